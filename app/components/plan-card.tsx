@@ -1,0 +1,62 @@
+import { Check } from "lucide-react";
+import type { ReactNode } from "react";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import type { Plan } from "#app/lib/plans.ts";
+import { cn } from "#app/lib/utils.ts";
+
+/** One plan of the catalogue; the page decides what its button does. */
+export function PlanCard({
+  plan,
+  selected,
+  children,
+}: {
+  plan: Plan;
+  selected?: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <Card
+      data-plan-id={plan.id}
+      className={cn(
+        "relative flex flex-col",
+        plan.popular && "border-primary shadow-lg",
+        selected && "ring-2 ring-primary",
+      )}
+    >
+      {plan.badge ? (
+        <Badge
+          className="absolute -top-3 left-1/2 -translate-x-1/2"
+          variant={plan.popular ? "default" : "secondary"}
+        >
+          {plan.badge}
+        </Badge>
+      ) : null}
+      <CardHeader>
+        <CardTitle>{plan.name}</CardTitle>
+        <p className="mt-2">
+          {plan.originalPrice ? <s className="mr-2 text-muted-foreground">{plan.originalPrice}</s> : null}
+          <span className="text-4xl font-bold">{plan.price}</span>
+          <span className="ml-1 text-muted-foreground">{plan.period}</span>
+        </p>
+        <p className="text-sm text-muted-foreground">{plan.devices}</p>
+        {plan.savings ? (
+          <Badge variant="success" className="w-fit">
+            {plan.savings}
+          </Badge>
+        ) : null}
+      </CardHeader>
+      <CardContent className="flex flex-1 flex-col gap-4">
+        <ul className="flex flex-1 flex-col gap-2">
+          {plan.features.map((feature) => (
+            <li key={feature} className="flex gap-2 text-sm">
+              <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-primary" />
+              {feature}
+            </li>
+          ))}
+        </ul>
+        {children}
+      </CardContent>
+    </Card>
+  );
+}

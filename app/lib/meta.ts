@@ -1,0 +1,36 @@
+import type { MetaDescriptor } from "react-router";
+import type { PublicConfig } from "./public-config.ts";
+
+interface PageMeta {
+  /** Page title without the brand; omit for the home page. */
+  title?: string;
+  description: string;
+  path: string;
+  type?: "website" | "article";
+}
+
+type MatchLike = { id: string; data?: unknown } | undefined;
+
+export function rootPublicConfig(matches: MatchLike[]): PublicConfig | undefined {
+  const root = matches.find((match) => match?.id === "root");
+  return (root?.data as { publicConfig?: PublicConfig } | undefined)?.publicConfig;
+}
+
+/** Title, description, canonical and Open Graph tags for one page. */
+export function pageMeta(page: PageMeta, matches: MatchLike[]): MetaDescriptor[] {
+  const config = rootPublicConfig(matches);
+  const brand = config?.brandName ?? "NaijaLink";
+  const title = page.title ? `${page.title} | ${brand}` : `${brand} - Access Nigerian Content From Anywhere`;
+  const url = `${config?.publicUrl ?? ""}${page.path}`;
+  return [
+    { title },
+    { name: "description", content: page.description },
+    { tagName: "link", rel: "canonical", href: url },
+    { property: "og:title", content: title },
+    { property: "og:description", content: page.description },
+    { property: "og:url", content: url },
+    { property: "og:type", content: page.type ?? "website" },
+    { property: "og:site_name", content: brand },
+    { name: "twitter:card", content: "summary" },
+  ];
+}

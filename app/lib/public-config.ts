@@ -1,0 +1,18 @@
+import { useRouteLoaderData } from "react-router";
+import type { PublicConfig } from "#server/config.ts";
+
+export type { PublicConfig };
+
+export const FALLBACK_PUBLIC_CONFIG: PublicConfig = {
+  brandName: "NaijaLink",
+  supportEmail: "support@naijalink.example",
+  staffEmails: [],
+  publicUrl: "",
+  tutorialVideoId: "",
+};
+
+/** Brand, support address and other non-secret settings, from the root loader. */
+export function usePublicConfig(): PublicConfig {
+  const data = useRouteLoaderData("root") as { publicConfig: PublicConfig } | undefined;
+  return data?.publicConfig ?? FALLBACK_PUBLIC_CONFIG;
+}

@@ -1,0 +1,4 @@
+import { notImplementedYet } from "#server/http/api.ts";
+
+export const loader = notImplementedYet("webhooks-stripe");
+export const action = notImplementedYet("webhooks-stripe");

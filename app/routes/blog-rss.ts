@@ -1,0 +1,3 @@
+import { notImplementedYet } from "#server/http/api.ts";
+
+export const loader = notImplementedYet("The RSS feed");

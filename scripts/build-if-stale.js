@@ -1,0 +1,35 @@
+// Builds the app when build/ is missing or older than any source file, so `npm start`
+// and `npm test` work on a fresh clone and never run stale code.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const output = path.join(root, "build/server/index.js");
+const sources = ["app", "server", "public", "package.json", "vite.config.ts", "react-router.config.ts"];
+
+function newestMtime(target) {
+  let stat;
+  try {
+    stat = fs.statSync(target);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(target))
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+export function buildIfStale() {
+  const built = fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0;
+  const newest = Math.max(...sources.map((source) => newestMtime(path.join(root, source))));
+  if (built > newest) return false;
+  console.log("Building NaijaLink (react-router build)...");
+  const result = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+  return true;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) buildIfStale();

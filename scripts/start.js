@@ -1,0 +1,6 @@
+// `npm start`: build when needed, then serve on the embedded defaults.
+import { buildIfStale } from "./build-if-stale.js";
+
+buildIfStale();
+process.env.NODE_ENV ??= "production";
+await import("../server.js");

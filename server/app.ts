@@ -1,0 +1,132 @@
+// The server entry that React Router builds into build/server/index.js (see vite.config.ts).
+import { createRequestHandler as createExpressHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import helmet from "helmet";
+import type { Server } from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
+import type { ViteDevServer } from "vite";
+import { loadConfig, type Config } from "./config.ts";
+import { startServices, type AppServices, type ServiceOptions } from "./services.ts";
+
+export { ConfigError, loadConfig } from "./config.ts";
+export { startServices } from "./services.ts";
+
+declare module "react-router" {
+  interface AppLoadContext {
+    services: AppServices;
+    /** The caller's address as Express sees it (honours TRUST_PROXY). */
+    clientIp: string;
+  }
+}
+
+const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
+
+/** Fetch in, Fetch out: how tests call the app in-process. */
+export function createFetchHandler(services: AppServices) {
+  const handler = createRequestHandler(
+    loadBuild,
+    services.config.NODE_ENV === "development" ? "development" : "production",
+  );
+  return (request: Request, clientIp = "127.0.0.1") =>
+    handler(request, { services, clientIp } satisfies AppLoadContext);
+}
+
+/** The folder holding package.json, wherever the bundler put this code. */
+function findProjectRoot(): string {
+  let directory = path.dirname(fileURLToPath(import.meta.url));
+  while (!fs.existsSync(path.join(directory, "package.json"))) {
+    const parent = path.dirname(directory);
+    if (parent === directory) return process.cwd();
+    directory = parent;
+  }
+  return directory;
+}
+
+export function createExpressApp(services: AppServices, viteDevServer?: ViteDevServer) {
+  const app = express();
+  app.disable("x-powered-by");
+  if (services.config.TRUST_PROXY) app.set("trust proxy", true);
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          "default-src": ["'self'"],
+          "script-src": ["'self'", "'unsafe-inline'"],
+          "style-src": ["'self'", "'unsafe-inline'"],
+          "img-src": ["'self'", "data:", "https://i.ytimg.com"],
+          "frame-src": ["https://www.youtube-nocookie.com"],
+          "connect-src": ["'self'", ...(viteDevServer ? ["ws:"] : [])],
+          "form-action": ["'self'", "https://checkout.stripe.com"],
+          "upgrade-insecure-requests": null,
+        },
+      },
+      crossOriginEmbedderPolicy: false,
+      hsts: services.config.PUBLIC_URL.startsWith("https://"),
+    }),
+  );
+  app.use(compression());
+
+  if (viteDevServer) {
+    app.use(viteDevServer.middlewares);
+  } else {
+    const clientDir = path.join(findProjectRoot(), "build/client");
+    app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y" }));
+    app.use(express.static(clientDir, { maxAge: "1h" }));
+  }
+
+  app.use(
+    createExpressHandler({
+      build: viteDevServer
+        ? () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
+        : loadBuild,
+      mode: services.config.NODE_ENV === "development" ? "development" : "production",
+      getLoadContext: (req) => ({ services, clientIp: req.ip ?? "unknown" }) satisfies AppLoadContext,
+    }),
+  );
+  return app;
+}
+
+export interface RunningServer {
+  url: string;
+  server: Server;
+  services: AppServices;
+  stop(): Promise<void>;
+}
+
+export async function startServer(
+  options: { config?: Config; viteDevServer?: ViteDevServer; services?: ServiceOptions } = {},
+): Promise<RunningServer> {
+  const config = options.config ?? loadConfig();
+  const running = await startServices(config, options.services);
+  const { services } = running;
+  const app = createExpressApp(services, options.viteDevServer);
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(config.PORT, config.HOST, (error?: Error) =>
+      error ? reject(error) : resolve(listening),
+    );
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.PORT;
+  const url = `http://localhost:${port}`;
+  services.logger.info(
+    { url, database: services.dbKind, mail: services.mail.transport.description },
+    `${config.BRAND_NAME} is listening on ${url}`,
+  );
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5_000).unref();
+      });
+      await options.viteDevServer?.close();
+      await running.close();
+    })());
+  return { url, server, services, stop };
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig, publicConfig } from "./config.ts";
+
+describe("configuration", () => {
+  it("starts on the embedded defaults with no settings at all", () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.BRAND_NAME).toBe("NaijaLink");
+    expect(config.SUPPORT_EMAIL).toBe("support@naijalink.example");
+    expect(config.STAFF_EMAILS).toEqual(["admin@naijalink.example", "editor@naijalink.example"]);
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.PUBLIC_URL).toBe("http://localhost:3000");
+    expect(config.DATA_DIR).toMatch(/\/data$/);
+  });
+
+  it("names the variable of a bad value", () => {
+    expect(() => loadConfig({ PORT: "lots" })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: "lots" })).toThrow(/PORT/);
+    expect(() => loadConfig({ STAFF_EMAILS: "admin@x.example, not-an-email" })).toThrow(/STAFF_EMAILS/);
+    expect(() => loadConfig({ DATABASE_URL: "nonsense" })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ VPN_ENDPOINT: "no-port" })).toThrow(/VPN_ENDPOINT/);
+  });
+
+  it("never repeats a secret's value in its error", () => {
+    const secret = "short-secret-value";
+    try {
+      loadConfig({ BETTER_AUTH_SECRET: secret, CONFIG_ENCRYPTION_KEY: "also-a-secret" });
+      expect.unreachable();
+    } catch (error) {
+      expect(String(error)).toMatch(/BETTER_AUTH_SECRET/);
+      expect(String(error)).toMatch(/CONFIG_ENCRYPTION_KEY/);
+      expect(String(error)).not.toContain(secret);
+      expect(String(error)).not.toContain("also-a-secret");
+    }
+  });
+
+  it("normalises the staff list and the public URL", () => {
+    const config = loadConfig({
+      STAFF_EMAILS: " Boss@Example.com ,ed@example.com",
+      PUBLIC_URL: "https://naijalink.example/",
+    });
+    expect(config.STAFF_EMAILS).toEqual(["boss@example.com", "ed@example.com"]);
+    expect(config.PUBLIC_URL).toBe("https://naijalink.example");
+  });
+
+  it("shows the browser only non-secret values", () => {
+    const config = loadConfig({ STRIPE_SECRET_KEY: "sk_test_123", BETTER_AUTH_SECRET: "x".repeat(40) });
+    const exposed = JSON.stringify(publicConfig(config));
+    expect(exposed).not.toContain("sk_test_123");
+    expect(exposed).not.toContain("x".repeat(40));
+    expect(exposed).toContain("support@naijalink.example");
+  });
+});

@@ -1,0 +1,106 @@
+import path from "node:path";
+import { z } from "zod";
+
+const emailList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(",")
+      .map((entry) => entry.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.email()).min(1));
+
+const optionalUrl = z
+  .string()
+  .optional()
+  .transform((value) => (value ? value : undefined))
+  .pipe(z.url().optional());
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((value) => value === "true" || value === "1");
+
+const configSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PUBLIC_URL: z.url().optional(),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: optionalUrl,
+  BRAND_NAME: z.string().min(1).default("NaijaLink"),
+  SUPPORT_EMAIL: z.email().default("support@naijalink.example"),
+  STAFF_EMAILS: emailList.default(["admin@naijalink.example", "editor@naijalink.example"]),
+  MAIL_FROM: z.string().min(3).optional(),
+  SMTP_URL: optionalUrl,
+  BETTER_AUTH_SECRET: z.string().min(32).optional(),
+  CONFIG_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/]{43}=$/, "must be 32 bytes, base64-encoded")
+    .optional(),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_API_BASE: optionalUrl,
+  VPN_ENDPOINT: z
+    .string()
+    .regex(/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/, "must be host:port")
+    .default("vpn.naijalink.example:51820"),
+  VPN_DNS: z.string().min(1).default("1.1.1.1, 2606:4700:4700::1111"),
+  TUTORIAL_VIDEO_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{6,20}$/)
+    .default("dQw4w9WgXcQ"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  TRUST_PROXY: booleanFlag,
+  SEED_SAMPLE_CONTENT: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((value) => value === "true"),
+});
+
+type RawConfig = z.infer<typeof configSchema>;
+
+export type Config = Omit<RawConfig, "PUBLIC_URL"> & {
+  PUBLIC_URL: string;
+  DATA_DIR: string;
+};
+
+export class ConfigError extends Error {
+  constructor(public readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((issue) => `  - ${issue}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/**
+ * Parses settings once. Only the variable names and the rule they broke are reported,
+ * never their values, because several of them are secrets.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`),
+    );
+  }
+  const raw = result.data;
+  return {
+    ...raw,
+    PUBLIC_URL: (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),
+    DATA_DIR: path.resolve(raw.DATA_DIR),
+  };
+}
+
+/** The values the browser may see. Nothing secret belongs here. */
+export function publicConfig(config: Config) {
+  return {
+    brandName: config.BRAND_NAME,
+    supportEmail: config.SUPPORT_EMAIL,
+    staffEmails: config.STAFF_EMAILS,
+    publicUrl: config.PUBLIC_URL,
+    tutorialVideoId: config.TUTORIAL_VIDEO_ID,
+  };
+}
+
+export type PublicConfig = ReturnType<typeof publicConfig>;

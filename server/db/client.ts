@@ -1,0 +1,64 @@
+import { PGlite } from "@electric-sql/pglite";
+import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
+import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import fs from "node:fs/promises";
+import path from "node:path";
+import pg from "pg";
+import * as schema from "./schema/index.ts";
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+export type Transaction = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** Repositories take either, so callers can compose them inside one transaction. */
+export type Executor = Database | Transaction;
+
+export type DatabaseKind = "pglite" | "postgres";
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: DatabaseKind;
+  close(): Promise<void>;
+}
+
+export function wrapPglite(client: PGlite): DatabaseHandle {
+  return {
+    db: drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Database,
+    kind: "pglite",
+    close: async () => {
+      if (!client.closed) await client.close();
+    },
+  };
+}
+
+export function wrapPostgres(pool: pg.Pool): DatabaseHandle {
+  return {
+    db: drizzlePostgres(pool, { schema, casing: "snake_case" }) as unknown as Database,
+    kind: "postgres",
+    close: () => pool.end(),
+  };
+}
+
+/** PostgreSQL when a URL is given, otherwise the embedded PGlite under `dataDir`. */
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string;
+}): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    await pool.query("select 1");
+    return wrapPostgres(pool);
+  }
+  const directory = path.join(options.dataDir, "pglite");
+  await fs.mkdir(directory, { recursive: true });
+  const client = new PGlite(directory);
+  await client.waitReady;
+  return wrapPglite(client);
+}
+
+/** Raw SQL rows; both drivers answer `{ rows }`, which drizzle's shared type leaves unknown. */
+export async function queryRows<Row>(executor: Executor, query: SQL): Promise<Row[]> {
+  const result = (await executor.execute(query)) as unknown as { rows: Row[] };
+  return result.rows;
+}

@@ -1,0 +1,27 @@
+import { integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { subscriptions } from "./vpn.ts";
+
+export const CHECKOUT_STATUSES = ["open", "paid", "expired"] as const;
+
+export const checkoutSessions = pgTable("checkout_sessions", {
+  id: text().primaryKey(),
+  provider: text({ enum: ["stripe", "test"] }).notNull(),
+  planId: text().notNull(),
+  customerEmail: text(),
+  amountCents: integer().notNull(),
+  currency: text().notNull().default("usd"),
+  status: text({ enum: CHECKOUT_STATUSES }).notNull().default("open"),
+  paymentReference: text(),
+  subscriptionId: uuid().references(() => subscriptions.id),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  paidAt: timestamp({ withTimezone: true }),
+});
+
+/** Payment-provider events already handled; a replay finds its id here and changes nothing. */
+export const paymentEvents = pgTable("payment_events", {
+  id: text().primaryKey(),
+  type: text().notNull(),
+  receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+export type CheckoutSession = typeof checkoutSessions.$inferSelect;

@@ -1,0 +1,5 @@
+export * from "./auth.ts";
+export * from "./billing.ts";
+export * from "./blog.ts";
+export * from "./mail.ts";
+export * from "./vpn.ts";

@@ -1,0 +1,39 @@
+import { sql } from "drizzle-orm";
+import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
+export const OUTBOX_STATUSES = ["pending", "sent", "failed"] as const;
+
+/**
+ * Durable e-mail queue. The message itself (addresses aside) is sealed with the
+ * at-rest key because config e-mails carry WireGuard private keys.
+ */
+export const outboxMessages = pgTable(
+  "outbox_messages",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    kind: text().notNull(),
+    toAddress: text().notNull(),
+    sealedMessage: text().notNull(),
+    status: text({ enum: OUTBOX_STATUSES }).notNull().default("pending"),
+    attempts: integer().notNull().default(0),
+    nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp({ withTimezone: true }),
+    lastError: text(),
+    sentAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("outbox_messages_due_idx")
+      .on(table.nextAttemptAt)
+      .where(sql`${table.status} = 'pending'`),
+  ],
+);
+
+export const contactMessages = pgTable("contact_messages", {
+  id: uuid().primaryKey().defaultRandom(),
+  name: text().notNull(),
+  email: text().notNull(),
+  subject: text().notNull(),
+  message: text().notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

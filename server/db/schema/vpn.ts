@@ -1,0 +1,97 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+export const PLAN_TYPES = ["unlock", "basic", "pro_monthly", "pro_yearly"] as const;
+export type PlanType = (typeof PLAN_TYPES)[number];
+
+export const SUBSCRIPTION_STATUSES = ["active", "past_due", "canceled", "expired", "refunded"] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const vpnServers = pgTable("vpn_servers", {
+  id: uuid().primaryKey().defaultRandom(),
+  name: text().notNull().unique(),
+  region: text().notNull().default("ng-lagos"),
+  endpoint: text().notNull(),
+  publicKey: text().notNull(),
+  ipv4Cidr: text().notNull(),
+  ipv6Cidr: text().notNull(),
+  dns: text().notNull(),
+  nodeTokenHash: text().notNull().unique(),
+  active: boolean().notNull().default(true),
+  lastSeenAt: timestamp({ withTimezone: true }),
+  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    planId: text().notNull(),
+    planType: text({ enum: PLAN_TYPES }).notNull(),
+    deviceLimit: integer().notNull(),
+    status: text({ enum: SUBSCRIPTION_STATUSES }).notNull().default("active"),
+    customerEmail: text(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    cancelAtPeriodEnd: boolean().notNull().default(false),
+    checkoutSessionId: text().notNull().unique(),
+    stripeCustomerId: text(),
+    stripeSubscriptionId: text().unique(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("subscriptions_expires_at_idx").on(table.expiresAt)],
+);
+
+export const devices = pgTable(
+  "devices",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    slot: integer().notNull(),
+    name: text(),
+    vpnServerId: uuid()
+      .notNull()
+      .references(() => vpnServers.id),
+    publicKey: text().notNull().unique(),
+    privateKeySealed: text().notNull(),
+    presharedKeySealed: text().notNull(),
+    /** Host offset inside the server's pools; IPv4 and IPv6 are both derived from it. */
+    addressIndex: integer().notNull(),
+    ipv4: text().notNull(),
+    ipv6: text().notNull(),
+    downloadTokenHash: text().notNull().unique(),
+    activatedAt: timestamp({ withTimezone: true }),
+    activatedVia: text({ enum: ["download", "qr"] }),
+    revokedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    unique("devices_subscription_slot_unique").on(table.subscriptionId, table.slot),
+    uniqueIndex("devices_server_address_live_unique")
+      .on(table.vpnServerId, table.addressIndex)
+      .where(sql`${table.revokedAt} is null`),
+    uniqueIndex("devices_server_ipv4_live_unique")
+      .on(table.vpnServerId, table.ipv4)
+      .where(sql`${table.revokedAt} is null`),
+    uniqueIndex("devices_server_ipv6_live_unique")
+      .on(table.vpnServerId, table.ipv6)
+      .where(sql`${table.revokedAt} is null`),
+  ],
+);
+
+export type VpnServer = typeof vpnServers.$inferSelect;
+export type Subscription = typeof subscriptions.$inferSelect;
+export type Device = typeof devices.$inferSelect;

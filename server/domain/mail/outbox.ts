@@ -1,0 +1,112 @@
+import { and, asc, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Database, Executor } from "#server/db/client.ts";
+import { outboxMessages } from "#server/db/schema/index.ts";
+import type { Sealer } from "#server/secrets.ts";
+
+export const outgoingEmailSchema = z.object({
+  kind: z.string().min(1),
+  to: z.email(),
+  replyTo: z.email().optional(),
+  subject: z.string().min(1),
+  text: z.string(),
+  html: z.string().optional(),
+  attachments: z
+    .array(z.object({ filename: z.string().min(1), content: z.string(), contentType: z.string().min(1) }))
+    .optional(),
+});
+
+export type OutgoingEmail = z.infer<typeof outgoingEmailSchema>;
+
+export interface QueuedEmail extends OutgoingEmail {
+  id: string;
+  attempts: number;
+}
+
+/** Queues an e-mail inside the caller's transaction: it is sent only if that commits. */
+export async function enqueueEmail(
+  executor: Executor,
+  sealer: Sealer,
+  email: OutgoingEmail,
+): Promise<string> {
+  const message = outgoingEmailSchema.parse(email);
+  const [row] = await executor
+    .insert(outboxMessages)
+    .values({
+      kind: message.kind,
+      toAddress: message.to,
+      sealedMessage: sealer.seal(JSON.stringify(message)),
+    })
+    .returning({ id: outboxMessages.id });
+  return row!.id;
+}
+
+const CLAIM_SECONDS = 120;
+
+/**
+ * Claims due messages so that parallel workers (several app processes on one
+ * PostgreSQL) never send the same message at the same time.
+ */
+export async function claimDueEmails(
+  db: Database,
+  sealer: Sealer,
+  now: Date,
+  limit: number,
+): Promise<QueuedEmail[]> {
+  const due = db
+    .select({ id: outboxMessages.id })
+    .from(outboxMessages)
+    .where(
+      and(
+        eq(outboxMessages.status, "pending"),
+        lte(outboxMessages.nextAttemptAt, now),
+        or(isNull(outboxMessages.lockedUntil), lte(outboxMessages.lockedUntil, now)),
+      ),
+    )
+    .orderBy(asc(outboxMessages.nextAttemptAt))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  const claimed = await db
+    .update(outboxMessages)
+    .set({ lockedUntil: new Date(now.getTime() + CLAIM_SECONDS * 1000) })
+    .where(sql`${outboxMessages.id} in ${due}`)
+    .returning();
+  return claimed.map((row) => ({
+    ...(JSON.parse(sealer.unseal(row.sealedMessage)) as OutgoingEmail),
+    id: row.id,
+    attempts: row.attempts,
+  }));
+}
+
+export async function markEmailSent(db: Database, id: string, now: Date): Promise<void> {
+  await db
+    .update(outboxMessages)
+    .set({ status: "sent", sentAt: now, lockedUntil: null, attempts: sql`${outboxMessages.attempts} + 1` })
+    .where(eq(outboxMessages.id, id));
+}
+
+export const MAX_ATTEMPTS = 25;
+
+/** Exponential backoff from 15 s up to one hour; after MAX_ATTEMPTS it is parked as failed for a person to look at. */
+export function nextRetryDelayMs(attempts: number): number {
+  return Math.min(15_000 * 2 ** Math.max(0, attempts - 1), 3_600_000);
+}
+
+export async function markEmailFailed(
+  db: Database,
+  email: QueuedEmail,
+  error: string,
+  now: Date,
+): Promise<void> {
+  const attempts = email.attempts + 1;
+  await db
+    .update(outboxMessages)
+    .set({
+      attempts,
+      lastError: error.slice(0, 500),
+      lockedUntil: null,
+      status: attempts >= MAX_ATTEMPTS ? "failed" : "pending",
+      nextAttemptAt: new Date(now.getTime() + nextRetryDelayMs(attempts)),
+    })
+    .where(eq(outboxMessages.id, email.id));
+}

@@ -1,0 +1,154 @@
+import type { AppLoadContext } from "react-router";
+import type { z } from "zod";
+import { type ZodType } from "zod";
+
+/** A failure the caller can fix or should know about; becomes `{ error, message }` with its status. */
+export class ApiError extends Error {
+  constructor(
+    public readonly status: number,
+    public readonly error: string,
+    message: string,
+    public readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export const badRequest = (message: string) => new ApiError(400, "Invalid request", message);
+export const unauthorized = (message = "Please sign in first.") => new ApiError(401, "Unauthorized", message);
+export const forbidden = (message = "You don't have permission to do this.") =>
+  new ApiError(403, "Forbidden", message);
+export const notFound = (message = "Not found.") => new ApiError(404, "Not found", message);
+export const conflict = (message: string) => new ApiError(409, "Conflict", message);
+export const tooManyRequests = (retryAfterSeconds: number) =>
+  new ApiError(
+    429,
+    "Too many requests",
+    `Too many requests. Please try again in ${retryAfterSeconds} seconds.`,
+    {
+      "Retry-After": String(retryAfterSeconds),
+    },
+  );
+
+export function errorResponse(error: ApiError): Response {
+  return Response.json(
+    { error: error.error, message: error.message },
+    { status: error.status, headers: { "Cache-Control": "no-store", ...error.headers } },
+  );
+}
+
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Reads a JSON body with a size cap; anything else is a 4xx, never a 500. */
+export async function readJsonBody(
+  request: Request,
+  limitBytes = DEFAULT_BODY_LIMIT_BYTES,
+): Promise<unknown> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limitBytes)
+    throw new ApiError(413, "Payload too large", `The request body must be at most ${limitBytes} bytes.`);
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^application\/(.+\+)?json\b/i.test(contentType)) {
+    throw new ApiError(415, "Unsupported media type", "Send the request body as application/json.");
+  }
+  const reader = request.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (reader) {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limitBytes) {
+        await reader.cancel();
+        throw new ApiError(413, "Payload too large", `The request body must be at most ${limitBytes} bytes.`);
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (!text.trim()) throw badRequest("The request body is empty; send a JSON object.");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest("The request body is not valid JSON.");
+  }
+}
+
+export function parseInput<T>(schema: ZodType<T>, input: unknown): T {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const field = issue.path.length ? `${issue.path.join(".")}: ` : "";
+  throw badRequest(`${field}${issue.message}`);
+}
+
+export interface ApiCall {
+  request: Request;
+  context: AppLoadContext;
+  params: Record<string, string | undefined>;
+}
+
+/**
+ * Wraps a resource-route handler: known failures become `{ error, message }` with
+ * their status; anything unexpected is logged and answered with a generic 500.
+ */
+export async function handleApi(
+  call: ApiCall,
+  handler: () => Promise<Response | unknown>,
+): Promise<Response> {
+  try {
+    const result = await handler();
+    if (result instanceof Response) return result;
+    return Response.json(result, { headers: { "Cache-Control": "no-store" } });
+  } catch (error) {
+    if (error instanceof ApiError) return errorResponse(error);
+    if (error instanceof Response) return error;
+    call.context.services.logger.error(
+      { err: error, path: new URL(call.request.url).pathname },
+      "unexpected API error",
+    );
+    return Response.json(
+      { error: "Internal error", message: "Something went wrong on our side. Please try again." },
+      { status: 500, headers: { "Cache-Control": "no-store" } },
+    );
+  }
+}
+
+/**
+ * A POST endpoint taking a JSON body that matches `schema`; the building block of
+ * every `/api/*` action. GET and other methods get a 405.
+ */
+export function jsonEndpoint<S extends ZodType>(
+  schema: S,
+  handler: (input: z.infer<S>, call: ApiCall) => Promise<Response | unknown>,
+  options: { bodyLimitBytes?: number } = {},
+) {
+  return (call: ApiCall) =>
+    handleApi(call, async () => {
+      if (call.request.method !== "POST") throw methodNotAllowed(["POST"]);
+      const body = await readJsonBody(call.request, options.bodyLimitBytes);
+      return handler(parseInput(schema, body) as z.infer<S>, call);
+    });
+}
+
+export function methodNotAllowed(allowed: string[]): ApiError {
+  return new ApiError(405, "Method not allowed", `Use ${allowed.join(" or ")} for this endpoint.`, {
+    Allow: allowed.join(", "),
+  });
+}
+
+/** The loader of a POST-only resource route. */
+export function postOnlyLoader() {
+  return errorResponse(methodNotAllowed(["POST"]));
+}
+
+/** Placeholder for an endpoint whose issue is still open: a clear 501, never a fake success. */
+export function notImplementedYet(endpoint: string) {
+  return () =>
+    Response.json(
+      { error: "Not implemented", message: `${endpoint} is not available yet.` },
+      { status: 501, headers: { "Cache-Control": "no-store" } },
+    );
+}

@@ -1,0 +1,79 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { Config } from "./config.ts";
+
+interface StoredSecrets {
+  configEncryptionKey: string;
+  authSecret: string;
+}
+
+/**
+ * Keys come from config; on a fresh machine they are generated once into DATA_DIR
+ * (mode 0600) so restarts can still read what was sealed before.
+ */
+export async function loadSecrets(config: Config): Promise<StoredSecrets> {
+  if (config.CONFIG_ENCRYPTION_KEY && config.BETTER_AUTH_SECRET) {
+    return { configEncryptionKey: config.CONFIG_ENCRYPTION_KEY, authSecret: config.BETTER_AUTH_SECRET };
+  }
+  const file = path.join(config.DATA_DIR, "secrets.json");
+  let stored: StoredSecrets;
+  try {
+    stored = JSON.parse(await fs.readFile(file, "utf8")) as StoredSecrets;
+  } catch {
+    stored = {
+      configEncryptionKey: crypto.randomBytes(32).toString("base64"),
+      authSecret: crypto.randomBytes(32).toString("base64url"),
+    };
+    await fs.mkdir(config.DATA_DIR, { recursive: true });
+    await fs.writeFile(file, JSON.stringify(stored), { mode: 0o600, flag: "wx" }).catch(async (error) => {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      stored = JSON.parse(await fs.readFile(file, "utf8")) as StoredSecrets;
+    });
+  }
+  return {
+    configEncryptionKey: config.CONFIG_ENCRYPTION_KEY ?? stored.configEncryptionKey,
+    authSecret: config.BETTER_AUTH_SECRET ?? stored.authSecret,
+  };
+}
+
+export interface Sealer {
+  seal(plaintext: string): string;
+  unseal(sealed: string): string;
+}
+
+/** AES-256-GCM with a random nonce per value: `v1.<iv>.<tag>.<ciphertext>` in base64url. */
+export function createSealer(base64Key: string): Sealer {
+  const key = Buffer.from(base64Key, "base64");
+  if (key.length !== 32) throw new Error("The at-rest encryption key must be 32 bytes");
+  return {
+    seal(plaintext) {
+      const iv = crypto.randomBytes(12);
+      const cipher = crypto.createCipheriv("aes-256-gcm", key, iv);
+      const ciphertext = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+      return ["v1", iv, cipher.getAuthTag(), ciphertext]
+        .map((part) => (typeof part === "string" ? part : part.toString("base64url")))
+        .join(".");
+    },
+    unseal(sealed) {
+      const [version, iv, tag, ciphertext] = sealed.split(".");
+      if (version !== "v1" || !iv || !tag || ciphertext === undefined)
+        throw new Error("Unreadable sealed value");
+      const decipher = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
+      decipher.setAuthTag(Buffer.from(tag, "base64url"));
+      return Buffer.concat([
+        decipher.update(Buffer.from(ciphertext, "base64url")),
+        decipher.final(),
+      ]).toString("utf8");
+    },
+  };
+}
+
+export function hashToken(token: string): string {
+  return crypto.createHash("sha256").update(token).digest("hex");
+}
+
+/** 128 bits of randomness, URL-safe. */
+export function generateToken(bytes = 16): string {
+  return crypto.randomBytes(bytes).toString("base64url");
+}

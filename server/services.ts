@@ -1,0 +1,89 @@
+import type { Config } from "./config.ts";
+import {
+  openDatabase,
+  type Database,
+  type DatabaseHandle,
+  type DatabaseKind,
+  type Executor,
+} from "./db/client.ts";
+import { migrate } from "./db/migrate.ts";
+import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
+import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
+import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { createSealer, loadSecrets, type Sealer } from "./secrets.ts";
+
+/** Everything a request handler may use, passed explicitly (no module singletons). */
+export interface AppServices {
+  config: Config;
+  db: Database;
+  dbKind: DatabaseKind;
+  logger: Logger;
+  sealer: Sealer;
+  authSecret: string;
+  mail: {
+    from: string;
+    transport: MailTransport;
+    /** Queue inside the caller's transaction; call `wake()` after it commits. */
+    enqueue(executor: Executor, email: OutgoingEmail): Promise<string>;
+    wake(): void;
+    drain(): Promise<void>;
+  };
+}
+
+export interface ServiceOptions {
+  /** A database opened by the caller (tests hand in a fresh PGlite or PostgreSQL database). */
+  database?: DatabaseHandle;
+  logger?: Logger;
+  transport?: MailTransport;
+  /** Start timers (outbox worker, expiry). Tests that drive time themselves turn this off. */
+  backgroundJobs?: boolean;
+}
+
+export interface RunningServices {
+  services: AppServices;
+  close(): Promise<void>;
+}
+
+export async function startServices(config: Config, options: ServiceOptions = {}): Promise<RunningServices> {
+  const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
+  const database =
+    options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  const applied = await migrate(database.db);
+  if (applied.length) logger.info({ migrations: applied }, "database migrated");
+  const secrets = await loadSecrets(config);
+  const sealer = createSealer(secrets.configEncryptionKey);
+  const transport = options.transport ?? createMailTransport(config);
+  const from = config.MAIL_FROM ?? `${config.BRAND_NAME} <${config.SUPPORT_EMAIL}>`;
+
+  const workerDeps = { db: database.db, sealer, transport, logger, from };
+  const backgroundJobs = options.backgroundJobs ?? true;
+  const outboxWorker: OutboxWorker | undefined = backgroundJobs ? startOutboxWorker(workerDeps) : undefined;
+
+  const services: AppServices = {
+    config,
+    db: database.db,
+    dbKind: database.kind,
+    logger,
+    sealer,
+    authSecret: secrets.authSecret,
+    mail: {
+      from,
+      transport,
+      enqueue: (executor, email) => enqueueEmail(executor, sealer, email),
+      wake: () => outboxWorker?.wake(),
+      drain: async () => {
+        if (outboxWorker) return outboxWorker.drain();
+        while ((await deliverDueEmails(workerDeps)) > 0);
+      },
+    },
+  };
+
+  return {
+    services,
+    async close() {
+      await outboxWorker?.stop();
+      await database.close();
+    },
+  };
+}

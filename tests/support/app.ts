@@ -1,0 +1,182 @@
+// Runs the built server in-process (the same bundle `npm start` serves) against a test database.
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import type { DatabaseHandle, DatabaseKind } from "#server/db/client.ts";
+import type { Config } from "#server/config.ts";
+import type { AppServices } from "#server/services.ts";
+import type { MailTransport } from "#server/domain/mail/transport.ts";
+import { createLogger } from "#server/logger.ts";
+import { createTestDatabase } from "./database.ts";
+
+interface ServerBundle {
+  loadConfig(env: Record<string, string | undefined>): Config;
+  startServices(
+    config: Config,
+    options: {
+      database?: DatabaseHandle;
+      logger?: ReturnType<typeof createLogger>;
+      backgroundJobs?: boolean;
+      transport?: MailTransport;
+    },
+  ): Promise<{ services: AppServices; close(): Promise<void> }>;
+  createFetchHandler(services: AppServices): (request: Request, clientIp?: string) => Promise<Response>;
+  startServer(options: {
+    config: Config;
+    services?: {
+      database?: DatabaseHandle;
+      logger?: ReturnType<typeof createLogger>;
+      backgroundJobs?: boolean;
+      transport?: MailTransport;
+    };
+  }): Promise<{ url: string; services: AppServices; stop(): Promise<void> }>;
+}
+
+export const BUILD_ENTRY = path.resolve(import.meta.dirname, "../../build/server/index.js");
+
+export async function loadServerBundle(): Promise<ServerBundle> {
+  return (await import(/* @vite-ignore */ BUILD_ENTRY)) as ServerBundle;
+}
+
+export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString("base64");
+
+export async function makeDataDir(): Promise<string> {
+  return fs.mkdtemp(path.join(os.tmpdir(), "naijalink-test-"));
+}
+
+export function testEnv(dataDir: string, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: "test",
+    DATA_DIR: dataDir,
+    PORT: "0",
+    HOST: "127.0.0.1",
+    PUBLIC_URL: "http://localhost:3000",
+    LOG_LEVEL: "info",
+    SEED_SAMPLE_CONTENT: "false",
+    CONFIG_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    BETTER_AUTH_SECRET: "test-secret-test-secret-test-secret-0123456789",
+    ...overrides,
+  };
+}
+
+/** Every log line the app wrote, as parsed JSON and as raw text (to look for leaked secrets). */
+export class CapturedLog {
+  readonly lines: string[] = [];
+  readonly stream = new Writable({
+    write: (chunk, _encoding, callback) => {
+      this.lines.push(...String(chunk).split("\n").filter(Boolean));
+      callback();
+    },
+  });
+  get text() {
+    return this.lines.join("\n");
+  }
+  entries(): Array<Record<string, unknown>> {
+    return this.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+}
+
+export interface TestApp {
+  services: AppServices;
+  config: Config;
+  dataDir: string;
+  log: CapturedLog;
+  /** Calls the app in-process: a Request in, a Response out. */
+  request(pathOrUrl: string, init?: RequestInit & { json?: unknown; clientIp?: string }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  options: {
+    kind?: DatabaseKind;
+    env?: Record<string, string>;
+    transport?: MailTransport;
+    backgroundJobs?: boolean;
+  } = {},
+): Promise<TestApp> {
+  const bundle = await loadServerBundle();
+  const dataDir = await makeDataDir();
+  const config = bundle.loadConfig(testEnv(dataDir, options.env));
+  const database = await createTestDatabase(options.kind ?? "pglite");
+  const log = new CapturedLog();
+  const logger = createLogger({ level: "debug", destination: log.stream });
+  const running = await bundle.startServices(config, {
+    database,
+    logger,
+    transport: options.transport,
+    backgroundJobs: options.backgroundJobs ?? false,
+  });
+  const handle = bundle.createFetchHandler(running.services);
+  return {
+    services: running.services,
+    config,
+    dataDir,
+    log,
+    request(pathOrUrl, init = {}) {
+      const { json, clientIp, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      let body = rest.body;
+      if (json !== undefined) {
+        headers.set("content-type", "application/json");
+        body = JSON.stringify(json);
+      }
+      const url = new URL(pathOrUrl, config.PUBLIC_URL);
+      return handle(
+        new Request(url, {
+          ...rest,
+          method: rest.method ?? (json !== undefined ? "POST" : "GET"),
+          headers,
+          body,
+        }),
+        clientIp ?? `127.0.0.${crypto.randomInt(1, 250)}`,
+      );
+    },
+    async close() {
+      await running.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestServer {
+  url: string;
+  services: AppServices;
+  config: Config;
+  dataDir: string;
+  log: CapturedLog;
+  stop(): Promise<void>;
+}
+
+/** The real HTTP server (Express + static assets) on a free port, for browser tests. */
+export async function startTestServer(
+  options: { env?: Record<string, string>; backgroundJobs?: boolean; transport?: MailTransport } = {},
+): Promise<TestServer> {
+  const bundle = await loadServerBundle();
+  const dataDir = await makeDataDir();
+  const config = bundle.loadConfig(testEnv(dataDir, options.env));
+  const database = await createTestDatabase("pglite");
+  const log = new CapturedLog();
+  const logger = createLogger({ level: "debug", destination: log.stream });
+  const running = await bundle.startServer({
+    config,
+    services: {
+      database,
+      logger,
+      backgroundJobs: options.backgroundJobs ?? true,
+      transport: options.transport,
+    },
+  });
+  return {
+    url: running.url.replace("localhost", "127.0.0.1"),
+    services: running.services,
+    config,
+    dataDir,
+    log,
+    async stop() {
+      await running.stop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/** Every page route of spec §2 with a heading it must render (spec words where the spec gives them). */
+export const PAGE_ROUTES: Array<{ path: string; heading: string | RegExp }> = [
+  { path: "/", heading: "Access Nigerian Content From Anywhere" },
+  { path: "/pricing", heading: "Choose Your Plan" },
+  { path: "/how-it-works", heading: "How NaijaLink Works" },
+  { path: "/tutorial", heading: /Tutorial|Set ?up/i },
+  { path: "/reviews", heading: /Review|Customers/i },
+  { path: "/contact", heading: "Get in Touch" },
+  { path: "/blog", heading: /Blog/ },
+  { path: "/terms", heading: "Terms and Conditions" },
+  { path: "/privacy", heading: "Privacy Policy" },
+  { path: "/refund-policy", heading: "Refund Policy" },
+  { path: "/get-started", heading: /Choose (Your )?Plan/ },
+  { path: "/get-started/details", heading: /Your Details/ },
+  { path: "/get-started/payment", heading: /Payment/ },
+  { path: "/payment-success", heading: /Payment|No payment session found/ },
+  { path: "/admin/login", heading: /Sign In|Login/i },
+  { path: "/admin/blog", heading: /Blog Admin|Sign In|Login/i },
+  { path: "/admin/blog/new", heading: /New Post|Sign In|Login/i },
+];

@@ -1,0 +1,51 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const alias = {
+  "#app": fileURLToPath(new URL("./app", import.meta.url)),
+  "#server": fileURLToPath(new URL("./server", import.meta.url)),
+};
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    reporters: ["default", "./tests/support/summary-reporter.ts"],
+    maxWorkers: 2,
+    globalSetup: ["./tests/support/global-setup.ts"],
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          include: [
+            "app/**/*.test.{ts,tsx}",
+            "server/**/*.test.ts",
+            "agent/**/*.test.ts",
+            "tests/integration/**/*.test.ts",
+          ],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "e2e",
+          include: ["tests/e2e/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "tunnel",
+          include: ["tests/tunnel/**/*.test.ts"],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
