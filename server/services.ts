@@ -10,6 +10,7 @@ import { migrate } from "./db/migrate.ts";
 import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
 import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
+import { ensureDevelopmentServer } from "./domain/vpn/servers.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createSealer, loadSecrets, type Sealer } from "./secrets.ts";
 
@@ -51,6 +52,9 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   const applied = await migrate(database.db);
   if (applied.length) logger.info({ migrations: applied }, "database migrated");
+  const developmentServer = await ensureDevelopmentServer(database.db, config);
+  if (developmentServer)
+    logger.info({ vpnServer: developmentServer.name }, "created the development VPN server");
   const secrets = await loadSecrets(config);
   const sealer = createSealer(secrets.configEncryptionKey);
   const transport = options.transport ?? createMailTransport(config);

@@ -72,6 +72,8 @@ export const devices = pgTable(
     ipv4: text().notNull(),
     ipv6: text().notNull(),
     downloadTokenHash: text().notNull().unique(),
+    /** The capability token itself, sealed, so the success page can show the same link again. */
+    downloadTokenSealed: text().notNull(),
     activatedAt: timestamp({ withTimezone: true }),
     activatedVia: text({ enum: ["download", "qr"] }),
     revokedAt: timestamp({ withTimezone: true }),

@@ -1,0 +1,1 @@
+ALTER TABLE "devices" ADD COLUMN "download_token_sealed" text NOT NULL;

@@ -1,0 +1,24 @@
+import type { Device, VpnServer } from "#server/db/schema/index.ts";
+import type { Sealer } from "#server/secrets.ts";
+
+/** The WireGuard client config of one device; the same text feeds the .conf and the QR code. */
+export function renderClientConfig(device: Device, server: VpnServer, sealer: Sealer): string {
+  return [
+    "[Interface]",
+    `PrivateKey = ${sealer.unseal(device.privateKeySealed)}`,
+    `Address = ${device.ipv4}/32, ${device.ipv6}/128`,
+    `DNS = ${server.dns}`,
+    "",
+    "[Peer]",
+    `PublicKey = ${server.publicKey}`,
+    `PresharedKey = ${sealer.unseal(device.presharedKeySealed)}`,
+    `Endpoint = ${server.endpoint}`,
+    "AllowedIPs = 0.0.0.0/0, ::/0",
+    "PersistentKeepalive = 25",
+    "",
+  ].join("\n");
+}
+
+export function configFileName(brandName: string, slot: number): string {
+  return `${brandName.replace(/[^A-Za-z0-9_-]/g, "")}${slot}.conf`;
+}

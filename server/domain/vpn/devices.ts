@@ -1,0 +1,213 @@
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { queryRows, type Executor, type Transaction } from "#server/db/client.ts";
+import {
+  devices,
+  subscriptions,
+  vpnServers,
+  type Device,
+  type Subscription,
+  type VpnServer,
+} from "#server/db/schema/index.ts";
+import { generateToken, hashToken, type Sealer } from "#server/secrets.ts";
+import { addressesAt, FIRST_DEVICE_INDEX, poolCapacity } from "./addresses.ts";
+import { generateKeyPair, generatePresharedKey } from "./keys.ts";
+import { lockLeastLoadedServer } from "./servers.ts";
+
+export class DeviceLimitReached extends Error {
+  constructor(public readonly deviceLimit: number) {
+    super(`All ${deviceLimit} device slot${deviceLimit === 1 ? "" : "s"} of this subscription are in use.`);
+    this.name = "DeviceLimitReached";
+  }
+}
+
+export class NoVpnServerAvailable extends Error {
+  constructor() {
+    super("No VPN server is available to issue a config.");
+    this.name = "NoVpnServerAvailable";
+  }
+}
+
+export class AddressPoolExhausted extends Error {
+  constructor(serverName: string) {
+    super(`The address pool of VPN server ${serverName} is full.`);
+    this.name = "AddressPoolExhausted";
+  }
+}
+
+export interface IssuedDevice {
+  device: Device;
+  server: VpnServer;
+  /** The capability token of the download URL (only its hash is looked up). */
+  downloadToken: string;
+}
+
+async function lowestFreeAddressIndex(tx: Executor, server: VpnServer): Promise<number> {
+  const [row] = await queryRows<{ index: number | null }>(
+    tx,
+    sql`select case
+          when not exists (
+            select 1 from devices
+            where vpn_server_id = ${server.id} and revoked_at is null and address_index = ${FIRST_DEVICE_INDEX}
+          ) then ${FIRST_DEVICE_INDEX}
+          else (
+            select min(d.address_index) + 1 from devices d
+            where d.vpn_server_id = ${server.id} and d.revoked_at is null
+              and not exists (
+                select 1 from devices n
+                where n.vpn_server_id = ${server.id} and n.revoked_at is null and n.address_index = d.address_index + 1
+              )
+          )
+        end as index`,
+  );
+  const index = Number(row?.index ?? FIRST_DEVICE_INDEX);
+  if (index > poolCapacity(server.ipv4Cidr, server.ipv6Cidr)) throw new AddressPoolExhausted(server.name);
+  return index;
+}
+
+/**
+ * Gives a subscription its next device: the lowest free slot, on the least-loaded active
+ * server, at that server's lowest free address. The subscription and server rows are locked
+ * for the transaction, so concurrent calls never share a slot or an address.
+ */
+export async function issueDevice(
+  tx: Transaction,
+  sealer: Sealer,
+  subscription: Pick<Subscription, "id">,
+  options: { name?: string } = {},
+): Promise<IssuedDevice> {
+  const [locked] = await tx
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.id, subscription.id))
+    .for("update");
+  if (!locked) throw new Error(`Subscription ${subscription.id} does not exist`);
+  const used = new Set(
+    (await tx.select({ slot: devices.slot }).from(devices).where(eq(devices.subscriptionId, locked.id))).map(
+      (row) => row.slot,
+    ),
+  );
+  const slot = Array.from({ length: locked.deviceLimit }, (_, index) => index + 1).find(
+    (candidate) => !used.has(candidate),
+  );
+  if (slot === undefined) throw new DeviceLimitReached(locked.deviceLimit);
+
+  const server = await lockLeastLoadedServer(tx);
+  if (!server) throw new NoVpnServerAvailable();
+  const addressIndex = await lowestFreeAddressIndex(tx, server);
+  const { ipv4, ipv6 } = addressesAt(server.ipv4Cidr, server.ipv6Cidr, addressIndex);
+  const keys = generateKeyPair();
+  const downloadToken = generateToken();
+  const [device] = await tx
+    .insert(devices)
+    .values({
+      subscriptionId: locked.id,
+      slot,
+      name: options.name ?? `Device ${slot}`,
+      vpnServerId: server.id,
+      publicKey: keys.publicKey,
+      privateKeySealed: sealer.seal(keys.privateKey),
+      presharedKeySealed: sealer.seal(generatePresharedKey()),
+      addressIndex,
+      ipv4,
+      ipv6,
+      downloadTokenHash: hashToken(downloadToken),
+      downloadTokenSealed: sealer.seal(downloadToken),
+    })
+    .returning();
+  return { device: device!, server, downloadToken };
+}
+
+/** New keys and a new download token for the same slot and address (e.g. a leaked config). */
+export async function regenerateDevice(
+  tx: Transaction,
+  sealer: Sealer,
+  deviceId: string,
+): Promise<IssuedDevice> {
+  const [current] = await tx.select().from(devices).where(eq(devices.id, deviceId)).for("update");
+  if (!current) throw new Error(`Device ${deviceId} does not exist`);
+  const keys = generateKeyPair();
+  const downloadToken = generateToken();
+  const [device] = await tx
+    .update(devices)
+    .set({
+      publicKey: keys.publicKey,
+      privateKeySealed: sealer.seal(keys.privateKey),
+      presharedKeySealed: sealer.seal(generatePresharedKey()),
+      downloadTokenHash: hashToken(downloadToken),
+      downloadTokenSealed: sealer.seal(downloadToken),
+      activatedAt: null,
+      activatedVia: null,
+      updatedAt: new Date(),
+    })
+    .where(eq(devices.id, deviceId))
+    .returning();
+  const [server] = await tx.select().from(vpnServers).where(eq(vpnServers.id, device!.vpnServerId));
+  return { device: device!, server: server!, downloadToken };
+}
+
+export async function revokeDevice(executor: Executor, deviceId: string, now = new Date()): Promise<void> {
+  await executor
+    .update(devices)
+    .set({ revokedAt: now, updatedAt: now })
+    .where(and(eq(devices.id, deviceId), isNull(devices.revokedAt)));
+}
+
+/** Revokes every live device of the given subscriptions; their peers leave the servers at the next agent sync. */
+export async function revokeSubscriptionDevices(
+  executor: Executor,
+  subscriptionIds: string[],
+  now = new Date(),
+): Promise<number> {
+  if (subscriptionIds.length === 0) return 0;
+  const revoked = await executor
+    .update(devices)
+    .set({ revokedAt: now, updatedAt: now })
+    .where(and(inArray(devices.subscriptionId, subscriptionIds), isNull(devices.revokedAt)))
+    .returning({ id: devices.id });
+  return revoked.length;
+}
+
+export function downloadTokenOf(device: Device, sealer: Sealer): string {
+  return sealer.unseal(device.downloadTokenSealed);
+}
+
+export type DeviceAccess =
+  | { state: "unknown" }
+  | { state: "gone"; reason: string }
+  | { state: "ok"; device: Device; server: VpnServer; subscription: Subscription };
+
+const USABLE_STATUSES: Subscription["status"][] = ["active", "past_due"];
+
+/** Resolves a capability token: unknown, gone (revoked or expired) or usable. */
+export async function findDeviceByToken(
+  executor: Executor,
+  token: string,
+  now = new Date(),
+): Promise<DeviceAccess> {
+  if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) return { state: "unknown" };
+  const [row] = await executor
+    .select({ device: devices, server: vpnServers, subscription: subscriptions })
+    .from(devices)
+    .innerJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
+    .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
+    .where(eq(devices.downloadTokenHash, hashToken(token)));
+  if (!row) return { state: "unknown" };
+  if (row.device.revokedAt) return { state: "gone", reason: "This config has been revoked." };
+  if (!USABLE_STATUSES.includes(row.subscription.status) || row.subscription.expiresAt <= now) {
+    return { state: "gone", reason: "The subscription of this config has ended." };
+  }
+  return { state: "ok", ...row };
+}
+
+/** The first QR view or download marks the device activated; later ones change nothing. */
+export async function markActivated(
+  executor: Executor,
+  deviceId: string,
+  via: "download" | "qr",
+  now = new Date(),
+): Promise<void> {
+  await executor
+    .update(devices)
+    .set({ activatedAt: now, activatedVia: via })
+    .where(and(eq(devices.id, deviceId), isNull(devices.activatedAt)));
+}
