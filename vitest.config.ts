@@ -23,8 +23,9 @@ export default defineConfig({
             "agent/**/*.test.ts",
             "tests/integration/**/*.test.ts",
           ],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Generous: the first test of a worker pays for PGlite's initdb, slow on a busy 2-core machine.
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
         },
       },
       {
@@ -32,8 +33,8 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 90_000,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
         },
       },
       {

@@ -42,7 +42,7 @@ describe("start-up", () => {
   it("creates and migrates the database on an empty DATA_DIR, then stops cleanly on SIGTERM", async () => {
     const dataDir = await makeDataDir();
     const server = runServer(testEnv(dataDir));
-    await waitFor(() => /listening on (http:\/\/\S+)/.test(server.output()), 30_000);
+    await waitFor(() => /listening on (http:\/\/\S+)/.test(server.output()), 80_000);
     const url = server.output().match(/listening on (http:\/\/[^\s"]+)/)![1]!;
     const ready = await fetch(`${url}/readyz`);
     expect(ready.status).toBe(200);
