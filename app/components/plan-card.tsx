@@ -37,15 +37,15 @@ export function PlanCard({
       ) : null}
       <CardHeader>
         <CardTitle>{plan.name}</CardTitle>
-        <p className="mt-2">
+        <p className="mt-2 flex flex-wrap items-baseline gap-x-1">
           {plan.originalPrice ? (
-            <s className="mr-2 text-muted-foreground">
+            <s className="mr-1 text-muted-foreground">
               <span className="sr-only">Was </span>
               {plan.originalPrice}
             </s>
           ) : null}
           <span className="text-4xl font-bold">{plan.price}</span>
-          <span className="ml-1 text-muted-foreground">{plan.period}</span>
+          <span className="text-muted-foreground">{plan.period}</span>
         </p>
         <p className="text-sm text-muted-foreground">{plan.devices}</p>
         {plan.savings || extraSaving ? (

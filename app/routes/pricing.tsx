@@ -44,8 +44,11 @@ export default function Pricing() {
         </p>
       </PageHero>
 
-      <section id="pricing" aria-label="Plans" className="px-4 pb-16">
+      <section id="pricing" aria-labelledby="plans-title" className="px-4 pb-16">
         <div className="mx-auto max-w-6xl">
+          <h2 id="plans-title" className="sr-only">
+            Plans
+          </h2>
           <PlanGrid
             guarantees
             action={(plan) => (

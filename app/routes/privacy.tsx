@@ -5,7 +5,12 @@ import type { Route } from "./+types/privacy";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(
-    { title: "Privacy Policy", description: "How NaijaLink handles your personal data.", path: "/privacy" },
+    {
+      title: "Privacy Policy",
+      description:
+        "How NaijaLink handles your personal data: our zero-log policy, what we keep to deliver your config, and your rights.",
+      path: "/privacy",
+    },
     matches,
   );
 

@@ -7,7 +7,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(
     {
       title: "Refund Policy",
-      description: "The NaijaLink 7-day guarantee and how refunds work.",
+      description:
+        "The NaijaLink 7-day guarantee, the 72-hour rule after activation, and how to ask for a refund.",
       path: "/refund-policy",
     },
     matches,

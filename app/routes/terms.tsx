@@ -5,7 +5,12 @@ import type { Route } from "./+types/terms";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(
-    { title: "Terms and Conditions", description: "The terms of the NaijaLink VPN service.", path: "/terms" },
+    {
+      title: "Terms and Conditions",
+      description:
+        "The terms of the NaijaLink VPN service: plans, renewals, the 7-day guarantee, refunds and acceptable use.",
+      path: "/terms",
+    },
     matches,
   );
 

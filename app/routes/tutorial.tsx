@@ -47,13 +47,13 @@ export default function Tutorial() {
                 </p>
                 <ul className="mt-3 grid gap-2 sm:grid-cols-3">
                   <li className="flex items-center gap-2">
-                    <Apple aria-hidden="true" className="size-5 text-primary" /> iOS: App Store
+                    <Apple aria-hidden="true" className="size-5 shrink-0 text-primary" /> iOS: App Store
                   </li>
                   <li className="flex items-center gap-2">
-                    <Smartphone aria-hidden="true" className="size-5 text-primary" /> Android: Play Store
+                    <Smartphone aria-hidden="true" className="size-5 shrink-0 text-primary" /> Android: Play Store
                   </li>
                   <li className="flex items-center gap-2">
-                    <Monitor aria-hidden="true" className="size-5 text-primary" /> Desktop: the WireGuard
+                    <Monitor aria-hidden="true" className="size-5 shrink-0 text-primary" /> Desktop: the WireGuard
                     website
                   </li>
                 </ul>

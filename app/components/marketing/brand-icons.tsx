@@ -56,16 +56,19 @@ function WindowsIcon({ className }: { className?: string }) {
   );
 }
 
-function Wordmark({ text, color, className }: { text: string; color: string; className?: string }) {
+function Wordmark({ text, color }: { text: string; color: string; className?: string }) {
+  // Wider than a square icon, so it keeps its own size wherever it is placed.
   return (
-    <svg viewBox="0 0 64 24" className={cn("h-8 w-auto", className)} aria-hidden="true">
+    <svg viewBox="0 0 64 40" className="h-10 w-16 shrink-0" aria-hidden="true">
       <text
         x="32"
-        y="17"
+        y="26"
         textAnchor="middle"
+        textLength="60"
+        lengthAdjust="spacingAndGlyphs"
         fontFamily="Arial, Helvetica, sans-serif"
         fontWeight="700"
-        fontSize="15"
+        fontSize="18"
         fill={color}
       >
         {text}

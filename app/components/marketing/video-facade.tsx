@@ -21,13 +21,13 @@ export function VideoFacade({ videoId, title }: { videoId: string; title: string
         <button
           type="button"
           onClick={() => setPlaying(true)}
-          className="group absolute inset-0 flex size-full flex-col items-center justify-center gap-4 bg-gradient-to-br from-brand-dark to-primary text-white focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-white focus-visible:ring-inset"
+          className="group absolute inset-0 flex size-full flex-col items-center justify-center gap-2 sm:gap-4 bg-gradient-to-br from-brand-dark to-primary text-white focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-white focus-visible:ring-inset"
           data-video-id={videoId}
         >
           <span className="flex size-16 items-center justify-center rounded-full bg-white/95 text-primary shadow-lg transition-transform group-hover:scale-110 md:size-20">
             <Play aria-hidden="true" className="ml-1 size-8 fill-current md:size-10" />
           </span>
-          <span className="px-4 text-center text-lg font-semibold">Play video: {title}</span>
+          <span className="px-4 text-center text-sm font-semibold sm:text-lg">Play video: {title}</span>
         </button>
       )}
     </div>
