@@ -1,7 +1,7 @@
 // The contact form in a real browser: validation, Sending..., success into the outbox, failure.
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/app.ts";
 import { launchBrowser, waitForHydration } from "../support/browser.ts";
@@ -110,10 +110,9 @@ describe("the contact form in a real browser", () => {
   it.each([
     [
       "the server fails",
-      (route: import("playwright-core").Route) =>
-        route.fulfill({ status: 500, json: { error: "Internal error", message: "x" } }),
+      (route: Route) => route.fulfill({ status: 500, json: { error: "Internal error", message: "x" } }),
     ],
-    ["the network is down", (route: import("playwright-core").Route) => route.abort("connectionrefused")],
+    ["the network is down", (route: Route) => route.abort("connectionrefused")],
   ])("keeps the message and shows the spec's failure toast when %s", async (_case, handler) => {
     const page = await openContact();
     await page.route("**/api/send-contact-email", handler);

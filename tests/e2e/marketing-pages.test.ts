@@ -198,6 +198,20 @@ describe("the marketing pages in a real browser", () => {
     },
   );
 
+  it("serves a web manifest whose icons all exist", async () => {
+    const page = await browser.newPage();
+    const manifest = (await (await page.request.get(`${server.url}/site.webmanifest`)).json()) as {
+      name: string;
+      icons: Array<{ src: string; sizes: string }>;
+    };
+    expect(manifest.name).toContain("NaijaLink");
+    expect(manifest.icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(["192x192", "512x512"]));
+    for (const src of [...manifest.icons.map((icon) => icon.src), "/apple-touch-icon.png"]) {
+      expect((await page.request.get(`${server.url}${src}`)).status(), src).toBe(200);
+    }
+    await page.close();
+  });
+
   it("gives every page a different title", async () => {
     const page = await browser.newPage();
     const titles = new Set<string>();
@@ -357,6 +371,8 @@ describe("the marketing pages in a real browser", () => {
       const problems: string[] = [];
       for (const pathname of PUBLIC_PAGES) {
         const page = await open(pathname, viewport);
+        // On a phone the shared header's menu is part of the page too.
+        if (viewport.width < 768) await page.getByRole("button", { name: "Open menu" }).click();
         await page.evaluate(axeSource);
         const violations = await page.evaluate(async () => {
           const axe = (
