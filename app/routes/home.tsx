@@ -1,6 +1,7 @@
 import { ArrowRight, Clock, ShieldCheck, Star } from "lucide-react";
 import { Link, useNavigate } from "react-router";
 import { PlanGrid } from "#app/components/marketing/plan-grid.tsx";
+import { selectPlan } from "#app/components/marketing/select-plan.ts";
 import {
   FeatureGrid,
   LANDING_FEATURES,
@@ -11,7 +12,6 @@ import {
 import { Button } from "#app/components/ui/button.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
-import { storeSelectedPlan } from "#app/lib/purchase-storage.ts";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -69,9 +69,9 @@ export default function Home() {
             <Button
               className="w-full"
               variant={plan.popular ? "default" : "outline"}
-              onClick={() => {
-                storeSelectedPlan(plan);
-                navigate("/get-started/details");
+              onClick={async () => {
+                await selectPlan(plan);
+                await navigate("/get-started/details");
               }}
             >
               Get It Now

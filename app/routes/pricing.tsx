@@ -2,13 +2,13 @@ import { Link, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { BrandIcon, PAYMENT_ICONS } from "#app/components/marketing/brand-icons.tsx";
 import { PlanGrid } from "#app/components/marketing/plan-grid.tsx";
+import { selectPlan } from "#app/components/marketing/select-plan.ts";
 import { Faq, SavingsSection } from "#app/components/marketing/sections.tsx";
 import { PageHero } from "#app/components/page-hero.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import type { Plan } from "#app/lib/plans.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
-import { storeSelectedPlan } from "#app/lib/purchase-storage.ts";
 import type { Route } from "./+types/pricing";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -29,8 +29,8 @@ export default function Pricing() {
   const { brandName } = usePublicConfig();
   const navigate = useNavigate();
 
-  const getStarted = (plan: Plan) => {
-    storeSelectedPlan(plan);
+  const getStarted = async (plan: Plan) => {
+    await selectPlan(plan);
     toast.success(`Welcome to ${brandName}!`, { description: "Redirecting to setup guide..." });
     window.setTimeout(() => navigate("/get-started/details"), REDIRECT_DELAY_MS);
   };
