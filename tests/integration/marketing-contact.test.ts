@@ -3,11 +3,17 @@ import fs from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { contactMessages, outboxMessages } from "#server/db/schema/index.ts";
 import { deliverDueEmails } from "#server/domain/mail/worker.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
-import { databaseKinds } from "../support/database.ts";
+import { createTestApp, loadServerBundle, type TestApp } from "../support/app.ts";
+import { createTestDatabase, databaseKinds } from "../support/database.ts";
+
+// The first PGlite of a worker runs initdb and the bundle loads once: pay that here, not in a test's timeout.
+beforeAll(async () => {
+  await loadServerBundle();
+  await (await createTestDatabase("pglite")).close();
+}, 180_000);
 
 const valid = {
   name: "Ada Obi",
