@@ -50,11 +50,12 @@ export default function Tutorial() {
                     <Apple aria-hidden="true" className="size-5 shrink-0 text-primary" /> iOS: App Store
                   </li>
                   <li className="flex items-center gap-2">
-                    <Smartphone aria-hidden="true" className="size-5 shrink-0 text-primary" /> Android: Play Store
+                    <Smartphone aria-hidden="true" className="size-5 shrink-0 text-primary" /> Android: Play
+                    Store
                   </li>
                   <li className="flex items-center gap-2">
-                    <Monitor aria-hidden="true" className="size-5 shrink-0 text-primary" /> Desktop: the WireGuard
-                    website
+                    <Monitor aria-hidden="true" className="size-5 shrink-0 text-primary" /> Desktop: the
+                    WireGuard website
                   </li>
                 </ul>
               </CardContent>
