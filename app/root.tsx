@@ -12,6 +12,7 @@ import { publicConfig } from "#server/config.ts";
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
 ];
 
 export function loader({ context }: Route.LoaderArgs) {

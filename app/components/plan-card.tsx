@@ -9,17 +9,20 @@ import { cn } from "#app/lib/utils.ts";
 export function PlanCard({
   plan,
   selected,
+  extraSaving,
   children,
 }: {
   plan: Plan;
   selected?: boolean;
+  /** A second reading of the discount, e.g. "Save $16" next to "Save 17%". */
+  extraSaving?: string | null;
   children?: ReactNode;
 }) {
   return (
     <Card
       data-plan-id={plan.id}
       className={cn(
-        "relative flex flex-col",
+        "relative flex w-full flex-col",
         plan.popular && "border-primary shadow-lg",
         selected && "ring-2 ring-primary",
       )}
@@ -34,16 +37,22 @@ export function PlanCard({
       ) : null}
       <CardHeader>
         <CardTitle>{plan.name}</CardTitle>
-        <p className="mt-2">
-          {plan.originalPrice ? <s className="mr-2 text-muted-foreground">{plan.originalPrice}</s> : null}
+        <p className="mt-2 flex flex-wrap items-baseline gap-x-1">
+          {plan.originalPrice ? (
+            <s className="mr-1 text-muted-foreground">
+              <span className="sr-only">Was </span>
+              {plan.originalPrice}
+            </s>
+          ) : null}
           <span className="text-4xl font-bold">{plan.price}</span>
-          <span className="ml-1 text-muted-foreground">{plan.period}</span>
+          <span className="text-muted-foreground">{plan.period}</span>
         </p>
         <p className="text-sm text-muted-foreground">{plan.devices}</p>
-        {plan.savings ? (
-          <Badge variant="success" className="w-fit">
-            {plan.savings}
-          </Badge>
+        {plan.savings || extraSaving ? (
+          <p className="flex flex-wrap gap-2">
+            {plan.savings ? <Badge variant="success">{plan.savings}</Badge> : null}
+            {extraSaving ? <Badge variant="success">{extraSaving}</Badge> : null}
+          </p>
         ) : null}
       </CardHeader>
       <CardContent className="flex flex-1 flex-col gap-4">

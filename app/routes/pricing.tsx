@@ -1,5 +1,14 @@
+import { Link, useNavigate } from "react-router";
+import { toast } from "sonner";
+import { BrandIcon, PAYMENT_ICONS } from "#app/components/marketing/brand-icons.tsx";
+import { PlanGrid } from "#app/components/marketing/plan-grid.tsx";
+import { selectPlan } from "#app/components/marketing/select-plan.ts";
+import { Faq, SavingsSection } from "#app/components/marketing/sections.tsx";
 import { PageHero } from "#app/components/page-hero.tsx";
+import { Button } from "#app/components/ui/button.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
+import type { Plan } from "#app/lib/plans.ts";
+import { usePublicConfig } from "#app/lib/public-config.ts";
 import type { Route } from "./+types/pricing";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -13,6 +22,83 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     matches,
   );
 
+/** How long the notice is read before the setup guide opens (DESIGN.md §2a). */
+const REDIRECT_DELAY_MS = 1200;
+
 export default function Pricing() {
-  return <PageHero title="Choose Your Plan" />;
+  const { brandName } = usePublicConfig();
+  const navigate = useNavigate();
+
+  const getStarted = async (plan: Plan) => {
+    await selectPlan(plan);
+    toast.success(`Welcome to ${brandName}!`, { description: "Redirecting to setup guide..." });
+    window.setTimeout(() => navigate("/get-started/details"), REDIRECT_DELAY_MS);
+  };
+
+  return (
+    <>
+      <PageHero badge="Simple Pricing" title="Choose Your Plan">
+        <p>
+          Transparent pricing with no hidden fees. Pay once for a 7-day pass or subscribe monthly or yearly,
+          and cancel any time.
+        </p>
+      </PageHero>
+
+      <section id="pricing" aria-labelledby="plans-title" className="px-4 pb-16">
+        <div className="mx-auto max-w-6xl">
+          <h2 id="plans-title" className="sr-only">
+            Plans
+          </h2>
+          <PlanGrid
+            guarantees
+            action={(plan) => (
+              <Button
+                className="w-full"
+                variant={plan.popular ? "default" : "outline"}
+                onClick={() => getStarted(plan)}
+              >
+                Get Started
+              </Button>
+            )}
+          />
+          <div className="mt-12 flex flex-col items-center gap-4 text-center text-sm text-muted-foreground">
+            <p className="font-medium text-foreground">Accepted payment methods</p>
+            <ul
+              className="flex flex-wrap items-center justify-center gap-6"
+              aria-label="Accepted payment methods"
+            >
+              <li className="flex items-center gap-2">
+                <BrandIcon icon={PAYMENT_ICONS.visa} className="size-6" />
+                <BrandIcon icon={PAYMENT_ICONS.mastercard} className="size-6" />
+                <span>Visa/Mastercard</span>
+              </li>
+              <li className="flex items-center gap-2">
+                <BrandIcon icon={PAYMENT_ICONS.paypal} className="size-6" />
+                <span>PayPal</span>
+              </li>
+              <li className="flex items-center gap-2">
+                <BrandIcon icon={PAYMENT_ICONS.bitcoin} className="size-6" />
+                <span>Bitcoin</span>
+              </li>
+            </ul>
+            <p>
+              By purchasing you agree to our{" "}
+              <Link to="/terms" className="font-medium text-primary underline underline-offset-2">
+                Terms
+              </Link>{" "}
+              and{" "}
+              <Link to="/refund-policy" className="font-medium text-primary underline underline-offset-2">
+                Refund Policy
+              </Link>
+              .
+            </p>
+            <p>Prices are in USD and subject to local taxes where applicable.</p>
+          </div>
+        </div>
+      </section>
+
+      <SavingsSection />
+      <Faq />
+    </>
+  );
 }

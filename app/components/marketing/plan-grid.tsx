@@ -1,0 +1,45 @@
+import { Clock, ShieldCheck } from "lucide-react";
+import type { ReactNode } from "react";
+import { PlanCard } from "#app/components/plan-card.tsx";
+import { PLANS, type Plan } from "#app/lib/plans.ts";
+
+/** "$95.88" and "$79.99" → "Save $16": the dollar reading of the yearly discount (spec §9). */
+export function dollarSaving(plan: Plan): string | null {
+  if (!plan.originalPrice) return null;
+  const original = Number(plan.originalPrice.replace(/[^0-9.]/g, ""));
+  const saved = Math.round(original - plan.priceCents / 100);
+  return saved > 0 ? `Save $${saved}` : null;
+}
+
+export function PlanGrid({
+  action,
+  guarantees = false,
+}: {
+  action: (plan: Plan) => ReactNode;
+  /** The pricing page's per-card promises (spec §2 /pricing). */
+  guarantees?: boolean;
+}) {
+  return (
+    <ul className="grid gap-8 pt-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Plans">
+      {PLANS.map((plan) => (
+        <li key={plan.id} className="flex">
+          <PlanCard plan={plan} extraSaving={guarantees ? dollarSaving(plan) : null}>
+            {guarantees ? (
+              <ul className="flex flex-col gap-1 border-t pt-4 text-sm text-muted-foreground">
+                <li className="flex items-center gap-2">
+                  <ShieldCheck aria-hidden="true" className="size-4 text-primary" />
+                  7-Day Guarantee
+                </li>
+                <li className="flex items-center gap-2">
+                  <Clock aria-hidden="true" className="size-4 text-primary" />
+                  Instant Setup Delivery
+                </li>
+              </ul>
+            ) : null}
+            {action(plan)}
+          </PlanCard>
+        </li>
+      ))}
+    </ul>
+  );
+}
