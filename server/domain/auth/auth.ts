@@ -1,4 +1,5 @@
 import { betterAuth } from "better-auth";
+import { eq } from "drizzle-orm";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { bearer } from "better-auth/plugins";
@@ -42,6 +43,11 @@ const ACCOUNT_LIMITED_PATHS: Record<string, string> = {
   "/sign-in/email": "sign-in",
   "/sign-up/email": "sign-up",
 };
+
+/** `consumeRateLimit` prefixes keys with `app:`; the after-hook deletes by the full key. */
+function accountLimitKey(action: string, email: string) {
+  return `${action}:${email.trim().toLowerCase()}`;
+}
 
 export function createAuth(deps: AuthDependencies) {
   const { config, db, logger } = deps;
@@ -125,7 +131,7 @@ export function createAuth(deps: AuthDependencies) {
         if (!action || !ctx.request) return;
         const email = (ctx.body as { email?: unknown } | undefined)?.email;
         if (typeof email !== "string" || !email) return;
-        const result = await consumeRateLimit(db, `${action}:${email.trim().toLowerCase()}`, ACCOUNT_LIMIT);
+        const result = await consumeRateLimit(db, accountLimitKey(action, email), ACCOUNT_LIMIT);
         if (!result.allowed) {
           logger.warn({ action }, "per-account auth rate limit reached");
           throw new APIError(
@@ -136,6 +142,14 @@ export function createAuth(deps: AuthDependencies) {
             { "Retry-After": String(result.retryAfterSeconds) },
           );
         }
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        // A successful sign-in clears the account's counter: only failures accumulate,
+        // so the owner's own sign-ins never lock them out.
+        if (ctx.path !== "/sign-in/email" || !ctx.context.newSession) return;
+        await db
+          .delete(rateLimit)
+          .where(eq(rateLimit.key, `app:${accountLimitKey("sign-in", ctx.context.newSession.user.email)}`));
       }),
     },
     plugins: [bearer()],
