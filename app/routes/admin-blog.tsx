@@ -4,6 +4,7 @@ import { Link, redirect, useNavigate } from "react-router";
 import { toast } from "sonner";
 import { authCall, blogAdminCall, type AdminPost } from "#app/components/admin/api.ts";
 import { POST_TABS, PostTable, postsInTab, type PostTab } from "#app/components/admin/post-table.tsx";
+import { TwoFactorSettings } from "#app/components/admin/two-factor-settings.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { cn } from "#app/lib/utils.ts";
@@ -22,11 +23,12 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const access = await staffAccess(request, context.services);
   if (access.kind === "anonymous") throw redirect("/admin/login");
-  return { denied: access.kind !== "staff" };
+  if (access.kind !== "staff") return { denied: true as const };
+  return { denied: false as const, twoFactorEnabled: access.user.twoFactorEnabled };
 }
 
 export default function AdminBlog({ loaderData }: Route.ComponentProps) {
-  return loaderData.denied ? <AccessDenied /> : <BlogAdmin />;
+  return loaderData.denied ? <AccessDenied /> : <BlogAdmin twoFactorEnabled={loaderData.twoFactorEnabled} />;
 }
 
 function AccessDenied() {
@@ -45,7 +47,7 @@ const TAB_LABELS: Record<PostTab, string> = {
   deleted: "Deleted",
 };
 
-function BlogAdmin() {
+function BlogAdmin({ twoFactorEnabled }: { twoFactorEnabled: boolean }) {
   const navigate = useNavigate();
   const [posts, setPosts] = useState<AdminPost[] | null>(null);
   const [tab, setTab] = useState<PostTab>("all");
@@ -93,6 +95,9 @@ function BlogAdmin() {
             <LogOut aria-hidden="true" /> Sign out
           </Button>
         </div>
+      </div>
+      <div className="mb-6">
+        <TwoFactorSettings enabled={twoFactorEnabled} />
       </div>
       <div role="tablist" aria-label="Filter posts" className="mb-4 inline-flex rounded-md bg-muted p-1">
         {POST_TABS.map((value) => (

@@ -35,6 +35,7 @@ function SignInForm() {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
+  const [needsCode, setNeedsCode] = useState(false);
 
   async function signIn(event: FormEvent) {
     event.preventDefault();
@@ -45,9 +46,15 @@ function SignInForm() {
       toast.error(result.message || "Failed to log in");
       return;
     }
+    if (result.data.twoFactorRedirect) {
+      setNeedsCode(true);
+      return;
+    }
     toast.success("Logged in successfully");
     navigate(ADMIN_HOME);
   }
+
+  if (needsCode) return <TwoFactorCodeForm onDone={() => navigate(ADMIN_HOME)} />;
 
   async function signUp() {
     setBusy(true);
@@ -164,6 +171,59 @@ function NewPasswordForm({ token }: { token: string }) {
           </div>
           <Button type="submit" className="w-full" disabled={!newPassword || busy}>
             {busy ? "Loading..." : "Save Password"}
+          </Button>
+        </form>
+      </CardContent>
+    </>
+  );
+}
+
+/** The second step for staff who turned two-factor on: a code from the app or a backup code. */
+function TwoFactorCodeForm({ onDone }: { onDone(): void }) {
+  const [code, setCode] = useState("");
+  const [backup, setBackup] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  async function verify(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    const path = backup ? "two-factor/verify-backup-code" : "two-factor/verify-totp";
+    const result = await authCall(path, { code: code.trim() });
+    setBusy(false);
+    if (!result.ok) {
+      toast.error(result.message || "Failed to log in");
+      return;
+    }
+    toast.success("Logged in successfully");
+    onDone();
+  }
+
+  return (
+    <>
+      <CardHeader>
+        <h1 className="text-2xl font-bold tracking-tight">Two-Factor Check</h1>
+        <CardDescription>
+          {backup ? "Enter one of your backup codes." : "Enter the 6-digit code from your authenticator app."}
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={verify} className="space-y-4">
+          <div className="space-y-2">
+            <Label htmlFor="two-factor-code">{backup ? "Backup code" : "Authentication code"}</Label>
+            <Input
+              id="two-factor-code"
+              autoComplete="one-time-code"
+              inputMode={backup ? "text" : "numeric"}
+              required
+              value={code}
+              onChange={(event) => setCode(event.target.value)}
+            />
+          </div>
+          <Button type="submit" className="w-full" disabled={!code || busy}>
+            {busy ? "Loading..." : "Verify"}
+          </Button>
+          <Button type="button" variant="link" className="w-full" onClick={() => setBackup(!backup)}>
+            {backup ? "Use the authenticator app" : "Use a backup code"}
           </Button>
         </form>
       </CardContent>

@@ -4,7 +4,7 @@
 // Type-only: erased from the browser bundle.
 export type { AdminPost } from "#server/domain/blog/admin.ts";
 
-export type AuthResult = { ok: true } | { ok: false; message?: string };
+export type AuthResult = { ok: true; data: Record<string, unknown> } | { ok: false; message?: string };
 
 /** POST to better-auth; the provider's message comes back on failure. */
 export async function authCall(path: string, body: Record<string, unknown>): Promise<AuthResult> {
@@ -15,8 +15,8 @@ export async function authCall(path: string, body: Record<string, unknown>): Pro
       credentials: "same-origin",
       body: JSON.stringify(body),
     });
-    if (response.ok) return { ok: true };
-    const payload = (await response.json().catch(() => null)) as { message?: unknown } | null;
+    const payload = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+    if (response.ok) return { ok: true, data: payload ?? {} };
     return { ok: false, message: typeof payload?.message === "string" ? payload.message : undefined };
   } catch {
     return { ok: false };

@@ -2,10 +2,10 @@ import { betterAuth } from "better-auth";
 import { eq } from "drizzle-orm";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
-import { bearer } from "better-auth/plugins";
+import { bearer, twoFactor } from "better-auth/plugins";
 import type { Config } from "#server/config.ts";
 import type { Database, Executor } from "#server/db/client.ts";
-import { account, rateLimit, session, twoFactor, user, verification } from "#server/db/schema/auth.ts";
+import * as authSchema from "#server/db/schema/auth.ts";
 import type { OutgoingEmail } from "#server/domain/mail/outbox.ts";
 import { consumeRateLimit } from "#server/http/rate-limit.ts";
 import type { Logger } from "#server/logger.ts";
@@ -44,6 +44,12 @@ const ACCOUNT_LIMITED_PATHS: Record<string, string> = {
   "/sign-up/email": "sign-up",
 };
 
+const SIGN_IN_COMPLETIONS = new Set([
+  "/sign-in/email",
+  "/two-factor/verify-totp",
+  "/two-factor/verify-backup-code",
+]);
+
 /** `consumeRateLimit` prefixes keys with `app:`; the after-hook deletes by the full key. */
 function accountLimitKey(action: string, email: string) {
   return `${action}:${email.trim().toLowerCase()}`;
@@ -66,7 +72,14 @@ export function createAuth(deps: AuthDependencies) {
     trustedOrigins: [config.PUBLIC_URL],
     database: drizzleAdapter(db, {
       provider: "pg",
-      schema: { user, session, account, verification, twoFactor, rateLimit },
+      schema: {
+        user: authSchema.user,
+        session: authSchema.session,
+        account: authSchema.account,
+        verification: authSchema.verification,
+        twoFactor: authSchema.twoFactor,
+        rateLimit: authSchema.rateLimit,
+      },
     }),
     emailAndPassword: {
       enabled: true,
@@ -144,15 +157,17 @@ export function createAuth(deps: AuthDependencies) {
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
-        // A successful sign-in clears the account's counter: only failures accumulate,
-        // so the owner's own sign-ins never lock them out.
-        if (ctx.path !== "/sign-in/email" || !ctx.context.newSession) return;
-        await db
-          .delete(rateLimit)
-          .where(eq(rateLimit.key, `app:${accountLimitKey("sign-in", ctx.context.newSession.user.email)}`));
+        // A completed sign-in clears the account's counter: only failures accumulate,
+        // so the owner's own sign-ins never lock them out. With two-factor on, the
+        // sign-in completes at the code check, not at the password.
+        if (!SIGN_IN_COMPLETIONS.has(ctx.path) || !ctx.context.newSession) return;
+        const key = `app:${accountLimitKey("sign-in", ctx.context.newSession.user.email)}`;
+        await db.delete(authSchema.rateLimit).where(eq(authSchema.rateLimit.key, key));
       }),
     },
-    plugins: [bearer()],
+    // Optional TOTP for staff: enrol with a QR code, then every sign-in asks for a code
+    // (or a one-time backup code). Its endpoints carry better-auth's own 3-per-10-s limit.
+    plugins: [bearer(), twoFactor({ issuer: brand })],
   });
 }
 

@@ -14,6 +14,7 @@ export interface StaffUser {
   id: string;
   email: string;
   name: string;
+  twoFactorEnabled: boolean;
 }
 
 /** Who is asking, as far as the admin area is concerned. */
@@ -34,7 +35,12 @@ export async function staffAccess(
 ): Promise<StaffAccess> {
   const found = await services.auth.api.getSession({ headers: request.headers });
   if (!found) return { kind: "anonymous" };
-  const user: StaffUser = { id: found.user.id, email: found.user.email, name: found.user.name };
+  const user: StaffUser = {
+    id: found.user.id,
+    email: found.user.email,
+    name: found.user.name,
+    twoFactorEnabled: Boolean(found.user.twoFactorEnabled),
+  };
   if (!found.user.emailVerified) return { kind: "unverified", user };
   if (!isStaffEmail(services, user.email)) return { kind: "not-staff", user };
   return { kind: "staff", user };
