@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "#server/db/client.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
 import { launchBrowser, waitForHydration } from "../support/browser.ts";
+import { totp } from "../integration/admin-helpers.ts";
 
 const STAFF_EMAIL = "admin@naijalink.example";
 const PASSWORD = "correct horse battery staple";
@@ -212,6 +213,48 @@ describe("the staff blog admin in a real browser", () => {
       return response.status;
     });
     expect(status).toBe(403);
+    await context.close();
+  }, 60_000);
+
+  it("lets staff turn on two-factor with a QR code and then asks for a code at sign-in", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/admin/login`);
+    await waitForHydration(page);
+    await page.getByLabel("Email").fill(STAFF_EMAIL);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.waitForURL(`${server.url}/admin/blog`);
+    await waitForHydration(page);
+
+    await page.getByRole("button", { name: "Set up two-factor" }).click();
+    await page.getByLabel("Confirm your password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Continue" }).click();
+    const qr = page.getByRole("img", { name: "QR code for your authenticator app" });
+    await qr.waitFor();
+    expect(await qr.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(
+      true,
+    );
+    const secret = await page.getByTestId("totp-secret").innerText();
+    await page.getByLabel("Authentication code").fill(totp(secret));
+    await page.getByRole("button", { name: "Turn on" }).click();
+    await toast(page, "Two-factor authentication is on").waitFor();
+    const codes = await page.getByTestId("backup-codes").locator("li").allInnerTexts();
+    expect(codes.length).toBeGreaterThanOrEqual(8);
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(`${server.url}/admin/login`);
+    await waitForHydration(page);
+    await page.getByLabel("Email").fill(STAFF_EMAIL);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("heading", { name: "Two-Factor Check" }).waitFor();
+    await page.getByRole("button", { name: "Use a backup code" }).click();
+    await page.getByLabel("Backup code").fill(codes[0]!);
+    await page.getByRole("button", { name: "Verify" }).click();
+    await toast(page, "Logged in successfully").waitFor();
+    await page.waitForURL(`${server.url}/admin/blog`);
+    await page.getByRole("heading", { name: "Blog Admin" }).waitFor();
     await context.close();
   }, 60_000);
 

@@ -1,27 +1,6 @@
-import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../support/app.ts";
-import { createAccount, PASSWORD, signIn, STAFF_EMAIL } from "./admin-helpers.ts";
-
-function base32Decode(input: string): Buffer {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
-  let bits = "";
-  for (const char of input.replace(/=+$/, "").toUpperCase()) {
-    bits += alphabet.indexOf(char).toString(2).padStart(5, "0");
-  }
-  const bytes = bits.match(/.{8}/g) ?? [];
-  return Buffer.from(bytes.map((byte) => parseInt(byte, 2)));
-}
-
-/** RFC 6238 with the authenticator-app defaults (SHA-1, 30 s, 6 digits). */
-function totp(secretBase32: string, now = Date.now()): string {
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(now / 30_000)));
-  const digest = crypto.createHmac("sha1", base32Decode(secretBase32)).update(counter).digest();
-  const offset = digest[digest.length - 1]! & 0xf;
-  const value = (digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000;
-  return String(value).padStart(6, "0");
-}
+import { createAccount, PASSWORD, signIn, STAFF_EMAIL, totp } from "./admin-helpers.ts";
 
 function cookiesOf(response: Response): string {
   return response.headers
