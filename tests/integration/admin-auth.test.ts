@@ -6,11 +6,15 @@ import { ACCOUNT_LIMIT, IP_LIMIT } from "#server/domain/auth/auth.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { createAccount, PASSWORD, signIn, signUp, STAFF_EMAIL, verificationLink } from "./admin-helpers.ts";
 
-/** The confirmation link of a quoted-printable .eml. */
-function emlLink(eml: string): string {
-  const body = eml
+function decodeQuotedPrintable(eml: string): string {
+  return eml
     .replace(/=\r?\n/g, "")
     .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/** The confirmation link of a quoted-printable .eml. */
+function emlLink(eml: string): string {
+  const body = decodeQuotedPrintable(eml);
   const match = /https?:\/\/\S+\/api\/auth\/verify-email\?\S+/.exec(body);
   if (!match) throw new Error("no confirmation link in the .eml");
   return match[0];
@@ -115,6 +119,39 @@ describe("brute-force sign-in is limited", () => {
       clientIp: ip,
     });
     expect(forged.status).toBe(429);
+  });
+
+  it("lets the owner end a lock-out with a password reset from the e-mailed link, which is never logged", async () => {
+    for (let attempt = 1; attempt <= ACCOUNT_LIMIT.limit; attempt++) {
+      await signIn(app, STAFF_EMAIL, `guess-again-${attempt}`, `10.0.3.${attempt}`);
+    }
+    expect((await signIn(app, STAFF_EMAIL, PASSWORD, "10.0.3.100")).status).toBe(429);
+
+    const requested = await app.request("/api/auth/request-password-reset", {
+      json: { email: STAFF_EMAIL, redirectTo: "/admin/login" },
+    });
+    expect(requested.status).toBe(200);
+    await app.services.mail.drain();
+    const outbox = path.join(app.dataDir, "outbox");
+    let link: string | undefined;
+    for (const name of await fs.readdir(outbox)) {
+      const body = decodeQuotedPrintable(await fs.readFile(path.join(outbox, name), "utf8"));
+      link ??= /https?:\/\/\S+\/api\/auth\/reset-password\/\S+/.exec(body)?.[0];
+    }
+    expect(link, "a reset link in an .eml").toBeDefined();
+    const url = new URL(link!);
+    const opened = await app.request(url.pathname + url.search, { redirect: "manual" });
+    expect(opened.status).toBe(302);
+    const landing = new URL(opened.headers.get("location")!, app.config.PUBLIC_URL);
+    expect(landing.pathname).toBe("/admin/login");
+    const token = landing.searchParams.get("token")!;
+    expect(token).toBeTruthy();
+    expect(app.log.text).not.toContain(token);
+
+    const newPassword = "a brand new passphrase";
+    const reset = await app.request("/api/auth/reset-password", { json: { newPassword, token } });
+    expect(reset.status).toBe(200);
+    expect((await signIn(app, STAFF_EMAIL, newPassword, "10.0.3.101")).status).toBe(200);
   });
 
   it("limits sign-up per address too", async () => {

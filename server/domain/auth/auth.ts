@@ -59,6 +59,11 @@ export function createAuth(deps: AuthDependencies) {
   const { config, db, logger } = deps;
   const brand = config.BRAND_NAME;
 
+  async function clearSignInFailures(email: string) {
+    const key = `app:${accountLimitKey("sign-in", email)}`;
+    await db.delete(authSchema.rateLimit).where(eq(authSchema.rateLimit.key, key));
+  }
+
   async function queueEmail(email: OutgoingEmail) {
     await deps.mail.enqueue(db, email);
     deps.mail.wake();
@@ -85,6 +90,10 @@ export function createAuth(deps: AuthDependencies) {
       enabled: true,
       requireEmailVerification: true,
       revokeSessionsOnPasswordReset: true,
+      // A new password ends any lock-out of the account (decision 030).
+      onPasswordReset: async ({ user: owner }) => {
+        await clearSignInFailures(owner.email);
+      },
       sendResetPassword: async ({ user: recipient, url }) => {
         await queueEmail({
           kind: "auth.password-reset",
@@ -161,8 +170,7 @@ export function createAuth(deps: AuthDependencies) {
         // so the owner's own sign-ins never lock them out. With two-factor on, the
         // sign-in completes at the code check, not at the password.
         if (!SIGN_IN_COMPLETIONS.has(ctx.path) || !ctx.context.newSession) return;
-        const key = `app:${accountLimitKey("sign-in", ctx.context.newSession.user.email)}`;
-        await db.delete(authSchema.rateLimit).where(eq(authSchema.rateLimit.key, key));
+        await clearSignInFailures(ctx.context.newSession.user.email);
       }),
     },
     // Optional TOTP for staff: enrol with a QR code, then every sign-in asks for a code
