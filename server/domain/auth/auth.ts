@@ -136,7 +136,9 @@ export function createAuth(deps: AuthDependencies) {
     },
     telemetry: { enabled: false },
     logger: {
-      level: "warn",
+      // "info": with "warn", "error" or "debug" better-auth also prints every refused request
+      // (wrong password, rate limit) to the console through its own logger.
+      level: "info",
       // Only the message and an error's name: better-auth's extra arguments can carry
       // query parameters (password hashes, tokens) that must not reach the log.
       log: (level, message, ...args) => {
