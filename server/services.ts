@@ -7,6 +7,7 @@ import {
   type Executor,
 } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
+import { createAuth, type Auth } from "./domain/auth/auth.ts";
 import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
 import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
@@ -30,6 +31,8 @@ export interface AppServices {
     wake(): void;
     drain(): Promise<void>;
   };
+  /** better-auth: staff accounts and sessions (server/domain/auth). */
+  auth: Auth;
 }
 
 export interface ServiceOptions {
@@ -64,7 +67,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   const backgroundJobs = options.backgroundJobs ?? true;
   const outboxWorker: OutboxWorker | undefined = backgroundJobs ? startOutboxWorker(workerDeps) : undefined;
 
-  const services: AppServices = {
+  const base: Omit<AppServices, "auth"> = {
     config,
     db: database.db,
     dbKind: database.kind,
@@ -82,6 +85,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
       },
     },
   };
+  const services: AppServices = { ...base, auth: createAuth(base) };
 
   return {
     services,

@@ -1,7 +1,33 @@
-import { useParams } from "react-router";
-import { PageHero } from "#app/components/page-hero.tsx";
+import { data, redirect } from "react-router";
+import { PostEditor } from "#app/components/admin/post-editor.tsx";
+import { pageMeta } from "#app/lib/meta.ts";
+import { staffAccess } from "#server/domain/auth/staff.ts";
+import { findPost } from "#server/domain/blog/admin.ts";
+import type { Route } from "./+types/admin-blog-editor";
 
-export default function AdminBlogEditor() {
-  const { id } = useParams();
-  return <PageHero title={id ? "Edit Post" : "New Post"} />;
+export const meta: Route.MetaFunction = ({ matches, params }) => [
+  ...pageMeta(
+    {
+      title: params.id ? "Edit Post" : "New Post",
+      description: "Write a NaijaLink blog post.",
+      path: params.id ? `/admin/blog/edit/${params.id}` : "/admin/blog/new",
+    },
+    matches,
+  ),
+  { name: "robots", content: "noindex" },
+];
+
+/** Anyone but staff is sent home without a word (spec §6); an unknown post is a 404. */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const access = await staffAccess(request, context.services);
+  if (access.kind !== "staff") throw redirect("/");
+  if (!params.id) return { post: null };
+  const post = await findPost(context.services.db, params.id);
+  if (!post) throw data("Post not found", { status: 404 });
+  return { post };
+}
+
+export default function AdminBlogEditor({ loaderData }: Route.ComponentProps) {
+  // Keyed by post so moving between posts starts a fresh form.
+  return <PostEditor key={loaderData.post?.id ?? "new"} post={loaderData.post} />;
 }

@@ -1,13 +1,126 @@
-import { PageHero } from "#app/components/page-hero.tsx";
+import { LogOut, Plus } from "lucide-react";
+import { useCallback, useEffect, useState } from "react";
+import { Link, redirect, useNavigate } from "react-router";
+import { toast } from "sonner";
+import { authCall, blogAdminCall, type AdminPost } from "#app/components/admin/api.ts";
+import { POST_TABS, PostTable, postsInTab, type PostTab } from "#app/components/admin/post-table.tsx";
+import { TwoFactorSettings } from "#app/components/admin/two-factor-settings.tsx";
+import { Button } from "#app/components/ui/button.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
+import { cn } from "#app/lib/utils.ts";
+import { staffAccess } from "#server/domain/auth/staff.ts";
 import type { Route } from "./+types/admin-blog";
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta(
     { title: "Blog Admin", description: "Manage NaijaLink blog posts.", path: "/admin/blog" },
     matches,
-  );
+  ),
+  { name: "robots", content: "noindex" },
+];
 
-export default function AdminBlog() {
-  return <PageHero title="Blog Admin" />;
+/** Signed out → the login page; signed in but not staff → told so and sent home (spec §6). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const access = await staffAccess(request, context.services);
+  if (access.kind === "anonymous") throw redirect("/admin/login");
+  if (access.kind !== "staff") return { denied: true as const };
+  return { denied: false as const, twoFactorEnabled: access.user.twoFactorEnabled };
+}
+
+export default function AdminBlog({ loaderData }: Route.ComponentProps) {
+  return loaderData.denied ? <AccessDenied /> : <BlogAdmin twoFactorEnabled={loaderData.twoFactorEnabled} />;
+}
+
+function AccessDenied() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    toast.error("Access Denied", { description: "You don't have permission to access this page." });
+    navigate("/", { replace: true });
+  }, [navigate]);
+  return null;
+}
+
+const TAB_LABELS: Record<PostTab, string> = {
+  all: "All",
+  draft: "Draft",
+  published: "Published",
+  deleted: "Deleted",
+};
+
+function BlogAdmin({ twoFactorEnabled }: { twoFactorEnabled: boolean }) {
+  const navigate = useNavigate();
+  const [posts, setPosts] = useState<AdminPost[] | null>(null);
+  const [tab, setTab] = useState<PostTab>("all");
+
+  const load = useCallback(async () => {
+    const result = await blogAdminCall<{ posts: AdminPost[] }>("list");
+    // Failures are silent (spec §8): an empty table rather than an error.
+    setPosts(result?.posts ?? []);
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function toggleStatus(post: AdminPost) {
+    const status = post.status === "published" ? "draft" : "published";
+    if (!(await blogAdminCall("update", { id: post.id, status }))) return;
+    toast.success("Success", { description: status === "published" ? "Post published" : "Post unpublished" });
+    await load();
+  }
+
+  async function toggleDeleted(post: AdminPost) {
+    const restore = Boolean(post.deleted_at);
+    if (!(await blogAdminCall("delete", { id: post.id, restore }))) return;
+    toast.success("Success", { description: restore ? "Post restored" : "Post deleted" });
+    await load();
+  }
+
+  async function signOut() {
+    await authCall("sign-out", {});
+    navigate("/admin/login");
+  }
+
+  return (
+    <section className="mx-auto max-w-6xl px-4 py-12">
+      <div className="mb-8 flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-3xl font-bold tracking-tight">Blog Admin</h1>
+        <div className="flex gap-2">
+          <Button asChild>
+            <Link to="/admin/blog/new">
+              <Plus aria-hidden="true" /> New Post
+            </Link>
+          </Button>
+          <Button variant="outline" onClick={signOut}>
+            <LogOut aria-hidden="true" /> Sign out
+          </Button>
+        </div>
+      </div>
+      <div className="mb-6">
+        <TwoFactorSettings enabled={twoFactorEnabled} />
+      </div>
+      <div role="tablist" aria-label="Filter posts" className="mb-4 inline-flex rounded-md bg-muted p-1">
+        {POST_TABS.map((value) => (
+          <button
+            key={value}
+            type="button"
+            role="tab"
+            aria-selected={tab === value}
+            onClick={() => setTab(value)}
+            className={cn(
+              "rounded px-3 py-1.5 text-sm font-medium",
+              tab === value ? "bg-background shadow" : "text-muted-foreground",
+            )}
+          >
+            {TAB_LABELS[value]}
+          </button>
+        ))}
+      </div>
+      <PostTable
+        posts={posts && postsInTab(posts, tab)}
+        onToggleStatus={toggleStatus}
+        onToggleDeleted={toggleDeleted}
+      />
+    </section>
+  );
 }

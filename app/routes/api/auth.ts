@@ -1,4 +1,18 @@
-import { notImplementedYet } from "#server/http/api.ts";
+// better-auth's own endpoints (/api/auth/sign-in/email, /api/auth/sign-up/email, …).
+import { CLIENT_IP_HEADER } from "#server/domain/auth/auth.ts";
+import type { Route } from "./+types/auth";
 
-export const loader = notImplementedYet("auth");
-export const action = notImplementedYet("auth");
+/** Hands the request to better-auth with the caller's address as Express saw it. */
+function forward({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
+  const headers = new Headers(request.headers);
+  headers.set(CLIENT_IP_HEADER, context.clientIp);
+  const init: RequestInit & { duplex?: "half" } = { method: request.method, headers };
+  if (request.body) {
+    init.body = request.body;
+    init.duplex = "half";
+  }
+  return context.services.auth.handler(new Request(request.url, init));
+}
+
+export const loader = (args: Route.LoaderArgs) => forward(args);
+export const action = (args: Route.ActionArgs) => forward(args);

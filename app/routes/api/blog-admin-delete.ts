@@ -1,4 +1,14 @@
-import { notImplementedYet } from "#server/http/api.ts";
+// POST /api/blog-admin/delete {id, restore} → { post }: soft delete, or restore when `restore` is true.
+import { staffEndpoint } from "#server/domain/auth/staff.ts";
+import { deletePost, deletePostInput } from "#server/domain/blog/admin.ts";
+import { postOnlyLoader } from "#server/http/api.ts";
 
-export const loader = notImplementedYet("blog-admin-delete");
-export const action = notImplementedYet("blog-admin-delete");
+export const loader = postOnlyLoader;
+export const action = staffEndpoint(deletePostInput, async (input, staff, { context }) => {
+  const post = await deletePost(context.services.db, input);
+  context.services.logger.info(
+    { postId: post.id, staff: staff.id, restore: input.restore },
+    input.restore ? "blog post restored" : "blog post deleted",
+  );
+  return { post };
+});

@@ -1,0 +1,280 @@
+import fs from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "#server/db/client.ts";
+import { startTestServer, type TestServer } from "../support/app.ts";
+import { launchBrowser, waitForHydration } from "../support/browser.ts";
+import { totp } from "../integration/admin-helpers.ts";
+
+const STAFF_EMAIL = "admin@naijalink.example";
+const PASSWORD = "correct horse battery staple";
+
+/** better-auth only accepts requests from PUBLIC_URL, so the server must know its own port. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Decodes quoted-printable and returns the confirmation link of the newest .eml to `email`. */
+async function confirmationLinkFromOutbox(server: TestServer, email: string): Promise<string> {
+  const outbox = path.join(server.dataDir, "outbox");
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const names = await fs.readdir(outbox).catch(() => [] as string[]);
+    for (const name of names
+      .filter((file) => file.endsWith(".eml"))
+      .sort()
+      .reverse()) {
+      const body = (await fs.readFile(path.join(outbox, name), "utf8"))
+        .replace(/=\r?\n/g, "")
+        .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      if (!body.includes(`To: ${email}`)) continue;
+      const match = /https?:\/\/\S+\/api\/auth\/verify-email\?\S+/.exec(body);
+      if (match) return match[0];
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no confirmation e-mail for ${email} in ${outbox}`);
+}
+
+function toast(page: Page, text: string) {
+  return page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
+}
+
+async function signUpAndConfirm(page: Page, server: TestServer, email: string) {
+  await page.goto(`${server.url}/admin/login`);
+  await waitForHydration(page);
+  const signUp = page.getByRole("button", { name: "Sign up with the same credentials" });
+  expect(await signUp.isDisabled()).toBe(true);
+  await page.getByLabel("Email").fill(email);
+  expect(await signUp.isDisabled()).toBe(true);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await signUp.click();
+  await toast(page, "Check your email to confirm your account").waitFor();
+  await page.goto(await confirmationLinkFromOutbox(server, email));
+}
+
+describe("the staff blog admin in a real browser", () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    [server, browser] = await Promise.all([
+      startTestServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } }),
+      launchBrowser(),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  async function postRow() {
+    const [row] = await queryRows<{ status: string; published_at: Date | null; deleted_at: Date | null }>(
+      server.services.db,
+      sql`select status, published_at, deleted_at from blog_posts where slug = 'streaming-dstv-from-london'`,
+    );
+    return row;
+  }
+
+  it("signs up, confirms by e-mail, signs in, writes, publishes, unpublishes, deletes and restores a post", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signUpAndConfirm(page, server, STAFF_EMAIL);
+    await page.waitForURL(`${server.url}/admin/blog`);
+
+    // Sign in with the password too, as a returning editor would.
+    await page.goto(`${server.url}/admin/login`);
+    await waitForHydration(page);
+    await page.getByLabel("Email").fill(STAFF_EMAIL);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await toast(page, "Logged in successfully").waitFor();
+    await page.waitForURL(`${server.url}/admin/blog`);
+    await page.getByRole("heading", { name: "Blog Admin" }).waitFor();
+    await page.getByText("No posts found").waitFor();
+
+    // Five skeleton rows while the list loads.
+    await page.route("**/api/blog-admin/list", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.reload();
+    await expect.poll(() => page.locator('[data-testid="post-skeleton"]').count()).toBe(5);
+    await page.getByText("No posts found").waitFor();
+    await page.unroute("**/api/blog-admin/list");
+
+    await page.getByRole("link", { name: "New Post" }).click();
+    await page.waitForURL(`${server.url}/admin/blog/new`);
+    await page.getByRole("heading", { name: "New Post" }).waitFor();
+    await waitForHydration(page);
+    expect(await page.getByLabel("Author").inputValue()).toBe("NaijaLink Team");
+    await page.getByLabel("Title").fill("Streaming DSTV from   London!");
+    expect(await page.getByLabel("URL slug").inputValue()).toBe("streaming-dstv-from-london");
+    await page
+      .getByLabel("Content (markdown)")
+      .fill("# Hello abroad\n\n| Plan | Price |\n| --- | --- |\n| Basic | $4.99 |\n\n~~old~~ new");
+    const preview = page.getByTestId("post-preview");
+    await preview.getByRole("heading", { name: "Hello abroad" }).waitFor();
+    expect(await preview.locator("table td").first().innerText()).toBe("Basic");
+    expect(await preview.locator("del").innerText()).toBe("old");
+    await page.getByRole("button", { name: "Save Draft" }).click();
+    await toast(page, "Post created").waitFor();
+    await page.waitForURL(`${server.url}/admin/blog`);
+
+    const row = page.locator("tbody tr").filter({ hasText: "Streaming DSTV from London!" });
+    await row.getByText("streaming-dstv-from-london").waitFor();
+    await row.getByText("Draft").waitFor();
+    expect((await postRow())!.status).toBe("draft");
+
+    await row.getByRole("button", { name: "Publish" }).click();
+    await toast(page, "Post published").waitFor();
+    await row.getByText("Published").waitFor();
+    const published = (await postRow())!;
+    expect(published.status).toBe("published");
+    expect(published.published_at).not.toBeNull();
+    // The public blog is another area's work: it shows the post once it lists posts.
+    const blog = await (await fetch(`${server.url}/blog`)).text();
+    if (/blog-post|href="\/blog\/[^"]+"/.test(blog)) expect(blog).toContain("Streaming DSTV from London!");
+
+    // Tabs filter the list on the client.
+    await page.getByRole("tab", { name: "Draft" }).click();
+    await page.getByText("No posts found").waitFor();
+    await page.getByRole("tab", { name: "Published" }).click();
+    await row.waitFor();
+    await page.getByRole("tab", { name: "All" }).click();
+
+    await row.getByRole("button", { name: "Unpublish" }).click();
+    await toast(page, "Post unpublished").waitFor();
+    await row.getByText("Draft").waitFor();
+    expect((await postRow())!.status).toBe("draft");
+
+    await row.getByRole("button", { name: "Delete" }).click();
+    await toast(page, "Post deleted").waitFor();
+    await row.getByText("Deleted").waitFor();
+    expect(await row.getByRole("button", { name: "Publish" }).isDisabled()).toBe(true);
+    expect((await postRow())!.deleted_at).not.toBeNull();
+    await page.getByRole("tab", { name: "Draft" }).click();
+    await page.getByText("No posts found").waitFor();
+    await page.getByRole("tab", { name: "Deleted" }).click();
+    await row.waitFor();
+
+    await row.getByRole("button", { name: "Restore" }).click();
+    await toast(page, "Post restored").waitFor();
+    await page.getByText("No posts found").waitFor();
+    expect((await postRow())!.deleted_at).toBeNull();
+
+    // The editor loads the post and saves changes back.
+    await page.getByRole("tab", { name: "All" }).click();
+    await row.getByRole("link", { name: "Edit" }).click();
+    await page.getByRole("heading", { name: "Edit Post" }).waitFor();
+    await waitForHydration(page);
+    await page.getByLabel("Title").fill("Streaming DSTV from London, updated");
+    expect(await page.getByLabel("URL slug").inputValue()).toBe("streaming-dstv-from-london");
+    await page.getByLabel("Status").selectOption("published");
+    await page.getByRole("button", { name: "Save and Publish" }).click();
+    await toast(page, "Post updated").waitFor();
+    await page.waitForURL(`${server.url}/admin/blog`);
+    expect((await postRow())!.status).toBe("published");
+    await context.close();
+  }, 120_000);
+
+  it("sends a signed-in user who is not staff to / with Access Denied, and the editor sends them home silently", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signUpAndConfirm(page, server, "reader@example.com");
+    // The confirmation link signs the user in and leads to /admin/blog, which refuses them.
+    await page.waitForURL(`${server.url}/`);
+    await toast(page, "Access Denied").waitFor();
+    expect(await toast(page, "Access Denied").innerText()).toContain(
+      "You don't have permission to access this page.",
+    );
+
+    await page.goto(`${server.url}/admin/blog/new`);
+    await page.waitForURL(`${server.url}/`);
+    expect(await page.locator("[data-sonner-toast]").count()).toBe(0);
+
+    // The server refuses the API too, whatever the page does.
+    const status = await page.evaluate(async () => {
+      const response = await fetch("/api/blog-admin/list", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
+      return response.status;
+    });
+    expect(status).toBe(403);
+    await context.close();
+  }, 60_000);
+
+  it("lets staff turn on two-factor with a QR code and then asks for a code at sign-in", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/admin/login`);
+    await waitForHydration(page);
+    await page.getByLabel("Email").fill(STAFF_EMAIL);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.waitForURL(`${server.url}/admin/blog`);
+    await waitForHydration(page);
+
+    await page.getByRole("button", { name: "Set up two-factor" }).click();
+    await page.getByLabel("Confirm your password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Continue" }).click();
+    const qr = page.getByRole("img", { name: "QR code for your authenticator app" });
+    await qr.waitFor();
+    expect(await qr.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(
+      true,
+    );
+    const secret = await page.getByTestId("totp-secret").innerText();
+    await page.getByLabel("Authentication code").fill(totp(secret));
+    await page.getByRole("button", { name: "Turn on" }).click();
+    await toast(page, "Two-factor authentication is on").waitFor();
+    const codes = await page.getByTestId("backup-codes").locator("li").allInnerTexts();
+    expect(codes.length).toBeGreaterThanOrEqual(8);
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.waitForURL(`${server.url}/admin/login`);
+    await waitForHydration(page);
+    await page.getByLabel("Email").fill(STAFF_EMAIL);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("heading", { name: "Two-Factor Check" }).waitFor();
+    await page.getByRole("button", { name: "Use a backup code" }).click();
+    await page.getByLabel("Backup code").fill(codes[0]!);
+    await page.getByRole("button", { name: "Verify" }).click();
+    await toast(page, "Logged in successfully").waitFor();
+    await page.waitForURL(`${server.url}/admin/blog`);
+    await page.getByRole("heading", { name: "Blog Admin" }).waitFor();
+    await context.close();
+  }, 60_000);
+
+  it("shows the provider's message when signing in fails", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/admin/login`);
+    await waitForHydration(page);
+    await page.getByLabel("Email").fill("nobody@example.com");
+    await page.getByLabel("Password").fill("wrong password");
+    await page.route("**/api/auth/sign-in/email", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue();
+    });
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.getByRole("button", { name: "Loading..." }).waitFor();
+    expect(await page.getByRole("button", { name: "Sign up with the same credentials" }).isDisabled()).toBe(
+      true,
+    );
+    await toast(page, "Invalid email or password").waitFor();
+    expect(page.url()).toBe(`${server.url}/admin/login`);
+    await page.close();
+  }, 30_000);
+});
