@@ -16,5 +16,6 @@ export const PAGE_ROUTES: Array<{ path: string; heading: string | RegExp }> = [
   { path: "/payment-success", heading: /Payment|No payment session found/ },
   { path: "/admin/login", heading: /Sign In|Login/i },
   { path: "/admin/blog", heading: /Blog Admin|Sign In|Login/i },
-  { path: "/admin/blog/new", heading: /New Post|Sign In|Login/i },
+  // Signed out, the editor silently sends the visitor to / (spec §6).
+  { path: "/admin/blog/new", heading: /New Post|Sign In|Login|Access Nigerian Content From Anywhere/i },
 ];
