@@ -7,6 +7,7 @@ import {
   type Executor,
 } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
+import { seedSamplePosts } from "./domain/blog/seed.ts";
 import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
 import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
@@ -51,6 +52,10 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   const applied = await migrate(database.db);
   if (applied.length) logger.info({ migrations: applied }, "database migrated");
+  if (config.SEED_SAMPLE_CONTENT) {
+    const seeded = await seedSamplePosts(database.db);
+    if (seeded) logger.info({ posts: seeded }, "sample blog posts written to an empty blog");
+  }
   const secrets = await loadSecrets(config);
   const sealer = createSealer(secrets.configEncryptionKey);
   const transport = options.transport ?? createMailTransport(config);
