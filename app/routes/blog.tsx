@@ -116,8 +116,9 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   // Paging from one list page to the next: the old cards give way to the skeleton at once.
   const pagingAway = navigation.state === "loading" && navigation.location.pathname === "/blog";
-  const list: BlogListData | Promise<BlogListData> =
-    "pending" in loaderData ? (loaderData.pending as Promise<BlogListData>) : loaderData;
+  // Server data renders straight away, outside any Suspense boundary: React would otherwise move
+  // a large boundary's HTML to the end of the stream, after the skeleton.
+  const pending = "pending" in loaderData ? (loaderData.pending as Promise<BlogListData>) : undefined;
   return (
     <>
       <PageHero title={`${brandName} Blog`}>
@@ -126,12 +127,14 @@ export default function Blog({ loaderData }: Route.ComponentProps) {
       <section className="mx-auto max-w-5xl px-4 py-12">
         {pagingAway ? (
           <PostListSkeleton />
-        ) : (
+        ) : pending ? (
           <Suspense fallback={<PostListSkeleton />}>
-            <Await resolve={list} errorElement={<ListError />}>
+            <Await resolve={pending} errorElement={<ListError />}>
               {(resolved) => <PostList list={resolved} />}
             </Await>
           </Suspense>
+        ) : (
+          <PostList list={loaderData as BlogListData} />
         )}
       </section>
     </>

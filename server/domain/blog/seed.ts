@@ -14,9 +14,7 @@ export const SAMPLE_POSTS: Array<{ title: string; slug: string; daysAgo: number;
     title: "Sample: How to Watch DSTV Abroad Without Buffering",
     slug: "sample-watch-dstv-abroad",
     daysAgo: 2,
-    content: `${SAMPLE_NOTE}
-
-Living in London, Houston or Dubai does not mean giving up **Super Sport**, *Big Brother Naija* or your favourite Nollywood series. DSTV Now and Showmax check where you are connecting from, so from abroad they show a "not available in your region" message.
+    content: `Living in London, Houston or Dubai does not mean giving up **Super Sport**, *Big Brother Naija* or your favourite Nollywood series. DSTV Now and Showmax check where you are connecting from, so from abroad they show a "not available in your region" message.
 
 ## What you need
 
@@ -39,15 +37,15 @@ Living in London, Houston or Dubai does not mean giving up **Super Sport**, *Big
 Tip: if the picture stutters, lower the stream quality once; it adapts again after a minute.[^speed]
 
 [^speed]: Streaming in HD needs about 5 Mbit/s of download speed on your home connection.
+
+${SAMPLE_NOTE}
 `,
   },
   {
     title: "Sample: Paying Nigerian Prices for Streaming From Overseas",
     slug: "sample-nigerian-prices-overseas",
     daysAgo: 9,
-    content: `${SAMPLE_NOTE}
-
-Streaming services price by country. The same Showmax plan can cost several times more in pounds or dollars than in naira. With a Nigerian IP you see and pay the Nigerian price, with your Nigerian card.
+    content: `Streaming services price by country. The same Showmax plan can cost several times more in pounds or dollars than in naira. With a Nigerian IP you see and pay the Nigerian price, with your Nigerian card.
 
 ## A quick checklist
 
@@ -56,21 +54,23 @@ Streaming services price by country. The same Showmax plan can cost several time
 - [ ] Cancel the more expensive overseas plan
 
 ~~Paying the overseas price~~ is no longer necessary. Read the provider's terms first: https://www.showmax.com
+
+${SAMPLE_NOTE}
 `,
   },
   {
     title: "Sample: Watching Nollywood and Nigerian News From Anywhere",
     slug: "sample-nollywood-news-anywhere",
     daysAgo: 16,
-    content: `${SAMPLE_NOTE}
-
-Channels Television, Arise News and the big Nollywood catalogues are a tap away when your connection comes out in Lagos.
+    content: `Channels Television, Arise News and the big Nollywood catalogues are a tap away when your connection comes out in Lagos.
 
 ### Good to know
 
 - Your home broadband stays fast: WireGuard is light on battery and bandwidth.
 - One plan covers a phone, and the family plan covers three devices.
 - Questions? Visit the [contact page](/contact) and we answer within a day.
+
+${SAMPLE_NOTE}
 `,
   },
 ];
