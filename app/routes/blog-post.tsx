@@ -9,6 +9,7 @@ import { pageMeta, rootPublicConfig } from "#app/lib/meta.ts";
 import { publicConfig } from "#server/config.ts";
 import { matchesIfNoneMatch, publicCacheHeaders } from "#server/domain/blog/cache.ts";
 import { findAdjacentPosts, findVisiblePostBySlug } from "#server/domain/blog/public.ts";
+import { BlogErrorBoundary } from "#app/components/blog/blog-error-boundary.tsx";
 import type { Route } from "./+types/blog-post";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -40,6 +41,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     { headers: cache.headers },
   );
 }
+
+export const ErrorBoundary = BlogErrorBoundary;
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) =>
   errorHeaders ?? loaderHeaders;

@@ -11,6 +11,7 @@ import { usePublicConfig } from "#app/lib/public-config.ts";
 import { publicConfig } from "#server/config.ts";
 import { matchesIfNoneMatch, publicCacheHeaders } from "#server/domain/blog/cache.ts";
 import { listVisiblePosts, parsePageParam } from "#server/domain/blog/public.ts";
+import { BlogErrorBoundary } from "#app/components/blog/blog-error-boundary.tsx";
 import type { Route } from "./+types/blog";
 
 interface BlogListData {
@@ -69,6 +70,8 @@ async function loadList(services: Route.LoaderArgs["context"]["services"], page:
 export function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
   return { pending: serverLoader() };
 }
+
+export const ErrorBoundary = BlogErrorBoundary;
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) =>
   errorHeaders ?? loaderHeaders;

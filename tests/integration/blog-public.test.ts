@@ -52,9 +52,13 @@ describe.each(databaseKinds)("the public blog on %s", (kind) => {
 
     const controls = (page: string) => {
       const nav = /<nav aria-label="Blog pages"[\s\S]*?<\/nav>/.exec(page)?.[0] ?? "";
+      const anchors = [...nav.matchAll(/<a [^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g)].map((match) => ({
+        href: match[1]!,
+        label: visibleText(match[2]!).trim(),
+      }));
       return {
-        previous: /href="([^"]*)"[^>]*>[\s\S]*?Previous/.exec(nav)?.[1] ?? null,
-        next: /href="([^"]*)"[^>]*>[\s\S]*?Next/.exec(nav)?.[1] ?? null,
+        previous: anchors.find((anchor) => anchor.label === "Previous")?.href ?? null,
+        next: anchors.find((anchor) => anchor.label === "Next")?.href ?? null,
         label: /Page (?:<!-- -->)?(\d+)/.exec(nav)?.[1] ?? null,
       };
     };
