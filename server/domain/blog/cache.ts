@@ -153,12 +153,13 @@ export function createPublicPageCache(options: PublicPageCacheOptions) {
     };
   }
 
-  function send(request: ExpressRequest, response: ExpressResponse, page: CachedPage) {
+  function send(request: ExpressRequest, response: ExpressResponse, page: CachedPage, hit: boolean) {
     const notModified =
       page.status === 200 &&
       page.etag !== null &&
       matchesIfNoneMatch(request.get("if-none-match"), page.etag);
     response.status(notModified ? 304 : page.status);
+    response.setHeader("X-Page-Cache", hit ? "hit" : "miss");
     for (const [name, value] of page.headers) {
       if (notModified && /^content-/i.test(name)) continue;
       response.append(name, value);
@@ -181,7 +182,8 @@ export function createPublicPageCache(options: PublicPageCacheOptions) {
     try {
       const { digest } = await fingerprint();
       let page = pages.get(key);
-      if (page && page.digest === digest) {
+      const hit = page !== undefined && page.digest === digest;
+      if (page && hit) {
         pages.delete(key); // keep the map in least-recently-used order
         pages.set(key, page);
       } else {
@@ -193,7 +195,7 @@ export function createPublicPageCache(options: PublicPageCacheOptions) {
           pages.delete(key);
         }
       }
-      send(request, response, page);
+      send(request, response, page, hit);
     } catch (error) {
       next(error);
     }
