@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { loadConfig, type Config } from "./config.ts";
+import { createPublicPageCache } from "./domain/blog/cache.ts";
 import { startServices, type AppServices, type ServiceOptions } from "./services.ts";
 
 export { ConfigError, loadConfig } from "./config.ts";
@@ -76,6 +77,11 @@ export function createExpressApp(services: AppServices, viteDevServer?: ViteDevS
     const clientDir = path.join(findProjectRoot(), "build/client");
     app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y" }));
     app.use(express.static(clientDir, { maxAge: "1h" }));
+  }
+
+  // Rendered blog pages, sitemap and feed served from memory while no post changed (decision 021).
+  if (!viteDevServer) {
+    app.use(createPublicPageCache({ db: services.db, handle: createFetchHandler(services) }));
   }
 
   app.use(

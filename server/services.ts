@@ -8,6 +8,7 @@ import {
 } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { createAuth, type Auth } from "./domain/auth/auth.ts";
+import { seedSamplePosts } from "./domain/blog/seed.ts";
 import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
 import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
@@ -58,6 +59,10 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   const developmentServer = await ensureDevelopmentServer(database.db, config);
   if (developmentServer)
     logger.info({ vpnServer: developmentServer.name }, "created the development VPN server");
+  if (config.SEED_SAMPLE_CONTENT) {
+    const seeded = await seedSamplePosts(database.db);
+    if (seeded) logger.info({ posts: seeded }, "sample blog posts written to an empty blog");
+  }
   const secrets = await loadSecrets(config);
   const sealer = createSealer(secrets.configEncryptionKey);
   const transport = options.transport ?? createMailTransport(config);

@@ -1,17 +1,145 @@
+import { Suspense } from "react";
+import { Await, data, isRouteErrorResponse, useAsyncError, useNavigation } from "react-router";
+import { NotFound } from "#app/components/not-found.tsx";
 import { PageHero } from "#app/components/page-hero.tsx";
-import { pageMeta } from "#app/lib/meta.ts";
+import { EMPTY_BLOG_MESSAGE, rssDiscoveryLink } from "#app/components/blog/feed-link.ts";
+import { BlogPagination, blogPageHref } from "#app/components/blog/pagination.tsx";
+import { PostCard, PostListSkeleton, type PostSummary } from "#app/components/blog/post-card.tsx";
+import { excerpt } from "#app/lib/markdown.ts";
+import { pageMeta, rootPublicConfig } from "#app/lib/meta.ts";
+import { usePublicConfig } from "#app/lib/public-config.ts";
+import { publicConfig } from "#server/config.ts";
+import { matchesIfNoneMatch, publicCacheHeaders } from "#server/domain/blog/cache.ts";
+import { listVisiblePosts, parsePageParam } from "#server/domain/blog/public.ts";
+import { BlogErrorBoundary } from "#app/components/blog/blog-error-boundary.tsx";
 import type { Route } from "./+types/blog";
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(
-    {
-      title: "Blog",
-      description: "Guides and news on watching Nigerian TV abroad, Nigerian prices and staying connected.",
-      path: "/blog",
-    },
-    matches,
-  );
+interface BlogListData {
+  posts: PostSummary[];
+  page: number;
+  hasPrevious: boolean;
+  hasNext: boolean;
+}
 
-export default function Blog() {
-  return <PageHero title="NaijaLink Blog" />;
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { services } = context;
+  const page = parsePageParam(new URL(request.url).searchParams.get("page"));
+  if (page === undefined) throw data(null, { status: 404 });
+  const loaded = await loadList(services, page).catch((error: unknown) => {
+    // Spec §8: a failed list shows the empty message, not an error page.
+    services.logger.error({ err: error }, "blog list query failed");
+    return undefined;
+  });
+  if (!loaded) {
+    return data<BlogListData>(
+      { posts: [], page, hasPrevious: false, hasNext: false },
+      { headers: { "Cache-Control": "no-store" } },
+    );
+  }
+  if (matchesIfNoneMatch(request.headers.get("if-none-match"), loaded.cache.etag)) {
+    throw data(null, { status: 304, headers: loaded.cache.headers });
+  }
+  if (page > 1 && loaded.list.posts.length === 0) throw data(null, { status: 404 });
+  return data(loaded.list, { headers: loaded.cache.headers });
+}
+
+async function loadList(services: Route.LoaderArgs["context"]["services"], page: number) {
+  const [cache, result] = await Promise.all([
+    publicCacheHeaders(services.db, { kind: "blog-list", publicConfig: publicConfig(services.config) }),
+    listVisiblePosts(services.db, page),
+  ]);
+  const list: BlogListData = {
+    page,
+    hasPrevious: result.hasPrevious,
+    hasNext: result.hasNext,
+    posts: result.posts.map((post) => ({
+      slug: post.slug,
+      title: post.title,
+      excerpt: excerpt(post.content),
+      publishedAt: post.publishedAt.toISOString(),
+    })),
+  };
+  return { cache, list };
+}
+
+/**
+ * On a client-side navigation the route renders at once with the skeleton and the cards
+ * replace it when the server's data arrives (spec §2: "Loading shows a skeleton of 6 cards").
+ * The first page load is server-rendered and does not run this.
+ */
+export function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
+  return { pending: serverLoader() };
+}
+
+export const ErrorBoundary = BlogErrorBoundary;
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) =>
+  errorHeaders ?? loaderHeaders;
+
+export const meta: Route.MetaFunction = ({ matches, location }) => {
+  const page = parsePageParam(new URLSearchParams(location.search).get("page")) ?? 1;
+  const brand = rootPublicConfig(matches)?.brandName ?? "NaijaLink";
+  return [
+    ...pageMeta(
+      {
+        title: page > 1 ? `Blog - Page ${page}` : "Blog",
+        description: `Guides and news from ${brand} on watching Nigerian TV abroad, Nigerian prices and staying connected.`,
+        path: blogPageHref(page),
+      },
+      matches,
+    ),
+    rssDiscoveryLink(brand),
+  ];
+};
+
+function PostList({ list }: { list: BlogListData }) {
+  if (list.posts.length === 0) {
+    return <p className="py-16 text-center text-lg text-muted-foreground">{EMPTY_BLOG_MESSAGE}</p>;
+  }
+  return (
+    <>
+      <div className="grid gap-6 md:grid-cols-2">
+        {list.posts.map((post) => (
+          <PostCard key={post.slug} post={post} />
+        ))}
+      </div>
+      <BlogPagination page={list.page} hasPrevious={list.hasPrevious} hasNext={list.hasNext} />
+    </>
+  );
+}
+
+function ListError() {
+  const error = useAsyncError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  return <p className="py-16 text-center text-lg text-muted-foreground">{EMPTY_BLOG_MESSAGE}</p>;
+}
+
+export default function Blog({ loaderData }: Route.ComponentProps) {
+  const { brandName } = usePublicConfig();
+  const navigation = useNavigation();
+  // Paging from one list page to the next: the old cards give way to the skeleton at once.
+  const pagingAway = navigation.state === "loading" && navigation.location.pathname === "/blog";
+  // Server data renders straight away, outside any Suspense boundary: React would otherwise move
+  // a large boundary's HTML to the end of the stream, after the skeleton.
+  const pending = "pending" in loaderData ? (loaderData.pending as Promise<BlogListData>) : undefined;
+  return (
+    <>
+      <PageHero title={`${brandName} Blog`}>
+        <p>Guides and news on watching Nigerian TV abroad, paying Nigerian prices and staying connected.</p>
+      </PageHero>
+      <section className="mx-auto max-w-5xl px-4 py-12">
+        {pagingAway ? (
+          <PostListSkeleton />
+        ) : pending ? (
+          <Suspense fallback={<PostListSkeleton />}>
+            <Await resolve={pending} errorElement={<ListError />}>
+              {(resolved) => <PostList list={resolved} />}
+            </Await>
+          </Suspense>
+        ) : (
+          <PostList list={loaderData as BlogListData} />
+        )}
+      </section>
+    </>
+  );
 }

@@ -1,0 +1,203 @@
+// HTTP caching for the public blog outputs (list, post, sitemap, feed); decision record 021.
+//
+// Two layers share one validator:
+// 1. Every route computes an ETag from `blogFingerprint` (the visible posts' ids, slugs and
+//    timestamps), the build and the public config (root loader data is part of every page),
+//    and answers 304 to a matching If-None-Match. This works wherever the routes run.
+// 2. In the Express host, `createPublicPageCache` keeps the rendered bytes of those URLs and
+//    serves them while the fingerprint is unchanged, so a hot page costs one small query
+//    instead of a React render.
+import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Executor } from "#server/db/client.ts";
+import { blogFingerprint, type BlogFingerprint } from "./public.ts";
+
+/** Shared caches and browsers may keep a copy but must revalidate it: a post edit shows at once. */
+export const PUBLIC_CACHE_CONTROL = "public, max-age=0, must-revalidate";
+
+let buildIdentity: string | undefined;
+/**
+ * A hash of the code that is running (the server bundle embeds the client asset manifest),
+ * so a deploy changes every ETag even when no post changed. Same value in every process of
+ * one deploy, unlike a start time.
+ */
+function currentBuildIdentity(): string {
+  if (buildIdentity === undefined) {
+    try {
+      buildIdentity = crypto
+        .createHash("sha1")
+        .update(fs.readFileSync(fileURLToPath(import.meta.url)))
+        .digest("hex")
+        .slice(0, 12);
+    } catch {
+      buildIdentity = crypto.randomBytes(6).toString("hex");
+    }
+  }
+  return buildIdentity;
+}
+
+export interface CacheHeaders {
+  etag: string;
+  headers: Record<string, string>;
+}
+
+/** ETag (weak: compression changes the bytes), Last-Modified and Cache-Control for one output. */
+export function validatorsFor(
+  fingerprint: BlogFingerprint,
+  variant: { kind: string; publicConfig?: unknown },
+): CacheHeaders {
+  const hash = crypto
+    .createHash("sha1")
+    .update(
+      JSON.stringify([
+        fingerprint.digest,
+        variant.kind,
+        variant.publicConfig ?? null,
+        currentBuildIdentity(),
+      ]),
+    )
+    .digest("base64url")
+    .slice(0, 27);
+  const etag = `W/"${hash}"`;
+  const headers: Record<string, string> = { ETag: etag, "Cache-Control": PUBLIC_CACHE_CONTROL };
+  if (fingerprint.lastModified) headers["Last-Modified"] = fingerprint.lastModified.toUTCString();
+  return { etag, headers };
+}
+
+export async function publicCacheHeaders(
+  db: Executor,
+  variant: { kind: string; publicConfig?: unknown },
+): Promise<CacheHeaders> {
+  return validatorsFor(await blogFingerprint(db), variant);
+}
+
+/** RFC 9110 §13.1.2: weak comparison, a list of tags, or `*`. */
+export function matchesIfNoneMatch(header: string | null | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  const wanted = opaque(etag);
+  return header.split(",").some((tag) => opaque(tag) === wanted);
+}
+
+/** Paths whose bytes depend only on the blog fingerprint, the build and the config. */
+const CACHEABLE_PATH = /^\/(?:blog|blog\/rss\.xml|blog\/[a-z0-9][a-z0-9-]*|sitemap\.xml|api\/sitemap)$/;
+
+function cacheKey(request: ExpressRequest): string | undefined {
+  if (request.method !== "GET" && request.method !== "HEAD") return undefined;
+  const url = new URL(request.originalUrl, "http://local");
+  if (!CACHEABLE_PATH.test(url.pathname)) return undefined;
+  const params = [...url.searchParams.keys()];
+  if (params.length === 0) return url.pathname;
+  if (url.pathname === "/blog" && params.length === 1 && params[0] === "page")
+    return `${url.pathname}${url.search}`;
+  return undefined;
+}
+
+interface CachedPage {
+  digest: string;
+  status: number;
+  headers: Array<[string, string]>;
+  etag: string | null;
+  body: Buffer;
+}
+
+export interface PublicPageCacheOptions {
+  db: Executor;
+  /** The app's Fetch handler (React Router with the request context). */
+  handle: (request: Request, clientIp: string) => Promise<Response>;
+  maxEntries?: number;
+}
+
+/**
+ * Express middleware serving rendered public blog outputs from memory while the blog
+ * fingerprint is unchanged. Concurrent requests share one fingerprint query (single flight),
+ * so under load the database sees about one query per query-time, and a change to a post is
+ * seen by the next query that starts after it commits. Anything not a 200 passes through.
+ */
+export function createPublicPageCache(options: PublicPageCacheOptions) {
+  const maxEntries = options.maxEntries ?? 200;
+  const pages = new Map<string, CachedPage>();
+  let inFlight: Promise<BlogFingerprint> | undefined;
+
+  const fingerprint = () =>
+    (inFlight ??= blogFingerprint(options.db).finally(() => {
+      inFlight = undefined;
+    }));
+
+  async function render(request: ExpressRequest, key: string, digest: string): Promise<CachedPage> {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value === undefined || /^if-(none-match|modified-since)$/i.test(name)) continue;
+      headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    }
+    const url = new URL(key, `${request.protocol}://${request.get("host") ?? "localhost"}`);
+    const response = await options.handle(
+      new Request(url, { method: "GET", headers }),
+      request.ip ?? "unknown",
+    );
+    const body = Buffer.from(await response.arrayBuffer());
+    const responseHeaders: Array<[string, string]> = [];
+    response.headers.forEach((value, name) => {
+      if (name !== "set-cookie" && name !== "content-length") responseHeaders.push([name, value]);
+    });
+    for (const cookie of response.headers.getSetCookie()) responseHeaders.push(["set-cookie", cookie]);
+    return {
+      digest,
+      status: response.status,
+      headers: responseHeaders,
+      etag: response.headers.get("etag"),
+      body,
+    };
+  }
+
+  function send(request: ExpressRequest, response: ExpressResponse, page: CachedPage, hit: boolean) {
+    const notModified =
+      page.status === 200 &&
+      page.etag !== null &&
+      matchesIfNoneMatch(request.get("if-none-match"), page.etag);
+    response.status(notModified ? 304 : page.status);
+    response.setHeader("X-Page-Cache", hit ? "hit" : "miss");
+    for (const [name, value] of page.headers) {
+      if (notModified && /^content-/i.test(name)) continue;
+      response.append(name, value);
+    }
+    if (notModified || request.method === "HEAD") {
+      if (!notModified) response.setHeader("Content-Length", String(page.body.length));
+      response.end();
+      return;
+    }
+    response.end(page.body);
+  }
+
+  return async function publicPageCache(
+    request: ExpressRequest,
+    response: ExpressResponse,
+    next: NextFunction,
+  ) {
+    const key = cacheKey(request);
+    if (!key) return next();
+    try {
+      const { digest } = await fingerprint();
+      let page = pages.get(key);
+      const hit = page !== undefined && page.digest === digest;
+      if (page && hit) {
+        pages.delete(key); // keep the map in least-recently-used order
+        pages.set(key, page);
+      } else {
+        page = await render(request, key, digest);
+        if (page.status === 200 && page.etag) {
+          pages.set(key, page);
+          if (pages.size > maxEntries) pages.delete(pages.keys().next().value!);
+        } else {
+          pages.delete(key);
+        }
+      }
+      send(request, response, page, hit);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
