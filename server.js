@@ -1,5 +1,7 @@
 // Starts NaijaLink: the built server in production, Vite's dev server in development.
 const development = process.env.NODE_ENV === "development";
+// React and Express pick their fast production paths from this; it must be set before they load.
+process.env.NODE_ENV ??= "production";
 
 async function main() {
   let entry;

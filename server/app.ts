@@ -28,13 +28,16 @@ const loadBuild = () => import("virtual:react-router/server-build") as Promise<S
 
 /** Fetch in, Fetch out: how tests call the app in-process. */
 export function createFetchHandler(services: AppServices) {
-  const handler = createRequestHandler(
-    loadBuild,
-    services.config.NODE_ENV === "development" ? "development" : "production",
-  );
-  return (request: Request, clientIp = "127.0.0.1") =>
-    handler(request, { services, clientIp } satisfies AppLoadContext);
+  // Resolved once: handed a function, React Router would rebuild its route table on every request.
+  let handler: ReturnType<typeof createRequestHandler> | undefined;
+  return async (request: Request, clientIp = "127.0.0.1") => {
+    handler ??= createRequestHandler(await loadBuild(), routerMode(services));
+    return handler(request, { services, clientIp } satisfies AppLoadContext);
+  };
 }
+
+const routerMode = (services: AppServices) =>
+  services.config.NODE_ENV === "development" ? "development" : "production";
 
 /** The folder holding package.json, wherever the bundler put this code. */
 function findProjectRoot(): string {
@@ -47,7 +50,7 @@ function findProjectRoot(): string {
   return directory;
 }
 
-export function createExpressApp(services: AppServices, viteDevServer?: ViteDevServer) {
+export async function createExpressApp(services: AppServices, viteDevServer?: ViteDevServer) {
   const app = express();
   app.disable("x-powered-by");
   if (services.config.TRUST_PROXY) app.set("trust proxy", true);
@@ -86,10 +89,11 @@ export function createExpressApp(services: AppServices, viteDevServer?: ViteDevS
 
   app.use(
     createExpressHandler({
+      // A function only in development, where Vite reloads routes; in production the build is fixed.
       build: viteDevServer
         ? () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
-        : loadBuild,
-      mode: services.config.NODE_ENV === "development" ? "development" : "production",
+        : await loadBuild(),
+      mode: routerMode(services),
       getLoadContext: (req) => ({ services, clientIp: req.ip ?? "unknown" }) satisfies AppLoadContext,
     }),
   );
@@ -109,7 +113,7 @@ export async function startServer(
   const config = options.config ?? loadConfig();
   const running = await startServices(config, options.services);
   const { services } = running;
-  const app = createExpressApp(services, options.viteDevServer);
+  const app = await createExpressApp(services, options.viteDevServer);
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.PORT, config.HOST, (error?: Error) =>
       error ? reject(error) : resolve(listening),
