@@ -1,0 +1,97 @@
+import type { PlanType } from "#app/lib/plans.ts";
+import type { Subscription } from "#server/db/schema/index.ts";
+import { DeviceLimitReached } from "#server/domain/vpn/devices.ts";
+import { findCheckoutSession, markCheckoutPaid } from "./checkout.ts";
+import { deviceLimitReached, paymentNotCompleted, sessionNotFound, subscriptionEnded } from "./errors.ts";
+import {
+  downloadUrlFor,
+  ensureFirstDevice,
+  fulfil,
+  issueDeviceWithEmail,
+  liveDeviceCount,
+  type BillingServices,
+  type StripeReferences,
+} from "./fulfil.ts";
+import { sessionState, stripeClient } from "./stripe-provider.ts";
+
+export interface VerifiedPayment {
+  success: true;
+  subscription: { planType: PlanType; deviceLimit: number; expiresAt: string; activeDevices: number };
+  /** Null while no config could be issued yet (Configuration Pending). */
+  downloadUrl: string | null;
+  configSlot: number | null;
+  message: string;
+}
+
+const USABLE: Subscription["status"][] = ["active", "past_due"];
+
+/**
+ * The success page's check: the session must be paid (asking Stripe when its webhook has
+ * not arrived yet), fulfilment runs (idempotently), and the answer is slot 1 — or, with
+ * `newDevice`, the next free slot.
+ */
+export async function verifyPayment(
+  services: BillingServices,
+  input: { sessionId: string; newDevice?: boolean },
+  now = new Date(),
+): Promise<VerifiedPayment> {
+  const session = await findCheckoutSession(services.db, input.sessionId);
+  if (!session) throw sessionNotFound();
+  let references: StripeReferences = {};
+  if (session.status !== "paid") {
+    if (session.provider !== "stripe" || !services.config.STRIPE_SECRET_KEY) throw paymentNotCompleted();
+    const state = sessionState(await stripeClient(services.config).checkout.sessions.retrieve(session.id));
+    if (!state.paid) throw paymentNotCompleted();
+    references = { stripeCustomerId: state.customerId, stripeSubscriptionId: state.subscriptionId };
+    await markCheckoutPaid(services.db, session.id, {
+      reference: state.paymentIntentId ?? state.subscriptionId,
+      customerEmail: state.customerEmail,
+    });
+  }
+  const fulfilment = await fulfil(services, session.id, references);
+  if (!fulfilment) throw paymentNotCompleted();
+
+  const result = await services.db.transaction(async (tx) => {
+    const subscription = fulfilment.subscription;
+    const [current] = await tx.query.subscriptions.findMany({
+      where: (table, { eq }) => eq(table.id, subscription.id),
+    });
+    if (!current || !USABLE.includes(current.status) || current.expiresAt <= now) {
+      throw subscriptionEnded(
+        current && current.expiresAt <= now && current.status === "active"
+          ? "expired"
+          : (current?.status ?? "gone"),
+      );
+    }
+    let device;
+    if (input.newDevice) {
+      try {
+        ({ device } = await issueDeviceWithEmail(tx, services, current));
+      } catch (error) {
+        if (error instanceof DeviceLimitReached) throw deviceLimitReached(current.deviceLimit);
+        throw error;
+      }
+    } else {
+      device = (await ensureFirstDevice(tx, services, current))?.device;
+    }
+    if (device?.revokedAt) throw subscriptionEnded("canceled");
+    return { subscription: current, device, activeDevices: await liveDeviceCount(tx, current.id) };
+  });
+  if (input.newDevice) services.mail.wake();
+
+  const { subscription, device, activeDevices } = result;
+  return {
+    success: true,
+    subscription: {
+      planType: subscription.planType,
+      deviceLimit: subscription.deviceLimit,
+      expiresAt: subscription.expiresAt.toISOString(),
+      activeDevices,
+    },
+    downloadUrl: device ? downloadUrlFor(services, device) : null,
+    configSlot: device?.slot ?? null,
+    message: device
+      ? `Your config for device ${device.slot} is ready.`
+      : "Your payment is confirmed; your configuration is being prepared.",
+  };
+}
