@@ -12,10 +12,13 @@ export async function open(page: Page, url: string) {
 
 /** A toast (sonner) with this title, and optionally its description. */
 export async function expectToast(page: Page, title: string, description?: string) {
-  const toast = page.locator("[data-sonner-toast]").filter({ hasText: title }).last();
-  await toast.waitFor({ state: "visible", timeout: 10_000 });
-  if (description) expect(await toast.innerText()).toContain(description);
-  return toast;
+  let toast = page.locator("[data-sonner-toast]").filter({ hasText: title });
+  if (description) toast = toast.filter({ hasText: description });
+  await toast.first().waitFor({ state: "visible", timeout: 10_000 });
+  const text = await toast.first().innerText();
+  expect(text).toContain(title);
+  if (description) expect(text).toContain(description);
+  return toast.first();
 }
 
 /** Choose Plan → Your Details → Payment → the hosted checkout; returns on the checkout page. */
