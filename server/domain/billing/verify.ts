@@ -1,5 +1,12 @@
 import type { PlanType } from "#app/lib/plans.ts";
-import type { Subscription } from "#server/db/schema/index.ts";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import {
+  checkoutSessions,
+  devices,
+  subscriptions,
+  type Device,
+  type Subscription,
+} from "#server/db/schema/index.ts";
 import { DeviceLimitReached } from "#server/domain/vpn/devices.ts";
 import { findCheckoutSession, markCheckoutPaid } from "./checkout.ts";
 import { deviceLimitReached, paymentNotCompleted, sessionNotFound, subscriptionEnded } from "./errors.ts";
@@ -35,6 +42,10 @@ export async function verifyPayment(
   input: { sessionId: string; newDevice?: boolean },
   now = new Date(),
 ): Promise<VerifiedPayment> {
+  if (!input.newDevice) {
+    const known = await alreadyFulfilled(services, input.sessionId, now);
+    if (known) return known;
+  }
   const session = await findCheckoutSession(services.db, input.sessionId);
   if (!session) throw sessionNotFound();
   let references: StripeReferences = {};
@@ -79,7 +90,17 @@ export async function verifyPayment(
   });
   if (input.newDevice) services.mail.wake();
 
-  const { subscription, device, activeDevices } = result;
+  return answer(services, result);
+}
+
+function answer(
+  services: BillingServices,
+  {
+    subscription,
+    device,
+    activeDevices,
+  }: { subscription: Subscription; device: Device | undefined; activeDevices: number },
+): VerifiedPayment {
   return {
     success: true,
     subscription: {
@@ -94,4 +115,34 @@ export async function verifyPayment(
       ? `Your config for device ${device.slot} is ready.`
       : "Your payment is confirmed; your configuration is being prepared.",
   };
+}
+
+/**
+ * The common case — the success page (re)loaded after fulfilment — in one read without a
+ * transaction or row locks: paid session, live subscription, live slot 1.
+ */
+async function alreadyFulfilled(
+  services: BillingServices,
+  sessionId: string,
+  now: Date,
+): Promise<VerifiedPayment | undefined> {
+  const [row] = await services.db
+    .select({
+      subscription: subscriptions,
+      device: devices,
+      activeDevices:
+        sql<number>`(select count(*) from devices live where live.subscription_id = ${subscriptions.id} and live.revoked_at is null)`.mapWith(
+          Number,
+        ),
+    })
+    .from(checkoutSessions)
+    .innerJoin(subscriptions, eq(subscriptions.id, checkoutSessions.subscriptionId))
+    .innerJoin(
+      devices,
+      and(eq(devices.subscriptionId, subscriptions.id), eq(devices.slot, 1), isNull(devices.revokedAt)),
+    )
+    .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.status, "paid")));
+  if (!row || !USABLE.includes(row.subscription.status) || row.subscription.expiresAt <= now)
+    return undefined;
+  return answer(services, row);
 }
