@@ -34,6 +34,8 @@ export interface Fulfilment {
   subscription: Subscription;
   /** Whether this call created the subscription (false on every repeat). */
   created: boolean;
+  /** Slot 1, when this call created it. */
+  firstDevice?: Device;
 }
 
 /**
@@ -76,8 +78,8 @@ export async function fulfilInTransaction(
       .update(checkoutSessions)
       .set({ subscriptionId: inserted.id })
       .where(eq(checkoutSessions.id, session.id));
-    await ensureFirstDevice(tx, services, inserted);
-    return { subscription: inserted, created: true };
+    const first = await ensureFirstDevice(tx, services, inserted);
+    return { subscription: inserted, created: true, firstDevice: first?.device };
   }
 
   let [existing] = await tx

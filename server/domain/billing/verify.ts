@@ -61,6 +61,13 @@ export async function verifyPayment(
   }
   const fulfilment = await fulfil(services, session.id, references);
   if (!fulfilment) throw paymentNotCompleted();
+  if (!input.newDevice && fulfilment.created && fulfilment.firstDevice) {
+    return answer(services, {
+      subscription: fulfilment.subscription,
+      device: fulfilment.firstDevice,
+      activeDevices: 1,
+    });
+  }
 
   const result = await services.db.transaction(async (tx) => {
     const subscription = fulfilment.subscription;
