@@ -172,6 +172,15 @@ describe.each(databaseKinds)("the Stripe provider against a local stand-in on %s
     });
   });
 
+  it("answers 502 without leaking the key when Stripe does not know a recorded session", async () => {
+    const { sessionId } = await checkout("basic-monthly");
+    standIn.sessions.delete(sessionId);
+    const response = await app.request("/api/verify-payment", { json: { sessionId } });
+    expect(response.status).toBe(502);
+    expect(await response.json()).toMatchObject({ success: false, error: "Payment provider unavailable" });
+    expect(app.log.text).not.toContain("sk_test_naijalink_standin");
+  });
+
   it("verifies a paid session before its webhook arrives by asking Stripe", async () => {
     const { sessionId } = await checkout("unlock");
     const unpaid = await app.request("/api/verify-payment", { json: { sessionId } });

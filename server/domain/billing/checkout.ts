@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { findPlan, type Plan } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import { checkoutSessions, type CheckoutSession } from "#server/db/schema/index.ts";
-import { badRequest } from "#server/http/api.ts";
+import { ApiError, badRequest } from "#server/http/api.ts";
 import { generateToken } from "#server/secrets.ts";
 import type { AppServices } from "#server/services.ts";
 import { checkoutSessionParams, stripeClient } from "./stripe-provider.ts";
@@ -30,10 +30,20 @@ function stripeProvider(services: CheckoutServices): CheckoutProvider {
     async createSession({ plan, customerEmail }) {
       const stripe = stripeClient(services.config);
       // One key per checkout attempt: the SDK's own retries of this call never create a second session.
-      const session = await stripe.checkout.sessions.create(
-        checkoutSessionParams(services.config, plan, customerEmail),
-        { idempotencyKey: `create-checkout-${crypto.randomUUID()}` },
-      );
+      let session;
+      try {
+        session = await stripe.checkout.sessions.create(
+          checkoutSessionParams(services.config, plan, customerEmail),
+          { idempotencyKey: `create-checkout-${crypto.randomUUID()}` },
+        );
+      } catch (error) {
+        services.logger.error({ err: error, planId: plan.id }, "stripe: creating a checkout session failed");
+        throw new ApiError(
+          502,
+          "Payment provider unavailable",
+          "We could not start the checkout. Please try again.",
+        );
+      }
       if (!session.url) throw new Error("Stripe returned a checkout session without a url");
       await services.db.insert(checkoutSessions).values({
         id: session.id,

@@ -34,3 +34,10 @@ export const deviceLimitReached = (deviceLimit: number) =>
     "Device limit reached",
     `Your plan includes ${deviceLimit} device${deviceLimit === 1 ? "" : "s"} and all of them already have a config.`,
   );
+
+export const providerUnavailable = () =>
+  new VerificationFailure(
+    502,
+    "Payment provider unavailable",
+    "We could not reach the payment provider. Please try again in a moment.",
+  );

@@ -9,7 +9,13 @@ import {
 } from "#server/db/schema/index.ts";
 import { DeviceLimitReached } from "#server/domain/vpn/devices.ts";
 import { findCheckoutSession, markCheckoutPaid } from "./checkout.ts";
-import { deviceLimitReached, paymentNotCompleted, sessionNotFound, subscriptionEnded } from "./errors.ts";
+import {
+  deviceLimitReached,
+  paymentNotCompleted,
+  providerUnavailable,
+  sessionNotFound,
+  subscriptionEnded,
+} from "./errors.ts";
 import {
   downloadUrlFor,
   ensureFirstDevice,
@@ -51,7 +57,16 @@ export async function verifyPayment(
   let references: StripeReferences = {};
   if (session.status !== "paid") {
     if (session.provider !== "stripe" || !services.config.STRIPE_SECRET_KEY) throw paymentNotCompleted();
-    const state = sessionState(await stripeClient(services.config).checkout.sessions.retrieve(session.id));
+    let state;
+    try {
+      state = sessionState(await stripeClient(services.config).checkout.sessions.retrieve(session.id));
+    } catch (error) {
+      services.logger.error(
+        { err: error, sessionId: session.id },
+        "stripe: retrieving a checkout session failed",
+      );
+      throw providerUnavailable();
+    }
     if (!state.paid) throw paymentNotCompleted();
     references = { stripeCustomerId: state.customerId, stripeSubscriptionId: state.subscriptionId };
     await markCheckoutPaid(services.db, session.id, {
