@@ -108,7 +108,9 @@ async function openDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
 }
 
 async function createBenchApp(kind: DatabaseKind): Promise<BenchApp> {
-  const bundle = (await import(path.resolve(import.meta.dirname, "../build/server/index.js"))) as ServerBundle;
+  const bundle = (await import(
+    path.resolve(import.meta.dirname, "../build/server/index.js")
+  )) as ServerBundle;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "naijalink-bench-"));
   const config = bundle.loadConfig({
     NODE_ENV: "production",
@@ -194,7 +196,9 @@ async function postgresReachable(url: string): Promise<boolean> {
 
 buildIfStale();
 const postgresUrl =
-  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  process.env.BENCH_DATABASE_URL ??
+  process.env.TEST_DATABASE_URL ??
+  "postgres://postgres@127.0.0.1:5432/test";
 const kinds: DatabaseKind[] = ["pglite"];
 if (await postgresReachable(postgresUrl)) {
   process.env.TEST_DATABASE_URL = postgresUrl;
@@ -204,7 +208,9 @@ if (await postgresReachable(postgresUrl)) {
 }
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
-console.log(`fulfilment benchmark: ${BUYERS} concurrent buyers x ${ROUNDS} rounds, target >= 500 configs/s, p99 <= 50 ms`);
+console.log(
+  `fulfilment benchmark: ${BUYERS} concurrent buyers x ${ROUNDS} rounds, target >= 500 configs/s, p99 <= 50 ms`,
+);
 let failed = false;
 for (const kind of kinds) {
   const result = await run(kind);
