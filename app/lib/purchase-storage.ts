@@ -1,20 +1,29 @@
-// Browser storage of the purchase flow, under the keys the spec names.
-import { z } from "zod";
-import { findPlan, PLAN_IDS, type Plan } from "./plans.ts";
+// Browser storage of the purchase flow, under the keys the spec names. No zod here: this
+// module is in the client bundle of every page with a plan button.
+import { findPlan, type Plan } from "./plans.ts";
 
 export const SELECTED_PLAN_KEY = "selectedPlan";
 export const SUBSCRIBER_DETAILS_KEY = "subscriberDetails";
 
-export const subscriberDetailsSchema = z.object({
-  firstName: z.string().trim().max(100),
-  lastName: z.string().trim().max(100),
-  email: z.string().trim().max(254),
-  phone: z.string().trim().max(40).default(""),
-  country: z.string().trim().max(100).default(""),
-  city: z.string().trim().max(100).default(""),
-});
+export interface SubscriberDetails {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  country: string;
+  city: string;
+}
 
-export type SubscriberDetails = z.infer<typeof subscriberDetailsSchema>;
+export const SUBSCRIBER_FIELDS = ["firstName", "lastName", "email", "phone", "country", "city"] as const;
+
+const FIELD_LIMITS: Record<keyof SubscriberDetails, number> = {
+  firstName: 100,
+  lastName: 100,
+  email: 254,
+  phone: 40,
+  country: 100,
+  city: 100,
+};
 
 function readJson(key: string): unknown {
   try {
@@ -25,22 +34,44 @@ function readJson(key: string): unknown {
   }
 }
 
+function writeJson(key: string, value: unknown): void {
+  try {
+    window.localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage full or blocked (private mode): the flow still works for this page view.
+  }
+}
+
 /** The stored plan object, re-read from the catalogue so an edited price in storage changes nothing. */
 export function readSelectedPlan(): Plan | null {
   const stored = readJson(SELECTED_PLAN_KEY) as { id?: unknown } | null;
-  const id = z.enum(PLAN_IDS).safeParse(stored?.id);
-  return id.success ? (findPlan(id.data) ?? null) : null;
+  return typeof stored?.id === "string" ? (findPlan(stored.id) ?? null) : null;
 }
 
 export function storeSelectedPlan(plan: Plan): void {
-  window.localStorage.setItem(SELECTED_PLAN_KEY, JSON.stringify(plan));
+  writeJson(SELECTED_PLAN_KEY, plan);
+}
+
+/** Cleans any stored shape into the six string fields (trimmed, length-capped). */
+export function normaliseSubscriberDetails(value: unknown): SubscriberDetails | null {
+  if (!value || typeof value !== "object") return null;
+  const source = value as Record<string, unknown>;
+  const details = {} as SubscriberDetails;
+  for (const field of SUBSCRIBER_FIELDS) {
+    const raw = source[field];
+    details[field] = typeof raw === "string" ? raw.trim().slice(0, FIELD_LIMITS[field]) : "";
+  }
+  return details;
+}
+
+export function hasRequiredDetails(details: SubscriberDetails): boolean {
+  return Boolean(details.firstName && details.lastName && details.email);
 }
 
 export function readSubscriberDetails(): SubscriberDetails | null {
-  const parsed = subscriberDetailsSchema.safeParse(readJson(SUBSCRIBER_DETAILS_KEY));
-  return parsed.success ? parsed.data : null;
+  return normaliseSubscriberDetails(readJson(SUBSCRIBER_DETAILS_KEY));
 }
 
 export function storeSubscriberDetails(details: SubscriberDetails): void {
-  window.localStorage.setItem(SUBSCRIBER_DETAILS_KEY, JSON.stringify(details));
+  writeJson(SUBSCRIBER_DETAILS_KEY, normaliseSubscriberDetails(details));
 }

@@ -1,10 +1,216 @@
-import { PageHero } from "#app/components/page-hero.tsx";
+import { CheckCircle2, Clock, Plus, XCircle } from "lucide-react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { Link, useSearchParams } from "react-router";
+import { toast } from "sonner";
+import { ConfigCard, type IssuedConfig } from "#app/components/purchase/config-card.tsx";
+import {
+  dateLabel,
+  DEVICE_LIMIT_ERROR,
+  requestVerification,
+  type VerificationResponse,
+} from "#app/components/purchase/verification.ts";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card, CardContent } from "#app/components/ui/card.tsx";
+import { formatLongDate } from "#app/lib/format.ts";
 import { pageMeta } from "#app/lib/meta.ts";
+import { PLAN_TYPE_LABELS } from "#app/lib/plans.ts";
 import type { Route } from "./+types/payment-success";
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta({ title: "Payment", description: "Your NaijaLink order.", path: "/payment-success" }, matches);
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta({ title: "Payment", description: "Your NaijaLink order.", path: "/payment-success" }, matches),
+  { name: "robots", content: "noindex" },
+];
+
+type View =
+  | { state: "verifying" }
+  | { state: "invalid" }
+  | {
+      state: "success";
+      subscription: NonNullable<VerificationResponse["subscription"]>;
+      configs: IssuedConfig[];
+    };
 
 export default function PaymentSuccess() {
-  return <PageHero title="Verifying Payment" />;
+  const [searchParams] = useSearchParams();
+  const sessionId = searchParams.get("session_id");
+  const [view, setView] = useState<View>(sessionId ? { state: "verifying" } : { state: "invalid" });
+  const [adding, setAdding] = useState(false);
+  const started = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (!sessionId) {
+      toast.error("Error", { description: "No payment session found." });
+      setView({ state: "invalid" });
+      return;
+    }
+    if (started.current === sessionId) return;
+    started.current = sessionId;
+    setView({ state: "verifying" });
+    requestVerification(sessionId)
+      .then((result) => {
+        if (result.success && result.subscription) {
+          toast.success("Payment Successful", { description: "Your VPN configuration is ready." });
+          setView({
+            state: "success",
+            subscription: result.subscription,
+            configs:
+              result.downloadUrl && result.configSlot
+                ? [{ downloadUrl: result.downloadUrl, configSlot: result.configSlot }]
+                : [],
+          });
+          return;
+        }
+        if (result.error === DEVICE_LIMIT_ERROR) {
+          toast.error("Device Limit Reached", { description: result.message });
+        } else {
+          toast.error("Verification Failed", {
+            description: "Unable to verify payment. Please contact support.",
+          });
+        }
+        setView({ state: "invalid" });
+      })
+      .catch(() => {
+        toast.error("Verification Failed", {
+          description: "Unable to verify payment. Please contact support.",
+        });
+        setView({ state: "invalid" });
+      });
+  }, [sessionId]);
+
+  async function addDevice() {
+    if (!sessionId || view.state !== "success" || adding) return;
+    setAdding(true);
+    try {
+      const result = await requestVerification(sessionId, true);
+      if (result.success && result.subscription && result.downloadUrl && result.configSlot) {
+        const added = { downloadUrl: result.downloadUrl, configSlot: result.configSlot };
+        setView((current) =>
+          current.state === "success"
+            ? {
+                ...current,
+                subscription: result.subscription!,
+                configs: [
+                  ...current.configs.filter((config) => config.configSlot !== added.configSlot),
+                  added,
+                ],
+              }
+            : current,
+        );
+        toast.success("Device Added", { description: `The config for device ${added.configSlot} is ready.` });
+      } else if (result.error === DEVICE_LIMIT_ERROR) {
+        toast.error("Device Limit Reached", { description: result.message });
+      } else {
+        toast.error("Verification Failed", {
+          description: "Unable to verify payment. Please contact support.",
+        });
+      }
+    } catch {
+      toast.error("Verification Failed", {
+        description: "Unable to verify payment. Please contact support.",
+      });
+    } finally {
+      setAdding(false);
+    }
+  }
+
+  if (view.state === "verifying") {
+    return (
+      <StatusSection icon={<Clock aria-hidden="true" className="size-12 animate-pulse text-primary" />}>
+        <h1 className="text-3xl font-bold">Verifying Payment</h1>
+        <p className="text-muted-foreground" role="status">
+          Please wait while we confirm your payment and prepare your configuration...
+        </p>
+      </StatusSection>
+    );
+  }
+
+  if (view.state === "invalid") {
+    return (
+      <StatusSection icon={<XCircle aria-hidden="true" className="size-12 text-destructive" />}>
+        <h1 className="text-3xl font-bold">Invalid Payment Session</h1>
+        <p className="text-muted-foreground">
+          We could not confirm a payment for this page. If you were charged, our support team will sort it
+          out.
+        </p>
+        <div className="flex flex-wrap justify-center gap-3">
+          <Button asChild>
+            <Link to="/pricing">View Plans</Link>
+          </Button>
+          <Button asChild variant="outline">
+            <Link to="/contact">Contact Support</Link>
+          </Button>
+        </div>
+      </StatusSection>
+    );
+  }
+
+  const { subscription, configs } = view;
+  const multiDevice = subscription.deviceLimit > 1;
+  const planDetails = (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-left">
+      <dt className="text-muted-foreground">Plan</dt>
+      <dd className="font-semibold" data-testid="plan-name">
+        {PLAN_TYPE_LABELS[subscription.planType]}
+      </dd>
+      <dt className="text-muted-foreground" data-testid="date-label">
+        {dateLabel(subscription.planType)}
+      </dt>
+      <dd className="font-semibold">{formatLongDate(subscription.expiresAt)}</dd>
+      <dt className="text-muted-foreground">Devices</dt>
+      <dd data-testid="devices-in-use">
+        {subscription.activeDevices} of {subscription.deviceLimit} in use
+      </dd>
+    </dl>
+  );
+
+  if (configs.length === 0) {
+    return (
+      <StatusSection icon={<Clock aria-hidden="true" className="size-12 text-primary" />}>
+        <h1 className="text-3xl font-bold">Configuration Pending</h1>
+        <p className="text-muted-foreground">
+          Your payment is confirmed. Your configuration is being prepared and will also arrive by e-mail;
+          refresh this page in a few minutes.
+        </p>
+        {planDetails}
+      </StatusSection>
+    );
+  }
+
+  return (
+    <StatusSection icon={<CheckCircle2 aria-hidden="true" className="size-12 text-primary" />}>
+      <h1 className="text-3xl font-bold">Payment Successful!</h1>
+      <p className="text-muted-foreground">
+        Import the config into the WireGuard app (Add Tunnel), switch it on and visit Nigerian sites. A copy
+        is on its way to your e-mail.
+      </p>
+      {planDetails}
+      <div className="flex w-full flex-col gap-4">
+        {configs.map((config) => (
+          <ConfigCard key={config.configSlot} config={config} multiDevice={multiDevice} />
+        ))}
+      </div>
+      {multiDevice ? (
+        <Button variant="outline" onClick={addDevice} disabled={adding}>
+          <Plus aria-hidden="true" />
+          {adding ? "Adding..." : "Add another device"}
+        </Button>
+      ) : null}
+      <Button asChild variant="link">
+        <Link to="/tutorial">How to set up WireGuard</Link>
+      </Button>
+    </StatusSection>
+  );
+}
+
+function StatusSection({ icon, children }: { icon: ReactNode; children: ReactNode }) {
+  return (
+    <section className="px-4 py-16">
+      <Card className="mx-auto max-w-xl">
+        <CardContent className="flex flex-col items-center gap-5 pt-8 text-center">
+          {icon}
+          {children}
+        </CardContent>
+      </Card>
+    </section>
+  );
 }

@@ -1,4 +1,31 @@
-import { notImplementedYet } from "#server/http/api.ts";
+import { z } from "zod";
+import { createCheckout } from "#server/domain/billing/checkout.ts";
+import { jsonEndpoint, postOnlyLoader, tooManyRequests } from "#server/http/api.ts";
+import { consumeRateLimit } from "#server/http/rate-limit.ts";
+import type { Route } from "./+types/create-checkout";
 
-export const loader = notImplementedYet("create-checkout");
-export const action = notImplementedYet("create-checkout");
+const createCheckoutSchema = z.object({
+  planId: z.string().min(1).max(64),
+  // The spec's page sends null; ours sends the e-mail from the details step (DESIGN.md §2a).
+  customerEmail: z
+    .string()
+    .trim()
+    .max(254)
+    .nullish()
+    .transform((value) => (value ? value : null))
+    .pipe(z.email("customerEmail must be an e-mail address").nullable()),
+});
+
+export const loader = postOnlyLoader;
+
+export function action({ request, context, params }: Route.ActionArgs) {
+  return jsonEndpoint(createCheckoutSchema, async (input) => {
+    const limit = await consumeRateLimit(context.services.db, `create-checkout:${context.clientIp}`, {
+      limit: 30,
+      windowMs: 60_000,
+    });
+    if (!limit.allowed) throw tooManyRequests(limit.retryAfterSeconds);
+    const { url } = await createCheckout(context.services, { ...input, origin: new URL(request.url).origin });
+    return { url };
+  })({ request, context, params });
+}

@@ -1,4 +1,27 @@
-import { notImplementedYet } from "#server/http/api.ts";
+import { z } from "zod";
+import { VerificationFailure } from "#server/domain/billing/errors.ts";
+import { verifyPayment } from "#server/domain/billing/verify.ts";
+import { jsonEndpoint, postOnlyLoader } from "#server/http/api.ts";
+import type { Route } from "./+types/verify-payment";
 
-export const loader = notImplementedYet("verify-payment");
-export const action = notImplementedYet("verify-payment");
+const verifyPaymentSchema = z.object({
+  sessionId: z.string().min(1).max(255),
+  newDevice: z.boolean().optional(),
+});
+
+export const loader = postOnlyLoader;
+
+/** Verdicts keep the spec's shape `{ success: false, error, message }` with a telling status (decision 052). */
+export function action({ request, context, params }: Route.ActionArgs) {
+  return jsonEndpoint(verifyPaymentSchema, async (input) => {
+    try {
+      return await verifyPayment(context.services, input);
+    } catch (error) {
+      if (!(error instanceof VerificationFailure)) throw error;
+      return Response.json(
+        { success: false, error: error.error, message: error.message },
+        { status: error.status, headers: { "Cache-Control": "no-store" } },
+      );
+    }
+  })({ request, context, params });
+}

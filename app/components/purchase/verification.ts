@@ -1,0 +1,35 @@
+import type { PlanType } from "#app/lib/plans.ts";
+
+export interface VerificationResponse {
+  success: boolean;
+  subscription?: { planType: PlanType; deviceLimit: number; expiresAt: string; activeDevices: number };
+  downloadUrl?: string | null;
+  configSlot?: number | null;
+  error?: string;
+  message?: string;
+}
+
+/** POST /api/verify-payment; any answer with a JSON body is returned, a network failure throws. */
+export async function requestVerification(
+  sessionId: string,
+  newDevice = false,
+): Promise<VerificationResponse> {
+  const response = await fetch("/api/verify-payment", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(newDevice ? { sessionId, newDevice: true } : { sessionId }),
+  });
+  const body = (await response.json().catch(() => null)) as VerificationResponse | null;
+  if (!body || typeof body.success !== "boolean")
+    throw new Error(`verify-payment answered HTTP ${response.status}`);
+  return body;
+}
+
+export const DEVICE_LIMIT_ERROR = "Device limit reached";
+
+/** Spec §4: Expires on for the pass, Renews on for the yearly plan, Next Billing otherwise. */
+export function dateLabel(planType: PlanType): string {
+  if (planType === "unlock") return "Expires on";
+  if (planType === "pro_yearly") return "Renews on";
+  return "Next Billing";
+}

@@ -1,0 +1,116 @@
+import crypto from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { findPlan, type Plan } from "#app/lib/plans.ts";
+import type { Executor } from "#server/db/client.ts";
+import { checkoutSessions, type CheckoutSession } from "#server/db/schema/index.ts";
+import { ApiError, badRequest } from "#server/http/api.ts";
+import { generateToken } from "#server/secrets.ts";
+import type { AppServices } from "#server/services.ts";
+import { checkoutSessionParams, stripeClient } from "./stripe-provider.ts";
+
+export type CheckoutServices = Pick<AppServices, "config" | "db" | "logger">;
+
+/** A hosted checkout: Stripe Checkout when configured, otherwise the built-in test checkout. */
+export interface CheckoutProvider {
+  readonly name: CheckoutSession["provider"];
+  /** Starts a hosted checkout for the plan and records it; returns where to send the buyer. */
+  createSession(input: { plan: Plan; customerEmail: string | null; origin: string }): Promise<{
+    sessionId: string;
+    url: string;
+  }>;
+}
+
+export function checkoutProvider(services: CheckoutServices): CheckoutProvider {
+  return services.config.STRIPE_SECRET_KEY ? stripeProvider(services) : testProvider(services);
+}
+
+function stripeProvider(services: CheckoutServices): CheckoutProvider {
+  return {
+    name: "stripe",
+    async createSession({ plan, customerEmail }) {
+      const stripe = stripeClient(services.config);
+      // One key per checkout attempt: the SDK's own retries of this call never create a second session.
+      let session;
+      try {
+        session = await stripe.checkout.sessions.create(
+          checkoutSessionParams(services.config, plan, customerEmail),
+          { idempotencyKey: `create-checkout-${crypto.randomUUID()}` },
+        );
+      } catch (error) {
+        services.logger.error({ err: error, planId: plan.id }, "stripe: creating a checkout session failed");
+        throw new ApiError(
+          502,
+          "Payment provider unavailable",
+          "We could not start the checkout. Please try again.",
+        );
+      }
+      if (!session.url) throw new Error("Stripe returned a checkout session without a url");
+      await services.db.insert(checkoutSessions).values({
+        id: session.id,
+        provider: "stripe",
+        planId: plan.id,
+        customerEmail,
+        amountCents: plan.priceCents,
+        currency: "usd",
+      });
+      return { sessionId: session.id, url: session.url };
+    },
+  };
+}
+
+function testProvider(services: CheckoutServices): CheckoutProvider {
+  return {
+    name: "test",
+    async createSession({ plan, customerEmail, origin }) {
+      const sessionId = `cs_test_${generateToken(16)}`;
+      await services.db.insert(checkoutSessions).values({
+        id: sessionId,
+        provider: "test",
+        planId: plan.id,
+        customerEmail,
+        amountCents: plan.priceCents,
+        currency: "usd",
+      });
+      // The built-in checkout is this same server: keep the buyer on the origin they use.
+      return { sessionId, url: `${origin}/checkout/${sessionId}` };
+    },
+  };
+}
+
+export async function createCheckout(
+  services: CheckoutServices,
+  input: { planId: string; customerEmail: string | null; origin: string },
+): Promise<{ url: string; sessionId: string }> {
+  const plan = findPlan(input.planId);
+  if (!plan) throw badRequest(`Unknown plan "${input.planId.slice(0, 40)}".`);
+  return checkoutProvider(services).createSession({
+    plan,
+    customerEmail: input.customerEmail,
+    origin: input.origin,
+  });
+}
+
+export async function findCheckoutSession(
+  executor: Executor,
+  sessionId: string,
+): Promise<CheckoutSession | undefined> {
+  const [row] = await executor.select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId));
+  return row;
+}
+
+/** Marks an open session paid (once); later calls keep the first payment's details. */
+export async function markCheckoutPaid(
+  executor: Executor,
+  sessionId: string,
+  payment: { reference: string | null; customerEmail?: string | null },
+): Promise<void> {
+  await executor
+    .update(checkoutSessions)
+    .set({
+      status: "paid",
+      paidAt: new Date(),
+      paymentReference: payment.reference,
+      ...(payment.customerEmail ? { customerEmail: payment.customerEmail } : {}),
+    })
+    .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.status, "open")));
+}

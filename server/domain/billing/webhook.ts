@@ -1,0 +1,205 @@
+import { and, desc, eq, inArray } from "drizzle-orm";
+import type Stripe from "stripe";
+import type { Transaction } from "#server/db/client.ts";
+import {
+  checkoutSessions,
+  paymentEvents,
+  subscriptions,
+  type Subscription,
+} from "#server/db/schema/index.ts";
+import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
+import { ApiError, badRequest } from "#server/http/api.ts";
+import { findCheckoutSession, markCheckoutPaid } from "./checkout.ts";
+import { fulfilInTransaction, type BillingServices } from "./fulfil.ts";
+import { sessionState, stripeClient } from "./stripe-provider.ts";
+
+export interface WebhookOutcome {
+  received: true;
+  duplicate: boolean;
+  type: string;
+}
+
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === "string" ? value : (value?.id ?? null);
+
+/**
+ * Verifies a Stripe webhook on its raw body, then handles it exactly once: the event id is
+ * recorded in the same transaction as its effects, so a replay (or a concurrent retry) finds
+ * it and changes nothing, and a failure leaves nothing recorded so Stripe's retry runs it again.
+ */
+export async function handleStripeWebhook(
+  services: BillingServices,
+  rawBody: string,
+  signature: string | null,
+): Promise<WebhookOutcome> {
+  const secret = services.config.STRIPE_WEBHOOK_SECRET;
+  if (!services.config.STRIPE_SECRET_KEY || !secret) {
+    throw new ApiError(404, "Not found", "Stripe webhooks are not enabled on this server.");
+  }
+  if (!signature) throw badRequest("The Stripe-Signature header is missing.");
+  let event: Stripe.Event;
+  try {
+    event = stripeClient(services.config).webhooks.constructEvent(rawBody, signature, secret);
+  } catch {
+    throw badRequest("The webhook signature does not match.");
+  }
+  const handled = await services.db.transaction(async (tx) => {
+    const [fresh] = await tx
+      .insert(paymentEvents)
+      .values({ id: event.id, type: event.type })
+      .onConflictDoNothing({ target: paymentEvents.id })
+      .returning({ id: paymentEvents.id });
+    if (!fresh) return false;
+    await applyEvent(tx, services, event);
+    return true;
+  });
+  services.mail.wake();
+  services.logger.info({ eventId: event.id, type: event.type, duplicate: !handled }, "stripe webhook");
+  return { received: true, duplicate: !handled, type: event.type };
+}
+
+async function applyEvent(tx: Transaction, services: BillingServices, event: Stripe.Event): Promise<void> {
+  const now = new Date();
+  switch (event.type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded": {
+      const session = event.data.object;
+      const state = sessionState(session);
+      if (!state.paid) return;
+      if (!(await findCheckoutSession(tx, session.id))) {
+        services.logger.warn(
+          { sessionId: session.id },
+          "stripe webhook for a checkout session we did not create",
+        );
+        return;
+      }
+      await markCheckoutPaid(tx, session.id, {
+        reference: state.paymentIntentId ?? state.subscriptionId,
+        customerEmail: state.customerEmail,
+      });
+      await fulfilInTransaction(tx, services, session.id, {
+        stripeCustomerId: state.customerId,
+        stripeSubscriptionId: state.subscriptionId,
+      });
+      return;
+    }
+    case "invoice.paid": {
+      const invoice = event.data.object;
+      const subscription = await byStripeSubscription(tx, invoiceSubscriptionId(invoice));
+      if (!subscription) return;
+      const periodEnd = Math.max(0, ...invoice.lines.data.map((line) => line.period?.end ?? 0));
+      const paidUntil = periodEnd ? new Date(periodEnd * 1000) : undefined;
+      await tx
+        .update(subscriptions)
+        .set({
+          status: "active",
+          ...(paidUntil && paidUntil > subscription.expiresAt ? { expiresAt: paidUntil } : {}),
+          updatedAt: now,
+        })
+        .where(eq(subscriptions.id, subscription.id));
+      return;
+    }
+    case "invoice.payment_failed": {
+      const subscription = await byStripeSubscription(tx, invoiceSubscriptionId(event.data.object));
+      if (!subscription || subscription.status !== "active") return;
+      await tx
+        .update(subscriptions)
+        .set({ status: "past_due", updatedAt: now })
+        .where(eq(subscriptions.id, subscription.id));
+      return;
+    }
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted": {
+      const remote = event.data.object;
+      const subscription = await byStripeSubscription(tx, remote.id);
+      if (!subscription) return;
+      const ended = event.type === "customer.subscription.deleted" || remote.status === "canceled";
+      if (ended) {
+        await tx
+          .update(subscriptions)
+          .set({ status: "canceled", cancelAtPeriodEnd: false, expiresAt: now, updatedAt: now })
+          .where(eq(subscriptions.id, subscription.id));
+        await revokeSubscriptionDevices(tx, [subscription.id], now);
+        return;
+      }
+      const periodEnd = Math.max(0, ...remote.items.data.map((item) => item.current_period_end ?? 0));
+      // With cancel_at_period_end the configs keep working until expiresAt; the expiry job revokes them then.
+      const endsAt = remote.cancel_at ?? (periodEnd || null);
+      await tx
+        .update(subscriptions)
+        .set({
+          cancelAtPeriodEnd: remote.cancel_at_period_end || remote.cancel_at !== null,
+          status:
+            remote.status === "past_due" || remote.status === "unpaid"
+              ? "past_due"
+              : subscription.status === "past_due" && remote.status === "active"
+                ? "active"
+                : subscription.status,
+          ...(endsAt ? { expiresAt: new Date(endsAt * 1000) } : {}),
+          updatedAt: now,
+        })
+        .where(eq(subscriptions.id, subscription.id));
+      return;
+    }
+    case "charge.refunded": {
+      const charge = event.data.object;
+      if (!charge.refunded) return; // a partial refund keeps the service
+      const subscription = await byCharge(tx, idOf(charge.payment_intent), idOf(charge.customer));
+      if (!subscription) return;
+      await tx
+        .update(subscriptions)
+        .set({ status: "refunded", expiresAt: now, updatedAt: now })
+        .where(eq(subscriptions.id, subscription.id));
+      await revokeSubscriptionDevices(tx, [subscription.id], now);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
+  const fromParent = idOf(invoice.parent?.subscription_details?.subscription);
+  // Older API versions put it on the invoice itself.
+  const legacy = (invoice as unknown as { subscription?: string | { id: string } | null }).subscription;
+  return fromParent ?? idOf(legacy);
+}
+
+async function byStripeSubscription(tx: Transaction, stripeSubscriptionId: string | null) {
+  if (!stripeSubscriptionId) return undefined;
+  const [row] = await tx
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId))
+    .for("update");
+  return row;
+}
+
+/** The subscription a charge paid for: by its payment intent (one-time pass), else the customer's latest. */
+async function byCharge(
+  tx: Transaction,
+  paymentIntentId: string | null,
+  customerId: string | null,
+): Promise<Subscription | undefined> {
+  if (paymentIntentId) {
+    const [row] = await tx
+      .select({ subscription: subscriptions })
+      .from(checkoutSessions)
+      .innerJoin(subscriptions, eq(subscriptions.id, checkoutSessions.subscriptionId))
+      .where(eq(checkoutSessions.paymentReference, paymentIntentId));
+    if (row) return row.subscription;
+  }
+  if (!customerId) return undefined;
+  const [row] = await tx
+    .select()
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.stripeCustomerId, customerId),
+        inArray(subscriptions.status, ["active", "past_due"]),
+      ),
+    )
+    .orderBy(desc(subscriptions.createdAt))
+    .limit(1);
+  return row;
+}

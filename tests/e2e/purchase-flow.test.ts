@@ -1,0 +1,128 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PLANS, PLAN_TYPE_LABELS } from "#app/lib/plans.ts";
+import { startTestServer, type TestServer } from "../support/app.ts";
+import { launchBrowser } from "../support/browser.ts";
+import {
+  buyUntilCheckout,
+  downloadConfig,
+  expectCompleteWireGuardConfig,
+  expectToast,
+  open,
+  payOnCheckout,
+} from "./purchase-support.ts";
+
+const DATE_LABELS = {
+  unlock: "Expires on",
+  basic: "Next Billing",
+  pro_monthly: "Next Billing",
+  pro_yearly: "Renews on",
+};
+
+describe("buying a plan on the built-in checkout, as a new buyer", () => {
+  let server: TestServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it.each(PLANS)(
+    "$name: choose, details, pay with 4242 and download a complete WireGuard config",
+    async (plan) => {
+      const context = await browser.newContext({ acceptDownloads: true });
+      const page = await context.newPage();
+      const email = `buyer-${plan.id}@example.com`;
+      await buyUntilCheckout(page, server.url, plan, email);
+      expect(await page.getByTestId("checkout-plan").innerText()).toBe(plan.name);
+      expect(await page.getByTestId("checkout-amount").innerText()).toContain(plan.price);
+      expect(await page.getByTestId("checkout-email").innerText()).toBe(email);
+
+      await payOnCheckout(page, "4242 4242 4242 4242");
+      await page.waitForURL(/\/payment-success\?session_id=cs_test_/);
+      await expectToast(page, "Payment Successful", "Your VPN configuration is ready.");
+      expect(await page.getByTestId("plan-name").innerText()).toBe(PLAN_TYPE_LABELS[plan.planType]);
+      expect(await page.getByTestId("date-label").innerText()).toBe(DATE_LABELS[plan.planType]);
+
+      const { name, text } = await downloadConfig(page);
+      expect(name).toBe("NaijaLink1.conf");
+      expectCompleteWireGuardConfig(text);
+      await expectToast(page, "Download Started");
+
+      await page.getByRole("button", { name: "Show QR Code" }).click();
+      const qr = page.getByRole("img", { name: /QR code of the WireGuard config/ });
+      await expect
+        .poll(() => qr.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0))
+        .toBe(true);
+      await context.close();
+    },
+  );
+
+  it("keeps the buyer on the checkout with a declined card, and Cancel returns to the payment step", async () => {
+    const page = await browser.newPage();
+    await buyUntilCheckout(page, server.url, PLANS[1]!, "declined@example.com");
+    const checkoutUrl = page.url();
+    await payOnCheckout(page, "4000 0000 0000 0002");
+    await page.getByRole("alert").filter({ hasText: "Your card was declined." }).waitFor();
+    expect(page.url()).toBe(checkoutUrl);
+    await page.getByRole("link", { name: "Cancel" }).click();
+    await page.waitForURL(`${server.url}/get-started/payment`);
+    await page.close();
+  });
+
+  it("shows No payment session found without a session_id", async () => {
+    const page = await browser.newPage();
+    await open(page, `${server.url}/payment-success`);
+    await expectToast(page, "Error", "No payment session found.");
+    await page.getByRole("heading", { name: "Invalid Payment Session" }).waitFor();
+    await page.close();
+  });
+
+  it("shows Invalid Payment Session with View Plans and Contact Support for a forged session", async () => {
+    const page = await browser.newPage();
+    await open(page, `${server.url}/payment-success?session_id=cs_test_forgedForgedForged123`);
+    await expectToast(page, "Verification Failed", "Unable to verify payment. Please contact support.");
+    await page.getByRole("heading", { name: "Invalid Payment Session" }).waitFor();
+    expect(await page.getByRole("link", { name: "View Plans" }).getAttribute("href")).toBe("/pricing");
+    expect(await page.getByRole("link", { name: "Contact Support" }).getAttribute("href")).toBe("/contact");
+    await page.close();
+  });
+
+  it("gives the same config after a reload, adds devices 2 and 3 on Pro and refuses a fourth", async () => {
+    const context = await browser.newContext({ acceptDownloads: true });
+    const page = await context.newPage();
+    await buyUntilCheckout(
+      page,
+      server.url,
+      PLANS.find((plan) => plan.id === "pro-monthly")!,
+      "pro@example.com",
+    );
+    await payOnCheckout(page, "4242424242424242");
+    await page.waitForURL(/\/payment-success/);
+    await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
+    const first = await downloadConfig(page);
+
+    await page.reload();
+    await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
+    const again = await downloadConfig(page);
+    expect(again).toEqual(first);
+
+    const add = page.getByRole("button", { name: "Add another device" });
+    for (const slot of [2, 3]) {
+      await add.click();
+      const card = page.getByTestId(`config-${slot}`);
+      await card.waitFor();
+      const { name, text } = await downloadConfig(page, card);
+      expect(name).toBe(`NaijaLink${slot}.conf`);
+      expectCompleteWireGuardConfig(text);
+      expect(text).not.toBe(first.text);
+    }
+    expect(await page.getByTestId("devices-in-use").innerText()).toBe("3 of 3 in use");
+    await add.click();
+    await expectToast(page, "Device Limit Reached", "3 devices");
+    await context.close();
+  });
+});
