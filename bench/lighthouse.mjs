@@ -1,6 +1,7 @@
 // Lighthouse (mobile, default config: simulated slow 4G + 4x CPU slowdown) against the production
 // build, on the marketing pages of issue 5.
-// Usage: npm run build && npm run bench:lighthouse [-- --runs=3] [-- /path ...]
+// Usage: npm run build && npm run bench:lighthouse [-- --runs=3] [--save=dir] [/path ...]
+// (--save writes each Lighthouse JSON report to dir, for the details.)
 // Needs Chromium: CHROME_PATH (default /usr/bin/chromium). Never downloads a browser; the only
 // network traffic is to the server on 127.0.0.1.
 // Prints, per page, the four category scores (the median over --runs) and the bytes the browser
@@ -13,6 +14,7 @@ import { startProductionServer } from "./support/production-server.mjs";
 
 const args = process.argv.slice(2);
 const runs = Math.max(1, Math.min(9, Number(args.find((arg) => arg.startsWith("--runs="))?.slice(7) ?? 1)));
+const saveDir = args.find((arg) => arg.startsWith("--save="))?.slice(7);
 const pages = args.filter((arg) => arg.startsWith("/"));
 const PAGES = pages.length > 0 ? pages : ["/", "/pricing", "/how-it-works", "/contact"];
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
@@ -69,16 +71,27 @@ try {
   for (const page of PAGES) {
     const samples = [];
     for (let run = 0; run < runs; run += 1) {
-      const result = await lighthouse(`${server.base}${page}`, {
-        port: chrome.port,
-        output: "json",
-        logLevel: "error",
-        onlyCategories: CATEGORIES,
-        maxWaitForLoad: 45_000,
-      });
-      if (!result) throw new Error(`Lighthouse returned nothing for ${page}`);
-      if (result.lhr.runtimeError) throw new Error(`${page}: ${result.lhr.runtimeError.message}`);
+      // A trace occasionally fails to record on a busy machine (NO_NAVSTART): try up to 3 times.
+      let result;
+      for (let attempt = 1; ; attempt += 1) {
+        result = await lighthouse(`${server.base}${page}`, {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: CATEGORIES,
+          maxWaitForLoad: 45_000,
+        });
+        if (!result) throw new Error(`Lighthouse returned nothing for ${page}`);
+        if (!result.lhr.runtimeError) break;
+        if (attempt === 3) throw new Error(`${page}: ${result.lhr.runtimeError.message}`);
+        console.error(`${page}: ${result.lhr.runtimeError.code}, retrying`);
+      }
       samples.push(result.lhr);
+      if (saveDir) {
+        fs.mkdirSync(saveDir, { recursive: true });
+        const name = page === "/" ? "home" : page.replace(/\W+/g, "-").replace(/^-|-$/g, "");
+        fs.writeFileSync(`${saveDir}/${name}-${run + 1}.json`, result.report);
+      }
     }
     const scores = Object.fromEntries(
       CATEGORIES.map((id) => [
