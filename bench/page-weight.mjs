@@ -2,14 +2,9 @@
 // Usage: npm run build && node bench/page-weight.mjs
 // Prints, per page, the compressed bytes of the HTML, the render-blocking CSS and the JS the page
 // loads (entry + modulepreloads), and checks the issue 5 budgets for /:
-// HTML + critical CSS ≤ 14 KB compressed, JS ≤ 60 KB compressed. (Lighthouse scores: see README of
-// this folder; Lighthouse itself is not a dependency of the project.)
-import { spawn } from "node:child_process";
-import fs from "node:fs/promises";
-import http from "node:http";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
+// HTML + critical CSS ≤ 14 KB compressed, JS ≤ 60 KB compressed. It covers all nine public pages;
+// bench/lighthouse.mjs gives the Lighthouse scores and what Chromium transferred on four of them.
+import { get, startProductionServer } from "./support/production-server.mjs";
 
 const PAGES = [
   "/",
@@ -22,34 +17,6 @@ const PAGES = [
   "/privacy",
   "/refund-policy",
 ];
-const root = path.resolve(import.meta.dirname, "..");
-
-async function freePort() {
-  const server = net.createServer();
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** GET with the encodings a browser offers; returns the bytes as sent and the decoded text. */
-function get(url, encoding) {
-  return new Promise((resolve, reject) => {
-    const request = http.get(url, { headers: { "accept-encoding": encoding } }, (response) => {
-      const chunks = [];
-      response.on("data", (chunk) => chunks.push(chunk));
-      response.on("end", () =>
-        resolve({
-          status: response.statusCode,
-          encoding: response.headers["content-encoding"] ?? "identity",
-          body: Buffer.concat(chunks),
-        }),
-      );
-    });
-    request.setTimeout(10_000, () => request.destroy(new Error(`timeout ${url}`)));
-    request.on("error", reject);
-  });
-}
 
 async function sizeOf(url) {
   const compressed = await get(url, "gzip, deflate, br");
@@ -64,34 +31,9 @@ async function sizeOf(url) {
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
-const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "naijalink-bench-"));
-const port = await freePort();
-const child = spawn(process.execPath, ["server.js"], {
-  cwd: root,
-  env: {
-    ...process.env,
-    NODE_ENV: "production",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATA_DIR: dataDir,
-    LOG_LEVEL: "warn",
-    SEED_SAMPLE_CONTENT: "false",
-  },
-  stdio: ["ignore", "ignore", "inherit"],
-});
-const base = `http://127.0.0.1:${port}`;
+const server = await startProductionServer();
+const base = server.base;
 try {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await get(`${base}/healthz`, "identity")).status === 200) break;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline) throw new Error("server did not start within 60 s");
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-
   console.log(`page-weight against the production build (${base}), compressed bytes as sent`);
   console.log("page              html       css        js         html+css   total");
   const results = {};
@@ -119,7 +61,5 @@ try {
     `budget /: HTML + CSS ${kb(home.html + home.css)} (≤ 14 KB: ${htmlCssOk ? "met" : "NOT met"}), JS ${kb(home.js)} (≤ 60 KB: ${jsOk ? "met" : "NOT met"})`,
   );
 } finally {
-  child.kill("SIGTERM");
-  await new Promise((resolve) => child.once("exit", resolve));
-  await fs.rm(dataDir, { recursive: true, force: true });
+  await server.stop();
 }

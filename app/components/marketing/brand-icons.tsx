@@ -1,11 +1,7 @@
 import type { SimpleIcon } from "simple-icons";
 import {
-  siAndroid,
   siApple,
   siBitcoin,
-  siIos,
-  siLinux,
-  siMacos,
   siMastercard,
   siNetflix,
   siPaypal,
@@ -46,16 +42,9 @@ export function BrandIcon({
 
 /**
  * simple-icons no longer ships Microsoft's, Amazon's or MultiChoice's marks (their owners asked
- * for removal), so these three are drawn here: the Windows four panes and plain wordmarks.
+ * for removal), so these are drawn by hand: plain wordmarks here, the Windows four panes in
+ * platform-icon-files.ts.
  */
-function WindowsIcon({ className }: { className?: string }) {
-  return (
-    <svg viewBox="0 0 24 24" className={cn("size-8", className)} fill="#0078D4" aria-hidden="true">
-      <path d="M0 3.4 9.8 2v9.5H0zm11-1.6L24 0v11.4H11zM0 12.5h9.8V22L0 20.6zm11 0h13V24l-13-1.8z" />
-    </svg>
-  );
-}
-
 function Wordmark({ text, color }: { text: string; color: string; className?: string }) {
   // Wider than a square icon, so it keeps its own size wherever it is placed.
   return (
@@ -77,21 +66,31 @@ function Wordmark({ text, color }: { text: string; color: string; className?: st
   );
 }
 
-export interface Platform {
+export interface Logo {
   name: string;
   icon: (props: { className?: string }) => React.ReactElement;
 }
 
+export interface Platform {
+  name: string;
+  /** File in public/icons (written by scripts/generate-platform-icons.ts from simple-icons). */
+  file: string;
+}
+
+/**
+ * The supported-platforms row. Drawn from cached files in public/icons rather than inline: their
+ * path data (Tux alone is 5.3 KB) would otherwise sit in every page's HTML and in the JS bundle.
+ */
 export const PLATFORMS: Platform[] = [
-  { name: "Windows", icon: WindowsIcon },
-  { name: "Mac", icon: (props) => <BrandIcon icon={siMacos} {...props} /> },
-  { name: "Android", icon: (props) => <BrandIcon icon={siAndroid} {...props} /> },
-  { name: "iOS", icon: (props) => <BrandIcon icon={siIos} {...props} /> },
-  { name: "Linux", icon: (props) => <BrandIcon icon={siLinux} colored={false} {...props} /> },
+  { name: "Windows", file: "windows.svg" },
+  { name: "Mac", file: "macos.svg" },
+  { name: "Android", file: "android.svg" },
+  { name: "iOS", file: "ios.svg" },
+  { name: "Linux", file: "linux.svg" },
 ];
 
 /** The "Trusted by thousands" row of spec §2 /pricing. */
-export const SERVICE_LOGOS: Platform[] = [
+export const SERVICE_LOGOS: Logo[] = [
   { name: "Spotify", icon: (props) => <BrandIcon icon={siSpotify} {...props} /> },
   { name: "Netflix", icon: (props) => <BrandIcon icon={siNetflix} {...props} /> },
   { name: "YouTube", icon: (props) => <BrandIcon icon={siYoutube} {...props} /> },

@@ -153,7 +153,15 @@ export function PlatformIcons() {
     <ul className="flex flex-wrap items-center justify-center gap-6" aria-label="Supported platforms">
       {PLATFORMS.map((platform) => (
         <li key={platform.name} className="flex flex-col items-center gap-2 text-sm font-medium">
-          <platform.icon className="size-10" />
+          <img
+            src={`/icons/${platform.file}`}
+            alt=""
+            width={40}
+            height={40}
+            loading="lazy"
+            decoding="async"
+            className="size-10"
+          />
           {platform.name}
         </li>
       ))}
