@@ -10,6 +10,8 @@ import { migrate } from "./db/migrate.ts";
 import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
 import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
+import { removeAdminToken, writeAdminToken } from "./domain/vpn/admin-token.ts";
+import { startExpiryTimer, type ExpiryTimer } from "./domain/vpn/lifecycle.ts";
 import { ensureDevelopmentServer } from "./domain/vpn/servers.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createSealer, loadSecrets, type Sealer } from "./secrets.ts";
@@ -64,6 +66,12 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   const backgroundJobs = options.backgroundJobs ?? true;
   const outboxWorker: OutboxWorker | undefined = backgroundJobs ? startOutboxWorker(workerDeps) : undefined;
 
+  // VPN: subscriptions that ended lose their peers; `npm run vpn` authenticates with the admin token file.
+  const expiryTimer: ExpiryTimer | undefined = backgroundJobs
+    ? startExpiryTimer({ db: database.db, logger })
+    : undefined;
+  await writeAdminToken(config.DATA_DIR);
+
   const services: AppServices = {
     config,
     db: database.db,
@@ -87,6 +95,8 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     services,
     async close() {
       await outboxWorker?.stop();
+      await expiryTimer?.stop();
+      await removeAdminToken(config.DATA_DIR);
       await database.close();
     },
   };
