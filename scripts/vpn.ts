@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import { loadConfig, ConfigError, type Config } from "#server/config.ts";
 import { readAdminToken } from "#server/domain/vpn/admin-token.ts";
+import type { startServices } from "#server/services.ts";
 import {
   addVpnServer,
   InvalidVpnServer,
@@ -121,7 +122,7 @@ async function direct(config: Config, command: Command): Promise<unknown> {
   const bundle = (await import(
     pathToFileURL(path.resolve(import.meta.dirname, "../build/server/index.js")).href
   )) as {
-    startServices: typeof import("#server/services.ts").startServices;
+    startServices: typeof startServices;
   };
   const running = await bundle.startServices({ ...config, LOG_LEVEL: "warn" }, { backgroundJobs: false });
   const { db } = running.services;
