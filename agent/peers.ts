@@ -35,6 +35,8 @@ export interface PeerDiff {
 
 function sameAllowedIps(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
+  // Fast path: the same order (the usual case) needs no sorting; this runs for every peer.
+  if (a.every((value, index) => value === b[index])) return true;
   const sortedA = [...a].map(normalizeCidr).sort();
   const sortedB = [...b].map(normalizeCidr).sort();
   return sortedA.every((value, index) => value === sortedB[index]);

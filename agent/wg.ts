@@ -39,6 +39,8 @@ export function runWg(command: WgCommand, args: string[], input?: string): Promi
         resolve(String(stdout));
       },
     );
+    // Node's stdin is a socket pair: `wg` cannot open it as /dev/stdin, so keys go via files.
+    child.stdin?.on("error", () => undefined);
     if (input !== undefined) child.stdin?.end(input);
   });
 }
