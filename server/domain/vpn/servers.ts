@@ -1,4 +1,4 @@
-import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import type { Config } from "#server/config.ts";
 import type { Executor } from "#server/db/client.ts";
 import { devices, vpnServers, type VpnServer } from "#server/db/schema/index.ts";
@@ -52,24 +52,21 @@ export async function addVpnServer(
  * concurrent allocations on it queue up instead of racing for the same address.
  */
 export async function lockLeastLoadedServer(executor: Executor): Promise<VpnServer | undefined> {
-  const live = executor
-    .select({ serverId: devices.vpnServerId, count: sql<number>`count(*)`.as("count") })
-    .from(devices)
-    .where(sql`${devices.revokedAt} is null`)
-    .groupBy(devices.vpnServerId)
-    .as("live");
-  const [candidate] = await executor
-    .select({ id: vpnServers.id })
-    .from(vpnServers)
-    .leftJoin(live, eq(live.serverId, vpnServers.id))
-    .where(and(eq(vpnServers.active, true), isNotNull(vpnServers.publicKey)))
-    .orderBy(sql`coalesce(${live.count}, 0)`, asc(vpnServers.createdAt))
-    .limit(1);
-  if (!candidate) return undefined;
+  // One round trip: pick by the live-device count (from the partial index on live devices), then
+  // lock. The pick reads the statement's snapshot; it is a load heuristic, the lock is what
+  // serialises address allocation on the chosen server.
   const [server] = await executor
     .select()
     .from(vpnServers)
-    .where(eq(vpnServers.id, candidate.id))
+    .where(
+      eq(
+        vpnServers.id,
+        sql`(select s.id from vpn_servers s
+             where s.active and s.public_key is not null
+             order by (select count(*) from devices d where d.vpn_server_id = s.id and d.revoked_at is null), s.created_at
+             limit 1)`,
+      ),
+    )
     .for("update");
   return server;
 }
