@@ -36,9 +36,16 @@ export interface PeerDiff {
 function sameAllowedIps(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   // Fast path: the same order (the usual case) needs no sorting; this runs for every peer.
-  if (a.every((value, index) => value === b[index])) return true;
-  const sortedA = [...a].map(normalizeCidr).sort();
-  const sortedB = [...b].map(normalizeCidr).sort();
+  let inOrder = true;
+  for (let index = 0; index < a.length; index += 1) {
+    if (a[index] !== b[index]) {
+      inOrder = false;
+      break;
+    }
+  }
+  if (inOrder) return true;
+  const sortedA = a.map(normalizeCidr).sort();
+  const sortedB = b.map(normalizeCidr).sort();
   return sortedA.every((value, index) => value === sortedB[index]);
 }
 
@@ -52,10 +59,10 @@ export function diffPeers(
   actual: ReadonlyMap<string, ActualPeer>,
 ): PeerDiff {
   const upserts: DesiredPeer[] = [];
-  const wanted = new Set<string>();
+  let present = 0;
   for (const peer of desired) {
-    wanted.add(peer.publicKey);
     const current = actual.get(peer.publicKey);
+    if (current) present += 1;
     if (
       !current ||
       current.presharedKey !== peer.presharedKey ||
@@ -64,7 +71,12 @@ export function diffPeers(
       upserts.push(peer);
     }
   }
-  const removals = [...actual.keys()].filter((publicKey) => !wanted.has(publicKey));
+  // Every peer on the interface is wanted when all of them were matched: skip the set.
+  if (present === actual.size) return { upserts, removals: [] };
+  const wanted = new Set<string>();
+  for (const peer of desired) wanted.add(peer.publicKey);
+  const removals: string[] = [];
+  for (const publicKey of actual.keys()) if (!wanted.has(publicKey)) removals.push(publicKey);
   return { upserts, removals };
 }
 
