@@ -50,6 +50,7 @@ export default [
   route("api/configs/:token/qr.svg", "routes/api/config-qr.ts"),
   route("api/nodes/peers", "routes/api/node-peers.ts"),
   route("api/nodes/status", "routes/api/node-status.ts"),
+  route("api/nodes/servers", "routes/api/node-servers.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
   route("api/*", "routes/api/unknown.ts"),
 

@@ -12,6 +12,8 @@ import { seedSamplePosts } from "./domain/blog/seed.ts";
 import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
 import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
+import { removeAdminToken, writeAdminToken } from "./domain/vpn/admin-token.ts";
+import { startExpiryTimer, type ExpiryTimer } from "./domain/vpn/lifecycle.ts";
 import { ensureDevelopmentServer } from "./domain/vpn/servers.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createSealer, loadSecrets, type Sealer } from "./secrets.ts";
@@ -72,6 +74,12 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   const backgroundJobs = options.backgroundJobs ?? true;
   const outboxWorker: OutboxWorker | undefined = backgroundJobs ? startOutboxWorker(workerDeps) : undefined;
 
+  // VPN: subscriptions that ended lose their peers; `npm run vpn` authenticates with the admin token file.
+  const expiryTimer: ExpiryTimer | undefined = backgroundJobs
+    ? startExpiryTimer({ db: database.db, logger })
+    : undefined;
+  await writeAdminToken(config.DATA_DIR);
+
   const base: Omit<AppServices, "auth"> = {
     config,
     db: database.db,
@@ -96,6 +104,8 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     services,
     async close() {
       await outboxWorker?.stop();
+      await expiryTimer?.stop();
+      await removeAdminToken(config.DATA_DIR);
       await database.close();
     },
   };

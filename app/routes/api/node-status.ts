@@ -1,4 +1,28 @@
-import { notImplementedYet } from "#server/http/api.ts";
+import { handleApi, methodNotAllowed, parseInput, readJsonBody } from "#server/http/api.ts";
+import { nodeUnauthorized } from "#server/domain/vpn/http.ts";
+import { authenticateNode, nodeStatusSchema, recordNodeStatus } from "#server/domain/vpn/nodes.ts";
+import type { Route } from "./+types/node-status";
 
-export const loader = notImplementedYet("node-status");
-export const action = notImplementedYet("node-status");
+/** A node agent's report: its public key, the applied peer-set version and peer handshakes. */
+export function action({ request, context, params }: Route.ActionArgs) {
+  return handleApi({ request, context, params }, async () => {
+    if (request.method !== "POST") throw methodNotAllowed(["POST"]);
+    const { services } = context;
+    const server = await authenticateNode(services.db, request.headers.get("authorization"));
+    if (!server) throw nodeUnauthorized();
+    const status = parseInput(nodeStatusSchema, await readJsonBody(request, 16 * 1024 * 1024));
+    const result = await recordNodeStatus(services.db, server, status);
+    if (result.publicKeyChanged) {
+      services.logger.warn(
+        { vpnServer: server.name, hadKey: server.publicKey !== null },
+        "VPN node registered a new public key; configs downloaded before carry the old one",
+      );
+    }
+    return { ok: true, handshakesRecorded: result.handshakesRecorded };
+  });
+}
+
+export const loader = ({ request, context, params }: Route.LoaderArgs) =>
+  handleApi({ request, context, params }, async () => {
+    throw methodNotAllowed(["POST"]);
+  });

@@ -22,13 +22,16 @@ export const vpnServers = pgTable("vpn_servers", {
   name: text().notNull().unique(),
   region: text().notNull().default("ng-lagos"),
   endpoint: text().notNull(),
-  publicKey: text().notNull(),
+  /** Null until the node's agent registers the key it generated; such a server takes no devices. */
+  publicKey: text(),
   ipv4Cidr: text().notNull(),
   ipv6Cidr: text().notNull(),
   dns: text().notNull(),
   nodeTokenHash: text().notNull().unique(),
   active: boolean().notNull().default(true),
   lastSeenAt: timestamp({ withTimezone: true }),
+  /** The peer-set version the node agent last reported as applied. */
+  appliedPeerVersion: text(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -77,10 +80,15 @@ export const devices = pgTable(
     activatedAt: timestamp({ withTimezone: true }),
     activatedVia: text({ enum: ["download", "qr"] }),
     revokedAt: timestamp({ withTimezone: true }),
+    /** The latest WireGuard handshake the node agent reported for this peer. */
+    lastHandshakeAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
+    index("devices_server_live_idx")
+      .on(table.vpnServerId)
+      .where(sql`${table.revokedAt} is null`),
     unique("devices_subscription_slot_unique").on(table.subscriptionId, table.slot),
     uniqueIndex("devices_server_address_live_unique")
       .on(table.vpnServerId, table.addressIndex)

@@ -19,7 +19,7 @@ import {
   type IssuedDevice,
 } from "#server/domain/vpn/devices.ts";
 import type { AppServices } from "#server/services.ts";
-import { queueConfigEmail } from "./config-email.ts";
+import { queueConfigEmail } from "#server/domain/vpn/config-email.ts";
 
 export type BillingServices = Pick<AppServices, "config" | "db" | "logger" | "sealer" | "mail">;
 
@@ -127,11 +127,7 @@ export async function issueDeviceWithEmail(
 ): Promise<IssuedDevice> {
   const issued = await issueDevice(tx, services.sealer, subscription);
   if (isEmail(subscription.customerEmail)) {
-    await queueConfigEmail(tx, services, {
-      to: subscription.customerEmail,
-      ...issued,
-      planName: findPlan(subscription.planId)?.name ?? subscription.planId,
-    });
+    await queueConfigEmail(tx, services, issued, subscription);
   }
   return issued;
 }

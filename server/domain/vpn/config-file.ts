@@ -3,6 +3,7 @@ import type { Sealer } from "#server/secrets.ts";
 
 /** The WireGuard client config of one device; the same text feeds the .conf and the QR code. */
 export function renderClientConfig(device: Device, server: VpnServer, sealer: Sealer): string {
+  if (!server.publicKey) throw new Error(`VPN server ${server.name} has no registered public key yet`);
   return [
     "[Interface]",
     `PrivateKey = ${sealer.unseal(device.privateKeySealed)}`,

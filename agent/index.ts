@@ -1,0 +1,82 @@
+// The NaijaLink VPN node agent. Runs on each VPN server beside its WireGuard interface:
+//   npm run agent -- --api https://naijalink.example --token-file /etc/naijalink/node-token --interface wg0
+// or `npx tsx agent/index.ts …`. Flags win over the environment (NAIJALINK_API,
+// NAIJALINK_NODE_TOKEN_FILE, NAIJALINK_NODE_TOKEN, NAIJALINK_INTERFACE, NAIJALINK_PRIVATE_KEY_FILE).
+// Only Node built-ins and `wg` are needed: no app code, no React Router.
+import fs from "node:fs";
+import { parseArgs } from "node:util";
+import { jsonLog, startAgent } from "./agent.ts";
+
+const usage = `Usage: agent --api URL (--token-file FILE | --token TOKEN) [--interface wg0]
+             [--private-key-file /var/lib/naijalink-agent/private.key] [--wg wg]
+             [--poll-ms 2000] [--reconcile-ms 60000] [--status-ms 30000]`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n${usage}\n`);
+  process.exit(2);
+}
+
+const { values } = parseArgs({
+  options: {
+    api: { type: "string" },
+    token: { type: "string" },
+    "token-file": { type: "string" },
+    interface: { type: "string" },
+    "private-key-file": { type: "string" },
+    wg: { type: "string" },
+    "poll-ms": { type: "string" },
+    "reconcile-ms": { type: "string" },
+    "status-ms": { type: "string" },
+    help: { type: "boolean" },
+  },
+  strict: true,
+});
+if (values.help) {
+  process.stdout.write(`${usage}\n`);
+  process.exit(0);
+}
+
+const env = process.env;
+const apiUrl = values.api ?? env.NAIJALINK_API;
+if (!apiUrl || !/^https?:\/\//.test(apiUrl))
+  fail("--api must be the control plane's URL, such as https://naijalink.example");
+const tokenFile = values["token-file"] ?? env.NAIJALINK_NODE_TOKEN_FILE;
+let nodeToken = values.token ?? env.NAIJALINK_NODE_TOKEN;
+if (!nodeToken && tokenFile) {
+  try {
+    nodeToken = fs.readFileSync(tokenFile, "utf8").trim();
+  } catch {
+    fail(`cannot read the node token file ${tokenFile}`);
+  }
+}
+if (!nodeToken)
+  fail("a node token is needed: --token-file FILE (printed once by `npm run vpn -- add-server`)");
+
+function milliseconds(name: "poll-ms" | "reconcile-ms" | "status-ms", fallback: number): number {
+  const raw = values[name];
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 100 || value > 3_600_000) fail(`--${name} must be 100..3600000`);
+  return value;
+}
+
+const agent = startAgent({
+  apiUrl,
+  nodeToken,
+  iface: values.interface ?? env.NAIJALINK_INTERFACE ?? "wg0",
+  privateKeyFile:
+    values["private-key-file"] ?? env.NAIJALINK_PRIVATE_KEY_FILE ?? "/var/lib/naijalink-agent/private.key",
+  wg: { argv: (values.wg ?? "wg").split(" ").filter(Boolean) },
+  pollMs: milliseconds("poll-ms", 2_000),
+  reconcileMs: milliseconds("reconcile-ms", 60_000),
+  statusMs: milliseconds("status-ms", 30_000),
+  log: jsonLog,
+});
+
+agent.ready.catch(() => process.exit(1));
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    jsonLog("info", "stopping", { signal });
+    void agent.stop().then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,52 @@
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { generateToken } from "#server/secrets.ts";
+
+// `npm run vpn` must not open PGlite while the server holds it (DESIGN.md §6), so it asks the
+// running server instead. The server proves who may ask by writing a fresh token into DATA_DIR
+// (mode 0600) at every start: whoever can read the file can administer VPN servers.
+
+export const ADMIN_TOKEN_FILE = "vpn-admin.json";
+
+export interface AdminTokenFile {
+  token: string;
+  /** The server process that wrote it (the CLI checks whether it still runs). */
+  pid: number;
+}
+
+export function adminTokenPath(dataDir: string): string {
+  return path.join(dataDir, ADMIN_TOKEN_FILE);
+}
+
+export async function writeAdminToken(dataDir: string): Promise<void> {
+  await fs.mkdir(dataDir, { recursive: true });
+  const file = adminTokenPath(dataDir);
+  const temporary = `${file}.${process.pid}.tmp`;
+  const content: AdminTokenFile = { token: generateToken(32), pid: process.pid };
+  await fs.writeFile(temporary, JSON.stringify(content), { mode: 0o600 });
+  await fs.rename(temporary, file);
+}
+
+export async function readAdminToken(dataDir: string): Promise<AdminTokenFile | undefined> {
+  try {
+    return JSON.parse(await fs.readFile(adminTokenPath(dataDir), "utf8")) as AdminTokenFile;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes the file on shutdown unless another process has written its own since. */
+export async function removeAdminToken(dataDir: string): Promise<void> {
+  const current = await readAdminToken(dataDir);
+  if (current?.pid === process.pid) await fs.rm(adminTokenPath(dataDir), { force: true });
+}
+
+export async function isAdminAuthorization(dataDir: string, authorization: string | null): Promise<boolean> {
+  const presented = /^Bearer (\S+)$/.exec(authorization?.trim() ?? "")?.[1];
+  const stored = await readAdminToken(dataDir);
+  if (!presented || !stored) return false;
+  const a = crypto.createHash("sha256").update(presented).digest();
+  const b = crypto.createHash("sha256").update(stored.token).digest();
+  return crypto.timingSafeEqual(a, b);
+}

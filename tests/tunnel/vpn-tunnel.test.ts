@@ -1,0 +1,398 @@
+// A real WireGuard tunnel through the product, in network namespaces of its own:
+//
+//   root namespace ── veth 198.51.100.1/30 ─┐   (the control plane: the built app on 198.51.100.1)
+//                                           │
+//   client ── veth 192.0.2.2/24 ──── 192.0.2.1/24 ── exit ── 203.0.113.1/24 ──── 203.0.113.80/24 ── internet
+//   wireguard-go from the downloaded          wireguard-go + the real agent        HTTP echo of the
+//   .conf; default routes into the tunnel     (in the exit namespace), MASQUERADE  caller's address
+//
+// The agent runs inside the exit namespace exactly as on a VPN host and reaches the app over the
+// 198.51.100.0/30 link. Pools: 10.99.0.0/24 and fd99::/64. See docs/decisions/042.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { eq, ne } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { devices, subscriptions, vpnServers } from "#server/db/schema/index.ts";
+import { issueDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
+import { startTestServer, type TestServer } from "../support/app.ts";
+import { run, runAll, tunnelUnavailableReason, waitFor } from "./host.ts";
+
+const reason = tunnelUnavailableReason();
+const mustRun = process.env.CI === "true";
+if (reason && !mustRun) console.warn(`[tunnel] skipped: ${reason}`);
+
+const id = process.pid % 100_000;
+const ns = { exit: `nl-exit-${id}`, client: `nl-client-${id}`, inet: `nl-inet-${id}` };
+const link = {
+  root: `nlr${id}`, // root side of the control link
+  exitRoot: `nler${id}`,
+  client: `nlc${id}`,
+  exitClient: `nlec${id}`,
+  exitInet: `nlei${id}`,
+  inet: `nli${id}`,
+  exitWg: `nlwe${id}`,
+  clientWg: `nlwc${id}`,
+};
+const ROOT_ADDRESS = "198.51.100.1";
+const EXIT_CONTROL_ADDRESS = "198.51.100.2";
+const EXIT_PUBLIC = "192.0.2.1";
+const CLIENT_PUBLIC = "192.0.2.2";
+const EXIT_INET = "203.0.113.1";
+const INTERNET = "203.0.113.80";
+const POOL_V4 = "10.99.0.0/24";
+const POOL_V6 = "fd99::/64";
+const MASQUERADE = ["POSTROUTING", "-s", POOL_V4, "-o", link.exitInet, "-j", "MASQUERADE"];
+
+const inNs = (name: string, argv: string[]) => ["ip", "netns", "exec", name, ...argv];
+const wgEnv = { ...process.env, WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD: "1" };
+
+describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a downloaded config", () => {
+  let app: TestServer | undefined;
+  let apiUrl = "";
+  let workDir = "";
+  const children: ChildProcess[] = [];
+  let agentOutput = "";
+  let clientPublicKey = "";
+  let deviceId = "";
+  let downloadToken = "";
+  let configText = "";
+
+  function start(
+    argv: string[],
+    options: { env?: NodeJS.ProcessEnv; collect?: (text: string) => void } = {},
+  ) {
+    const child = spawn(argv[0]!, argv.slice(1), {
+      env: options.env ?? process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout?.on("data", (chunk: Buffer) => options.collect?.(chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => options.collect?.(chunk.toString()));
+    children.push(child);
+    return child;
+  }
+
+  /** GET the internet host from the client namespace; the body is the address it saw, or null. */
+  async function probe(timeoutSeconds = 2): Promise<string | null> {
+    const script = `fetch("http://${INTERNET}:8080/",{signal:AbortSignal.timeout(${timeoutSeconds * 1000})}).then(r=>r.text()).then(t=>process.stdout.write(t),()=>process.exit(3))`;
+    try {
+      return (
+        await run(inNs(ns.client, [process.execPath, "-e", script]), {
+          timeoutMs: timeoutSeconds * 1000 + 5000,
+        })
+      ).trim();
+    } catch {
+      return null;
+    }
+  }
+
+  async function exitPeers(): Promise<string[]> {
+    const dump = await run(inNs(ns.exit, ["wg", "show", link.exitWg, "dump"]));
+    return dump
+      .split("\n")
+      .slice(1)
+      .filter(Boolean)
+      .map((line) => line.split("\t")[0]!);
+  }
+
+  beforeAll(async () => {
+    if (reason) throw new Error(`The tunnel test must run under CI=true but cannot: ${reason}`);
+    workDir = await fs.mkdtemp(path.join(os.tmpdir(), "naijalink-tunnel-"));
+
+    // Hosts and links.
+    for (const name of Object.values(ns)) {
+      await run(["ip", "netns", "add", name]);
+      await run(inNs(name, ["ip", "link", "set", "lo", "up"]));
+    }
+    await run([
+      "ip",
+      "link",
+      "add",
+      link.root,
+      "type",
+      "veth",
+      "peer",
+      "name",
+      link.exitRoot,
+      "netns",
+      ns.exit,
+    ]);
+    await run(["ip", "addr", "add", `${ROOT_ADDRESS}/30`, "dev", link.root]);
+    await run(["ip", "link", "set", link.root, "up"]);
+    await run(inNs(ns.exit, ["ip", "addr", "add", `${EXIT_CONTROL_ADDRESS}/30`, "dev", link.exitRoot]));
+    await run(inNs(ns.exit, ["ip", "link", "set", link.exitRoot, "up"]));
+    const pairs: Array<[string, string, string, string, string, string]> = [
+      [ns.client, link.client, `${CLIENT_PUBLIC}/24`, ns.exit, link.exitClient, `${EXIT_PUBLIC}/24`],
+      [ns.inet, link.inet, `${INTERNET}/24`, ns.exit, link.exitInet, `${EXIT_INET}/24`],
+    ];
+    for (const [nsA, a, addressA, nsB, b, addressB] of pairs) {
+      await run(["ip", "link", "add", a, "netns", nsA, "type", "veth", "peer", "name", b, "netns", nsB]);
+      await run(inNs(nsA, ["ip", "addr", "add", addressA, "dev", a]));
+      await run(inNs(nsA, ["ip", "link", "set", a, "up"]));
+      await run(inNs(nsB, ["ip", "addr", "add", addressB, "dev", b]));
+      await run(inNs(nsB, ["ip", "link", "set", b, "up"]));
+    }
+    await run(inNs(ns.exit, ["sysctl", "-qw", "net.ipv4.ip_forward=1"]));
+    await run(inNs(ns.exit, ["iptables", "-t", "nat", "-A", ...MASQUERADE]));
+
+    // The internet host: answers with the address the request came from.
+    const echo = `require("http").createServer((q,s)=>s.end(q.socket.remoteAddress)).listen(8080,"${INTERNET}",()=>console.log("listening"))`;
+    let echoOutput = "";
+    start(inNs(ns.inet, [process.execPath, "-e", echo]), { collect: (text) => (echoOutput += text) });
+    await waitFor("the echo server", async () => echoOutput.includes("listening"), 10_000);
+
+    // The exit's WireGuard interface (wireguard-go: no kernel module here) with the server's tunnel addresses.
+    start(inNs(ns.exit, ["wireguard-go", "-f", link.exitWg]), { env: wgEnv });
+    await waitFor("wireguard-go on the exit", () => run(inNs(ns.exit, ["wg", "show", link.exitWg])), 10_000);
+    await run(inNs(ns.exit, ["ip", "addr", "add", "10.99.0.1/24", "dev", link.exitWg]));
+    await run(inNs(ns.exit, ["ip", "addr", "add", "fd99::1/64", "dev", link.exitWg]));
+    await run(inNs(ns.exit, ["ip", "link", "set", link.exitWg, "up"]));
+
+    // The control plane, reachable from the exit over the control link.
+    app = await startTestServer({ env: { HOST: ROOT_ADDRESS, VPN_ENDPOINT: `${EXIT_PUBLIC}:51820` } });
+    apiUrl = `http://${ROOT_ADDRESS}:${new URL(app.url).port}`;
+  }, 120_000);
+
+  afterAll(async () => {
+    const failures = await runAll([
+      async () => {
+        for (const child of children) child.kill("SIGTERM");
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+      },
+      () => run(inNs(ns.exit, ["iptables", "-t", "nat", "-D", ...MASQUERADE])),
+      () => run(inNs(ns.exit, ["ip", "link", "del", link.exitWg])),
+      () => run(inNs(ns.client, ["ip", "link", "del", link.clientWg])),
+      () => run(["ip", "link", "del", link.root]),
+      ...Object.values(ns).map((name) => () => run(["ip", "netns", "del", name])),
+      async () => app?.stop(),
+      () => fs.rm(workDir, { recursive: true, force: true }),
+    ]);
+    const expected = failures.filter(
+      (failure) => !/Cannot find device|No such file|does not exist|Bad rule/i.test(failure),
+    );
+    if (expected.length) console.warn(`[tunnel] cleanup: ${expected.join("; ")}`);
+  }, 60_000);
+
+  it("registers a VPN server with the CLI and runs the agent on the exit host", async () => {
+    const db = app!.services.db;
+    const cli = await run(
+      [
+        process.execPath,
+        "--import",
+        "tsx",
+        "scripts/vpn.ts",
+        "add-server",
+        "--name",
+        `tunnel-${id}`,
+        "--endpoint",
+        `${EXIT_PUBLIC}:51820`,
+        "--ipv4",
+        POOL_V4,
+        "--ipv6",
+        POOL_V6,
+        "--dns",
+        "192.0.2.53",
+        "--url",
+        apiUrl,
+      ],
+      { timeoutMs: 60_000, env: { ...process.env, DATA_DIR: app!.dataDir, LOG_LEVEL: "warn" } },
+    ).catch((error: Error) => {
+      throw new Error(`npm run vpn -- add-server failed: ${error.message}`);
+    });
+    const nodeToken = cli.trim().split("\n")[1]!.trim();
+    expect(nodeToken).toMatch(/^[A-Za-z0-9_-]{40,}$/);
+    const tokenFile = path.join(workDir, "node-token");
+    await fs.writeFile(tokenFile, nodeToken, { mode: 0o600 });
+
+    start(
+      inNs(ns.exit, [
+        process.execPath,
+        "--import",
+        "tsx",
+        "agent/index.ts",
+        "--api",
+        apiUrl,
+        "--token-file",
+        tokenFile,
+        "--interface",
+        link.exitWg,
+        "--private-key-file",
+        path.join(workDir, "exit", "private.key"),
+        "--poll-ms",
+        "300",
+        "--reconcile-ms",
+        "1500",
+        "--status-ms",
+        "2000",
+      ]),
+      { collect: (text) => (agentOutput += text) },
+    );
+    // The agent registers the key it generated; only then does the server take devices.
+    const [server] = await waitFor(
+      "the agent to register the node's public key",
+      async () => {
+        const rows = await db
+          .select()
+          .from(vpnServers)
+          .where(eq(vpnServers.name, `tunnel-${id}`));
+        return rows[0]?.publicKey ? rows : undefined;
+      },
+      30_000,
+      200,
+    );
+    // Only the tunnel's server takes devices from now on.
+    await db
+      .update(vpnServers)
+      .set({ active: false })
+      .where(ne(vpnServers.name, `tunnel-${id}`));
+    const exitKey = await run(inNs(ns.exit, ["wg", "show", link.exitWg, "public-key"]));
+    expect(server!.publicKey).toBe(exitKey.trim());
+    // The listen port comes from the server's endpoint, with the first peer set.
+    await waitFor(
+      "the agent to set the listen port",
+      async () => (await run(inNs(ns.exit, ["wg", "show", link.exitWg, "listen-port"]))).trim() === "51820",
+      10_000,
+    );
+  });
+
+  it("carries the client's traffic to the internet host, which sees the exit's address", async () => {
+    const db = app!.services.db;
+    const [subscription] = await db
+      .insert(subscriptions)
+      .values({
+        planId: "basic-monthly",
+        planType: "basic",
+        deviceLimit: 1,
+        customerEmail: "buyer@example.com",
+        expiresAt: new Date(Date.now() + 30 * 86_400_000),
+        checkoutSessionId: `cs_tunnel_${id}_${Date.now()}`,
+      })
+      .returning();
+    const issued = await db.transaction((tx) => issueDevice(tx, app!.services.sealer, subscription!));
+    deviceId = issued.device.id;
+    downloadToken = issued.downloadToken;
+    clientPublicKey = issued.device.publicKey;
+    expect(issued.server.name).toBe(`tunnel-${id}`);
+
+    // The customer's download, as the success page fetches it.
+    const download = await fetch(`${apiUrl}/api/configs/${downloadToken}`);
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-disposition")).toBe('attachment; filename="NaijaLink1.conf"');
+    configText = await download.text();
+
+    // Configure the client from the .conf alone, as wg-quick would.
+    const field = (name: string) => {
+      const match = new RegExp(`^${name}\\s*=\\s*(.+)$`, "m").exec(configText);
+      if (!match) throw new Error(`the config has no ${name}`);
+      return match[1]!.trim();
+    };
+    const stripped = [
+      "[Interface]",
+      `PrivateKey = ${field("PrivateKey")}`,
+      "",
+      "[Peer]",
+      `PublicKey = ${field("PublicKey")}`,
+      `PresharedKey = ${field("PresharedKey")}`,
+      `Endpoint = ${field("Endpoint")}`,
+      `AllowedIPs = ${field("AllowedIPs")}`,
+      `PersistentKeepalive = ${field("PersistentKeepalive")}`,
+      "",
+    ].join("\n");
+    expect(field("Endpoint")).toBe(`${EXIT_PUBLIC}:51820`);
+    const confFile = path.join(workDir, "client.conf");
+    await fs.writeFile(confFile, stripped, { mode: 0o600 });
+    start(inNs(ns.client, ["wireguard-go", "-f", link.clientWg]), { env: wgEnv });
+    await waitFor(
+      "wireguard-go on the client",
+      () => run(inNs(ns.client, ["wg", "show", link.clientWg])),
+      10_000,
+    );
+    // wg's own parser accepts the downloaded config (setconf fails on any bad key or field).
+    await run(inNs(ns.client, ["wg", "setconf", link.clientWg, confFile]));
+    for (const address of field("Address").split(",")) {
+      await run(inNs(ns.client, ["ip", "addr", "add", address.trim(), "dev", link.clientWg]));
+    }
+    await run(inNs(ns.client, ["ip", "link", "set", link.clientWg, "up"]));
+    for (const allowed of field("AllowedIPs")
+      .split(",")
+      .map((value) => value.trim())) {
+      const family = allowed.includes(":") ? "-6" : "-4";
+      await run(
+        inNs(ns.client, [
+          "ip",
+          family,
+          "route",
+          "add",
+          allowed === "0.0.0.0/0" || allowed === "::/0" ? "default" : allowed,
+          "dev",
+          link.clientWg,
+        ]),
+      );
+    }
+
+    await waitFor(
+      "the agent to add the device's peer",
+      async () => (await exitPeers()).includes(clientPublicKey),
+      10_000,
+    );
+    const seen = await waitFor(
+      "a reply through the tunnel",
+      () => probe(2).then((body) => body ?? undefined),
+      20_000,
+      200,
+    );
+    expect(seen).toBe(EXIT_INET);
+    expect(seen).not.toBe(CLIENT_PUBLIC);
+
+    const [device] = await db.select().from(devices).where(eq(devices.id, deviceId));
+    expect(device!.activatedVia).toBe("download");
+  });
+
+  it("re-applies a peer removed behind the agent's back", async () => {
+    await run(inNs(ns.exit, ["wg", "set", link.exitWg, "peer", clientPublicKey, "remove"]));
+    expect(await exitPeers()).not.toContain(clientPublicKey);
+    await waitFor(
+      "the agent to repair the drift",
+      async () => (await exitPeers()).includes(clientPublicKey),
+      10_000,
+    );
+    const seen = await waitFor(
+      "traffic through the repaired tunnel",
+      () => probe(2).then((body) => body ?? undefined),
+      20_000,
+      200,
+    );
+    expect(seen).toBe(EXIT_INET);
+  });
+
+  it("stops carrying traffic within 5 s of the device being revoked", async () => {
+    const revokedAt = Date.now();
+    await revokeDevice(app!.services.db, deviceId);
+    await waitFor(
+      "the agent to remove the revoked peer",
+      async () => !(await exitPeers()).includes(clientPublicKey),
+      5_000,
+      50,
+    );
+    const elapsed = Date.now() - revokedAt;
+    expect(elapsed).toBeLessThan(5_000);
+    expect(await probe(2)).toBeNull();
+    console.log(`[tunnel] revoked peer removed from the exit after ${elapsed} ms`);
+    const download = await fetch(`${apiUrl}/api/configs/${downloadToken}`);
+    expect(download.status).toBe(410);
+  });
+
+  it("never logs a key or token (agent output and app log)", () => {
+    const secrets = [/PrivateKey = (.+)/, /PresharedKey = (.+)/].map((pattern) =>
+      pattern.exec(configText)![1]!.trim(),
+    );
+    for (const secret of [...secrets, downloadToken]) {
+      expect(agentOutput).not.toContain(secret);
+      expect(app!.log.text).not.toContain(secret);
+    }
+    expect(agentOutput).toContain("node registered with the control plane");
+    expect(agentOutput).toContain("drift repaired");
+  });
+});
