@@ -72,7 +72,7 @@ describe("the staff blog admin in a real browser", () => {
       startTestServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } }),
       launchBrowser(),
     ]);
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
@@ -214,7 +214,7 @@ describe("the staff blog admin in a real browser", () => {
     });
     expect(status).toBe(403);
     await context.close();
-  }, 60_000);
+  });
 
   it("lets staff turn on two-factor with a QR code and then asks for a code at sign-in", async () => {
     const context = await browser.newContext();
@@ -256,7 +256,7 @@ describe("the staff blog admin in a real browser", () => {
     await page.waitForURL(`${server.url}/admin/blog`);
     await page.getByRole("heading", { name: "Blog Admin" }).waitFor();
     await context.close();
-  }, 60_000);
+  });
 
   it("shows the provider's message when signing in fails", async () => {
     const page = await browser.newPage();

@@ -78,7 +78,7 @@ describe("brute-force sign-in is limited", () => {
   beforeAll(async () => {
     app = await createTestApp();
     await createAccount(app, STAFF_EMAIL);
-  }, 60_000);
+  });
   afterAll(async () => {
     await app?.close();
   });
@@ -181,5 +181,5 @@ describe("cookies behind HTTPS", () => {
     } finally {
       await app.close();
     }
-  }, 60_000);
+  });
 });

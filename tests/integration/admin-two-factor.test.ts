@@ -36,7 +36,7 @@ describe("optional two-factor sign-in for staff", () => {
       headers: { cookie },
     });
     expect(confirmed.status).toBe(200);
-  }, 60_000);
+  });
   afterAll(async () => {
     await app?.close();
   });
