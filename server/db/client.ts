@@ -33,6 +33,9 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
 }
 
 export function wrapPostgres(pool: pg.Pool): DatabaseHandle {
+  // An idle connection can die (server restart, a forced drop); without a listener that error
+  // would crash the process. The pool replaces the connection on the next query.
+  pool.on("error", (error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
   return {
     db: drizzlePostgres(pool, { schema, casing: "snake_case" }) as unknown as Database,
     kind: "postgres",
