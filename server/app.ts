@@ -74,17 +74,20 @@ export async function createExpressApp(services: AppServices, viteDevServer?: Vi
   );
   app.use(compression());
 
+  // Rendered blog pages, sitemap and feed served from memory while no post changed (decisions
+  // 021, 022). Before the static files: their paths never name a file in build/client, and a hit
+  // then costs no file-system lookup. Its compressed variants carry Content-Encoding, which the
+  // compression middleware leaves alone; its pass-through answers (404s) are still compressed.
+  if (!viteDevServer) {
+    app.use(createPublicPageCache({ db: services.db, handle: createFetchHandler(services) }));
+  }
+
   if (viteDevServer) {
     app.use(viteDevServer.middlewares);
   } else {
     const clientDir = path.join(findProjectRoot(), "build/client");
     app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y" }));
     app.use(express.static(clientDir, { maxAge: "1h" }));
-  }
-
-  // Rendered blog pages, sitemap and feed served from memory while no post changed (decision 021).
-  if (!viteDevServer) {
-    app.use(createPublicPageCache({ db: services.db, handle: createFetchHandler(services) }));
   }
 
   app.use(

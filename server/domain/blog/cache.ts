@@ -10,6 +10,8 @@
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 import type { Executor } from "#server/db/client.ts";
 import { blogFingerprint, type BlogFingerprint } from "./public.ts";
@@ -96,12 +98,34 @@ function cacheKey(request: ExpressRequest): string | undefined {
   return undefined;
 }
 
+/** The encodings a cached page is kept in, best first (the compression middleware's preference). */
+const ENCODINGS = ["br", "gzip"] as const;
+type Encoding = (typeof ENCODINGS)[number];
+
 interface CachedPage {
+  /** The fingerprint digest the page was rendered under; a hit needs the current one to match. */
   digest: string;
   status: number;
+  /** Response headers except the ones describing the body (set per variant on sending). */
   headers: Array<[string, string]>;
   etag: string | null;
-  body: Buffer;
+  /** The rendered body and its compressed variants, computed once per render. */
+  bodies: { identity: Buffer } & Record<Encoding, Buffer | undefined>;
+}
+
+/** Compresses once at high settings off the main thread: every hit then sends the bytes as they are. */
+async function compressVariants(body: Buffer): Promise<Record<Encoding, Buffer>> {
+  const [br, gzip] = await Promise.all([
+    promisify(zlib.brotliCompress)(body, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+        [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+    promisify(zlib.gzip)(body, { level: 9 }),
+  ]);
+  return { br, gzip };
 }
 
 export interface PublicPageCacheOptions {
@@ -109,23 +133,43 @@ export interface PublicPageCacheOptions {
   /** The app's Fetch handler (React Router with the request context). */
   handle: (request: Request, clientIp: string) => Promise<Response>;
   maxEntries?: number;
+  /** Fingerprint source, for tests; defaults to `blogFingerprint(db)`. */
+  fingerprint?: () => Promise<BlogFingerprint>;
 }
 
 /**
  * Express middleware serving rendered public blog outputs from memory while the blog
- * fingerprint is unchanged. Concurrent requests share one fingerprint query (single flight),
- * so under load the database sees about one query per query-time, and a change to a post is
- * seen by the next query that starts after it commits. Anything not a 200 passes through.
+ * fingerprint is unchanged (decisions 021, 022). The fingerprint is one O(1) query (the
+ * trigger-maintained version row and the next scheduled publication). Concurrent requests
+ * share queries, but a request only ever uses a query that started after it arrived, so a
+ * change committed before a request is always seen by it. Cached bytes are kept identity,
+ * brotli and gzip, chosen by Accept-Encoding. Anything not a cookie-free 200 passes through.
  */
 export function createPublicPageCache(options: PublicPageCacheOptions) {
   const maxEntries = options.maxEntries ?? 200;
   const pages = new Map<string, CachedPage>();
-  let inFlight: Promise<BlogFingerprint> | undefined;
+  const query = options.fingerprint ?? (() => blogFingerprint(options.db));
 
-  const fingerprint = () =>
-    (inFlight ??= blogFingerprint(options.db).finally(() => {
-      inFlight = undefined;
+  let running: Promise<BlogFingerprint> | undefined;
+  let queued: Promise<BlogFingerprint> | undefined;
+  const start = () => {
+    const started = query();
+    running = started;
+    const clear = () => {
+      if (running === started) running = undefined;
+    };
+    started.then(clear, clear);
+    return started;
+  };
+  /** Joins the next query to start: the one in flight may have read before this request arrived. */
+  const fingerprint = (): Promise<BlogFingerprint> => {
+    if (!running) return start();
+    const settle = () => undefined;
+    return (queued ??= running.then(settle, settle).then(() => {
+      queued = undefined;
+      return start();
     }));
+  };
 
   async function render(request: ExpressRequest, key: string, digest: string): Promise<CachedPage> {
     const headers = new Headers();
@@ -138,38 +182,57 @@ export function createPublicPageCache(options: PublicPageCacheOptions) {
       new Request(url, { method: "GET", headers }),
       request.ip ?? "unknown",
     );
-    const body = Buffer.from(await response.arrayBuffer());
+    const identity = Buffer.from(await response.arrayBuffer());
     const responseHeaders: Array<[string, string]> = [];
     response.headers.forEach((value, name) => {
-      if (name !== "set-cookie" && name !== "content-length") responseHeaders.push([name, value]);
+      if (!/^(set-cookie|content-length|content-encoding|vary)$/.test(name))
+        responseHeaders.push([name, value]);
     });
     for (const cookie of response.headers.getSetCookie()) responseHeaders.push(["set-cookie", cookie]);
-    return {
+    const vary = response.headers.get("vary");
+    if (vary) responseHeaders.push(["vary", vary]);
+    const page: CachedPage = {
       digest,
       status: response.status,
       headers: responseHeaders,
       etag: response.headers.get("etag"),
-      body,
+      bodies: { identity, br: undefined, gzip: undefined },
     };
+    if (storable(page, response)) Object.assign(page.bodies, await compressVariants(identity));
+    return page;
   }
+
+  /** Only a shared, cookie-free 200 with a validator is kept (a cookie must never reach another visitor). */
+  const storable = (page: CachedPage, response: Response) =>
+    page.status === 200 &&
+    page.etag !== null &&
+    response.headers.getSetCookie().length === 0 &&
+    !response.headers.has("content-encoding");
 
   function send(request: ExpressRequest, response: ExpressResponse, page: CachedPage, hit: boolean) {
     const notModified =
       page.status === 200 &&
       page.etag !== null &&
       matchesIfNoneMatch(request.get("if-none-match"), page.etag);
-    response.status(notModified ? 304 : page.status);
+    response.statusCode = notModified ? 304 : page.status;
     response.setHeader("X-Page-Cache", hit ? "hit" : "miss");
     for (const [name, value] of page.headers) {
-      if (notModified && /^content-/i.test(name)) continue;
-      response.append(name, value);
+      if (notModified && name.startsWith("content-")) continue;
+      if (name === "set-cookie" || name === "vary") response.append(name, value);
+      else response.setHeader(name, value);
     }
-    if (notModified || request.method === "HEAD") {
-      if (!notModified) response.setHeader("Content-Length", String(page.body.length));
+    const compressed = page.bodies.br !== undefined;
+    if (compressed) response.append("Vary", "Accept-Encoding");
+    if (notModified) {
       response.end();
       return;
     }
-    response.end(page.body);
+    const encoding = compressed ? preferredEncoding(request) : undefined;
+    const body = encoding ? page.bodies[encoding]! : page.bodies.identity;
+    if (encoding) response.setHeader("Content-Encoding", encoding);
+    response.setHeader("Content-Length", String(body.length));
+    if (request.method === "HEAD") response.end();
+    else response.end(body);
   }
 
   return async function publicPageCache(
@@ -188,7 +251,7 @@ export function createPublicPageCache(options: PublicPageCacheOptions) {
         pages.set(key, page);
       } else {
         page = await render(request, key, digest);
-        if (page.status === 200 && page.etag) {
+        if (page.bodies.br !== undefined) {
           pages.set(key, page);
           if (pages.size > maxEntries) pages.delete(pages.keys().next().value!);
         } else {
@@ -200,4 +263,11 @@ export function createPublicPageCache(options: PublicPageCacheOptions) {
       next(error);
     }
   };
+}
+
+/** The best of br and gzip the client accepts (q-values honoured), or undefined for identity. */
+function preferredEncoding(request: ExpressRequest): Encoding | undefined {
+  if (!request.headers["accept-encoding"]) return undefined;
+  const chosen = request.acceptsEncodings(...ENCODINGS, "identity");
+  return chosen === "br" || chosen === "gzip" ? chosen : undefined;
 }
