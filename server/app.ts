@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { loadConfig, type Config } from "./config.ts";
-import { createPublicPageCache } from "./domain/blog/cache.ts";
+import { createPublicPageCache, watchBlogChanges } from "./domain/blog/cache.ts";
 import { startServices, type AppServices, type ServiceOptions } from "./services.ts";
 
 export { ConfigError, loadConfig } from "./config.ts";
@@ -79,7 +79,13 @@ export async function createExpressApp(services: AppServices, viteDevServer?: Vi
   // then costs no file-system lookup. Its compressed variants carry Content-Encoding, which the
   // compression middleware leaves alone; its pass-through answers (404s) are still compressed.
   if (!viteDevServer) {
-    app.use(createPublicPageCache({ db: services.db, handle: createFetchHandler(services) }));
+    app.use(
+      createPublicPageCache({
+        db: services.db,
+        handle: createFetchHandler(services),
+        changes: await watchBlogChanges(services.db, services.dbKind),
+      }),
+    );
   }
 
   if (viteDevServer) {

@@ -13,7 +13,8 @@ import fs from "node:fs";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
-import type { Executor } from "#server/db/client.ts";
+import type { PGlite } from "@electric-sql/pglite";
+import type { DatabaseKind, Executor } from "#server/db/client.ts";
 import { blogFingerprint, type BlogFingerprint } from "./public.ts";
 
 /** Shared caches and browsers may keep a copy but must revalidate it: a post edit shows at once. */
@@ -102,9 +103,14 @@ function cacheKey(request: ExpressRequest): string | undefined {
 const ENCODINGS = ["br", "gzip"] as const;
 type Encoding = (typeof ENCODINGS)[number];
 
+type Stamp = Pick<CachedPage, "digest" | "changes" | "validUntil">;
+
 interface CachedPage {
   /** The fingerprint digest the page was rendered under; a hit needs the current one to match. */
   digest: string;
+  /** The change feed's counter read before that fingerprint, and when the page expires by itself. */
+  changes: number | undefined;
+  validUntil: number;
   status: number;
   /** Response headers except the ones describing the body (set per variant on sending). */
   headers: Array<[string, string]>;
@@ -135,6 +141,39 @@ export interface PublicPageCacheOptions {
   maxEntries?: number;
   /** Fingerprint source, for tests; defaults to `blogFingerprint(db)`. */
   fingerprint?: () => Promise<BlogFingerprint>;
+  /**
+   * A counter of committed writes to blog_posts seen by this process (`watchBlogChanges`).
+   * With it, a hit needs no query while the counter and the page's deadline hold.
+   */
+  changes?: BlogChangeFeed;
+}
+
+export const BLOG_CHANGES_CHANNEL = "blog_posts_changed";
+
+export interface BlogChangeFeed {
+  /** Bumped by every committed statement that wrote blog_posts. */
+  readonly changes: number;
+}
+
+/**
+ * On PGlite the database is one in-process session that every write goes through, and the
+ * trigger's NOTIFY (sent at commit) is delivered while the COMMIT's answer is parsed, before
+ * the writing call returns: a counter of notifications is then an exact, query-free freshness
+ * signal. On PostgreSQL, writers on other connections or processes are notified asynchronously,
+ * so there is no feed and every request checks the version row (decision 022).
+ */
+export async function watchBlogChanges(
+  db: Executor,
+  kind: DatabaseKind,
+): Promise<BlogChangeFeed | undefined> {
+  if (kind !== "pglite") return undefined;
+  const client = (db as unknown as { $client?: Pick<PGlite, "listen"> }).$client;
+  if (!client || typeof client.listen !== "function") return undefined;
+  const feed = { changes: 0 };
+  await client.listen(BLOG_CHANGES_CHANNEL, () => {
+    feed.changes += 1;
+  });
+  return feed;
 }
 
 /**
@@ -149,6 +188,16 @@ export function createPublicPageCache(options: PublicPageCacheOptions) {
   const maxEntries = options.maxEntries ?? 200;
   const pages = new Map<string, CachedPage>();
   const query = options.fingerprint ?? (() => blogFingerprint(options.db));
+
+  const feed = options.changes;
+  const rendering = new Map<string, Promise<CachedPage>>();
+  /** Query-free freshness: no write committed since the stamp, and no scheduled post due yet. */
+  const isFresh = (page: CachedPage) =>
+    feed !== undefined && page.changes === feed.changes && Date.now() < page.validUntil;
+  const touch = (key: string, page: CachedPage) => {
+    pages.delete(key); // keep the map in least-recently-used order
+    pages.set(key, page);
+  };
 
   let running: Promise<BlogFingerprint> | undefined;
   let queued: Promise<BlogFingerprint> | undefined;
@@ -171,7 +220,7 @@ export function createPublicPageCache(options: PublicPageCacheOptions) {
     }));
   };
 
-  async function render(request: ExpressRequest, key: string, digest: string): Promise<CachedPage> {
+  async function render(request: ExpressRequest, key: string, stamp: Stamp): Promise<CachedPage> {
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) {
       if (value === undefined || /^if-(none-match|modified-since)$/i.test(name)) continue;
@@ -192,7 +241,7 @@ export function createPublicPageCache(options: PublicPageCacheOptions) {
     const vary = response.headers.get("vary");
     if (vary) responseHeaders.push(["vary", vary]);
     const page: CachedPage = {
-      digest,
+      ...stamp,
       status: response.status,
       headers: responseHeaders,
       etag: response.headers.get("etag"),
@@ -243,22 +292,39 @@ export function createPublicPageCache(options: PublicPageCacheOptions) {
     const key = cacheKey(request);
     if (!key) return next();
     try {
-      const { digest } = await fingerprint();
       let page = pages.get(key);
-      const hit = page !== undefined && page.digest === digest;
-      if (page && hit) {
-        pages.delete(key); // keep the map in least-recently-used order
-        pages.set(key, page);
-      } else {
-        page = await render(request, key, digest);
-        if (page.bodies.br !== undefined) {
-          pages.set(key, page);
-          if (pages.size > maxEntries) pages.delete(pages.keys().next().value!);
-        } else {
-          pages.delete(key);
-        }
+      if (page && isFresh(page)) {
+        touch(key, page);
+        return send(request, response, page, true);
       }
-      send(request, response, page, hit);
+      const changes = feed?.changes; // read before the query: a later write makes the stamp stale
+      const current = await fingerprint();
+      const stamp: Stamp = {
+        digest: current.digest,
+        changes,
+        validUntil: current.validUntil?.getTime() ?? Number.POSITIVE_INFINITY,
+      };
+      page = pages.get(key);
+      if (page && page.digest === stamp.digest) {
+        Object.assign(page, stamp);
+        touch(key, page);
+        return send(request, response, page, true);
+      }
+      // Concurrent misses of one URL under one fingerprint share a render.
+      const renderKey = `${stamp.digest} ${key}`;
+      let pending = rendering.get(renderKey);
+      if (!pending) {
+        pending = render(request, key, stamp).finally(() => rendering.delete(renderKey));
+        rendering.set(renderKey, pending);
+      }
+      page = await pending;
+      if (page.bodies.br !== undefined) {
+        touch(key, page);
+        if (pages.size > maxEntries) pages.delete(pages.keys().next().value!);
+      } else {
+        pages.delete(key);
+      }
+      send(request, response, page, false);
     } catch (error) {
       next(error);
     }
