@@ -72,21 +72,20 @@ export async function createExpressApp(services: AppServices, viteDevServer?: Vi
       hsts: services.config.PUBLIC_URL.startsWith("https://"),
     }),
   );
-  app.use(compression());
-
   // Rendered blog pages, sitemap and feed served from memory while no post changed (decisions
-  // 021, 022). Before the static files: their paths never name a file in build/client, and a hit
-  // then costs no file-system lookup. Its compressed variants carry Content-Encoding, which the
-  // compression middleware leaves alone; its pass-through answers (404s) are still compressed.
-  if (!viteDevServer) {
-    app.use(
-      createPublicPageCache({
+  // 021, 022). A fresh hit is answered before compression (its bytes are compressed once, per
+  // render); the rest comes after it, so pass-through answers (404s) are still compressed. Both
+  // run before the static files: these paths never name a file in build/client.
+  const pageCache = viteDevServer
+    ? undefined
+    : createPublicPageCache({
         db: services.db,
         handle: createFetchHandler(services),
         changes: await watchBlogChanges(services.db, services.dbKind),
-      }),
-    );
-  }
+      });
+  if (pageCache) app.use(pageCache.serveFresh);
+  app.use(compression());
+  if (pageCache) app.use(pageCache.handle);
 
   if (viteDevServer) {
     app.use(viteDevServer.middlewares);

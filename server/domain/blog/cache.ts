@@ -284,11 +284,19 @@ export function createPublicPageCache(options: PublicPageCacheOptions) {
     else response.end(body);
   }
 
-  return async function publicPageCache(
-    request: ExpressRequest,
-    response: ExpressResponse,
-    next: NextFunction,
-  ) {
+  /**
+   * The query-free hit alone, to mount before the compression middleware (a hit sends bytes
+   * compressed once, so wrapping it would only cost time); anything else goes on to `handle`.
+   */
+  function serveFresh(request: ExpressRequest, response: ExpressResponse, next: NextFunction) {
+    const key = feed && cacheKey(request);
+    const page = key ? pages.get(key) : undefined;
+    if (!key || !page || !isFresh(page)) return next();
+    touch(key, page);
+    send(request, response, page, true);
+  }
+
+  async function handle(request: ExpressRequest, response: ExpressResponse, next: NextFunction) {
     const key = cacheKey(request);
     if (!key) return next();
     try {
@@ -328,7 +336,9 @@ export function createPublicPageCache(options: PublicPageCacheOptions) {
     } catch (error) {
       next(error);
     }
-  };
+  }
+
+  return { serveFresh, handle };
 }
 
 /** The best of br and gzip the client accepts (q-values honoured), or undefined for identity. */
