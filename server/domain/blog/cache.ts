@@ -90,6 +90,8 @@ const CACHEABLE_PATH = /^\/(?:blog|blog\/rss\.xml|blog\/[a-z0-9][a-z0-9-]*|sitem
 
 function cacheKey(request: ExpressRequest): string | undefined {
   if (request.method !== "GET" && request.method !== "HEAD") return undefined;
+  // The pattern admits only plain path characters, so a match is already the normalised path.
+  if (CACHEABLE_PATH.test(request.originalUrl)) return request.originalUrl;
   const url = new URL(request.originalUrl, "http://local");
   if (!CACHEABLE_PATH.test(url.pathname)) return undefined;
   const params = [...url.searchParams.keys()];
@@ -146,6 +148,11 @@ export interface PublicPageCacheOptions {
    * With it, a hit needs no query while the counter and the page's deadline hold.
    */
   changes?: BlogChangeFeed;
+  /**
+   * Headers `serveFresh` adds to a hit, for mounting it before the middleware that would
+   * otherwise set them (the host's security headers, recorded once).
+   */
+  hitHeaders?: ReadonlyArray<readonly [string, string]>;
 }
 
 export const BLOG_CHANGES_CHANNEL = "blog_posts_changed";
@@ -190,6 +197,7 @@ export function createPublicPageCache(options: PublicPageCacheOptions) {
   const query = options.fingerprint ?? (() => blogFingerprint(options.db));
 
   const feed = options.changes;
+  const hitHeaders = options.hitHeaders ?? [];
   const rendering = new Map<string, Promise<CachedPage>>();
   /** Query-free freshness: no write committed since the stamp, and no scheduled post due yet. */
   const isFresh = (page: CachedPage) =>
@@ -292,6 +300,7 @@ export function createPublicPageCache(options: PublicPageCacheOptions) {
     const key = feed && cacheKey(request);
     const page = key ? pages.get(key) : undefined;
     if (!key || !page || !isFresh(page)) return next();
+    for (const [name, value] of hitHeaders) response.setHeader(name, value);
     touch(key, page);
     send(request, response, page, true);
   }
@@ -341,9 +350,11 @@ export function createPublicPageCache(options: PublicPageCacheOptions) {
   return { serveFresh, handle };
 }
 
-/** The best of br and gzip the client accepts (q-values honoured), or undefined for identity. */
+/**
+ * br when the client accepts it at all, else gzip, else identity: any acceptable coding may be
+ * chosen (RFC 9110 §12.5.3), and browsers list gzip first although br is smaller.
+ */
 function preferredEncoding(request: ExpressRequest): Encoding | undefined {
   if (!request.headers["accept-encoding"]) return undefined;
-  const chosen = request.acceptsEncodings(...ENCODINGS, "identity");
-  return chosen === "br" || chosen === "gzip" ? chosen : undefined;
+  return ENCODINGS.find((encoding) => request.acceptsEncodings(encoding) === encoding);
 }
