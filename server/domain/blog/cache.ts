@@ -1,12 +1,12 @@
-// HTTP caching for the public blog outputs (list, post, sitemap, feed); decision record 021.
+// HTTP caching for the public blog outputs (list, post, sitemap, feed); decisions 021 and 022.
 //
 // Two layers share one validator:
-// 1. Every route computes an ETag from `blogFingerprint` (the visible posts' ids, slugs and
-//    timestamps), the build and the public config (root loader data is part of every page),
-//    and answers 304 to a matching If-None-Match. This works wherever the routes run.
-// 2. In the Express host, `createPublicPageCache` keeps the rendered bytes of those URLs and
-//    serves them while the fingerprint is unchanged, so a hot page costs one small query
-//    instead of a React render.
+// 1. Every route computes an ETag from `blogFingerprint` (the trigger-maintained version of
+//    blog_posts and the next scheduled publication), the build and the public config (root
+//    loader data is part of every page), and answers 304 to a matching If-None-Match.
+// 2. In the Express host, `createPublicPageCache` keeps the rendered bytes of those URLs (and
+//    their brotli/gzip variants) and serves them while nothing changed: on PGlite without any
+//    query (a NOTIFY counter), on PostgreSQL after one O(1) query.
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import crypto from "node:crypto";
 import fs from "node:fs";

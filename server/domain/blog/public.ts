@@ -1,7 +1,8 @@
 // What the public reads from blog_posts (spec §4, §7). Every query here applies the same
 // visibility rule, so a draft, a deleted post or a scheduled one never leaks through a side door.
 import { and, asc, desc, eq, gt, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import { queryRows, type Executor } from "#server/db/client.ts";
+// Types only from client.ts: the route modules import this file and it reaches the browser bundle.
+import type { Executor } from "#server/db/client.ts";
 import { blogPosts, blogPostsVersion, type BlogPost } from "#server/db/schema/blog.ts";
 
 export const BLOG_PAGE_SIZE = 10;
@@ -153,6 +154,14 @@ export interface BlogFingerprint {
   validUntil: Date | null;
 }
 
+interface FingerprintRow {
+  version: string | null;
+  changed: string | null;
+  changed_at: string | Date | null;
+  next_publish_at: string | Date | null;
+  latest_published_at: string | Date | null;
+}
+
 const asDate = (value: string | Date | null | undefined) =>
   value === null || value === undefined ? null : new Date(value);
 
@@ -166,21 +175,15 @@ const asDate = (value: string | Date | null | undefined) =>
 export async function blogFingerprint(db: Executor, now = new Date()): Promise<BlogFingerprint> {
   const at = sql`${now.toISOString()}::timestamptz`;
   const published = sql`${blogPosts.status} = 'published' and ${blogPosts.deletedAt} is null`;
-  const [row] = await queryRows<{
-    version: string | null;
-    changed: string | null;
-    changed_at: string | Date | null;
-    next_publish_at: string | Date | null;
-    latest_published_at: string | Date | null;
-  }>(
-    db,
+  const result = (await db.execute(
     sql`select v.version::text as version,
         (extract(epoch from v.changed_at) * 1000000)::bigint::text as changed,
         v.changed_at,
         (select min(${blogPosts.publishedAt}) from ${blogPosts} where ${published} and ${blogPosts.publishedAt} > ${at}) as next_publish_at,
         (select max(${blogPosts.publishedAt}) from ${blogPosts} where ${published} and ${blogPosts.publishedAt} <= ${at}) as latest_published_at
       from (select 1) as one left join ${blogPostsVersion} as v on v.id = 1`,
-  );
+  )) as unknown as { rows: FingerprintRow[] };
+  const [row] = result.rows;
   const validUntil = asDate(row?.next_publish_at);
   const changedAt = asDate(row?.changed_at);
   const latest = asDate(row?.latest_published_at);
