@@ -3,7 +3,7 @@ import { createRequestHandler as createExpressHandler } from "@react-router/expr
 import compression from "compression";
 import express, { type RequestHandler } from "express";
 import helmet from "helmet";
-import type { Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -105,7 +105,11 @@ export async function createExpressApp(services: AppServices, viteDevServer?: Vi
         // instead of running its twelve middlewares; a test compares them with a live answer.
         hitHeaders: recordHeaders(securityHeaders),
       });
-  if (pageCache) app.use(pageCache.serveFresh);
+  if (pageCache) {
+    // startServer answers query-free hits before Express; this mount covers other hosts.
+    app.locals.servePageHit = pageCache.serveRaw;
+    app.use(pageCache.serveFresh);
+  }
   app.use(securityHeaders);
   app.use(compression());
   if (pageCache) app.use(pageCache.handle);
@@ -145,10 +149,18 @@ export async function startServer(
   const running = await startServices(config, options.services);
   const { services } = running;
   const app = await createExpressApp(services, options.viteDevServer);
+  // A fresh cached blog page is answered on Node's request before Express (decision 022).
+  const servePageHit = app.locals.servePageHit as
+    ((request: IncomingMessage, response: ServerResponse) => boolean) | undefined;
   const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(config.PORT, config.HOST, (error?: Error) =>
-      error ? reject(error) : resolve(listening),
-    );
+    const listening = createServer((request, response) => {
+      if (!servePageHit?.(request, response)) app(request, response);
+    });
+    listening.once("error", reject);
+    listening.listen(config.PORT, config.HOST, () => {
+      listening.off("error", reject);
+      resolve(listening);
+    });
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;

@@ -7,7 +7,7 @@ import zlib from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, type DatabaseHandle } from "#server/db/client.ts";
-import { createPublicPageCache, watchBlogChanges } from "#server/domain/blog/cache.ts";
+import { createPublicPageCache, preferredEncoding, watchBlogChanges } from "#server/domain/blog/cache.ts";
 import { blogFingerprint } from "#server/domain/blog/public.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
 import { HOUR_MS, insertPosts } from "../support/blog.ts";
@@ -208,5 +208,18 @@ describe("the rendered-page cache of the HTTP server (PGlite change feed)", () =
     expect(after.headers["x-page-cache"]).toBe("miss");
     expect(after.body.toString()).toContain("/blog/scheduled-soon");
     expect(after.headers.etag).not.toBe(before.headers.etag);
+  });
+});
+
+describe("choosing the stored encoding from Accept-Encoding", () => {
+  it("prefers br when accepted at all, then gzip, and honours q=0 and *", () => {
+    expect(preferredEncoding(undefined)).toBeUndefined();
+    expect(preferredEncoding("gzip, deflate, br, zstd")).toBe("br");
+    expect(preferredEncoding("gzip")).toBe("gzip");
+    expect(preferredEncoding("br;q=0, gzip;q=0.5")).toBe("gzip");
+    expect(preferredEncoding("br;q=0, gzip;q=0")).toBeUndefined();
+    expect(preferredEncoding("identity")).toBeUndefined();
+    expect(preferredEncoding("*")).toBe("br");
+    expect(preferredEncoding("*;q=0, gzip")).toBe("gzip");
   });
 });
