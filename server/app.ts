@@ -1,16 +1,16 @@
 // The server entry that React Router builds into build/server/index.js (see vite.config.ts).
 import { createRequestHandler as createExpressHandler } from "@react-router/express";
 import compression from "compression";
-import express from "express";
+import express, { type RequestHandler } from "express";
 import helmet from "helmet";
-import type { Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { loadConfig, type Config } from "./config.ts";
-import { createPublicPageCache } from "./domain/blog/cache.ts";
+import { createPublicPageCache, watchBlogChanges } from "./domain/blog/cache.ts";
 import { startServices, type AppServices, type ServiceOptions } from "./services.ts";
 
 export { ConfigError, loadConfig } from "./config.ts";
@@ -50,29 +50,69 @@ function findProjectRoot(): string {
   return directory;
 }
 
+/** The headers a request-independent, header-only middleware sets, recorded by running it once. */
+function recordHeaders(middleware: RequestHandler): Array<[string, string]> {
+  const headers = new Map<string, [string, string]>();
+  const response = {
+    setHeader(name: string, value: unknown) {
+      headers.set(name.toLowerCase(), [name, Array.isArray(value) ? value.join(", ") : String(value)]);
+      return response;
+    },
+    removeHeader(name: string) {
+      headers.delete(name.toLowerCase());
+    },
+    getHeader: (name: string) => headers.get(name.toLowerCase())?.[1],
+  };
+  let passed = false;
+  void middleware({ headers: {}, method: "GET", url: "/" } as never, response as never, () => {
+    passed = true;
+  });
+  if (!passed) throw new Error("recordHeaders: the middleware did not pass the request on synchronously");
+  return [...headers.values()];
+}
+
 export async function createExpressApp(services: AppServices, viteDevServer?: ViteDevServer) {
   const app = express();
   app.disable("x-powered-by");
   if (services.config.TRUST_PROXY) app.set("trust proxy", true);
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          "default-src": ["'self'"],
-          "script-src": ["'self'", "'unsafe-inline'"],
-          "style-src": ["'self'", "'unsafe-inline'"],
-          "img-src": ["'self'", "data:", "https://i.ytimg.com"],
-          "frame-src": ["https://www.youtube-nocookie.com"],
-          "connect-src": ["'self'", ...(viteDevServer ? ["ws:"] : [])],
-          "form-action": ["'self'", "https://checkout.stripe.com"],
-          "upgrade-insecure-requests": null,
-        },
+  const securityHeaders = helmet({
+    contentSecurityPolicy: {
+      directives: {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", "'unsafe-inline'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:", "https://i.ytimg.com"],
+        "frame-src": ["https://www.youtube-nocookie.com"],
+        "connect-src": ["'self'", ...(viteDevServer ? ["ws:"] : [])],
+        "form-action": ["'self'", "https://checkout.stripe.com"],
+        "upgrade-insecure-requests": null,
       },
-      crossOriginEmbedderPolicy: false,
-      hsts: services.config.PUBLIC_URL.startsWith("https://"),
-    }),
-  );
+    },
+    crossOriginEmbedderPolicy: false,
+    hsts: services.config.PUBLIC_URL.startsWith("https://"),
+  });
+  // Rendered blog pages, sitemap and feed served from memory while no post changed (decisions
+  // 021, 022). A fresh hit is answered before compression (its bytes are compressed once, per
+  // render); the rest comes after it, so pass-through answers (404s) are still compressed. Both
+  // run before the static files: these paths never name a file in build/client.
+  const pageCache = viteDevServer
+    ? undefined
+    : createPublicPageCache({
+        db: services.db,
+        handle: createFetchHandler(services),
+        changes: await watchBlogChanges(services.db, services.dbKind),
+        // Helmet's headers depend on its options only (no nonces), so a hit gets a recorded copy
+        // instead of running its twelve middlewares; a test compares them with a live answer.
+        hitHeaders: recordHeaders(securityHeaders),
+      });
+  if (pageCache) {
+    // startServer answers query-free hits before Express; this mount covers other hosts.
+    app.locals.servePageHit = pageCache.serveRaw;
+    app.use(pageCache.serveFresh);
+  }
+  app.use(securityHeaders);
   app.use(compression());
+  if (pageCache) app.use(pageCache.handle);
 
   if (viteDevServer) {
     app.use(viteDevServer.middlewares);
@@ -80,11 +120,6 @@ export async function createExpressApp(services: AppServices, viteDevServer?: Vi
     const clientDir = path.join(findProjectRoot(), "build/client");
     app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y" }));
     app.use(express.static(clientDir, { maxAge: "1h" }));
-  }
-
-  // Rendered blog pages, sitemap and feed served from memory while no post changed (decision 021).
-  if (!viteDevServer) {
-    app.use(createPublicPageCache({ db: services.db, handle: createFetchHandler(services) }));
   }
 
   app.use(
@@ -114,10 +149,18 @@ export async function startServer(
   const running = await startServices(config, options.services);
   const { services } = running;
   const app = await createExpressApp(services, options.viteDevServer);
+  // A fresh cached blog page is answered on Node's request before Express (decision 022).
+  const servePageHit = app.locals.servePageHit as
+    ((request: IncomingMessage, response: ServerResponse) => boolean) | undefined;
   const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(config.PORT, config.HOST, (error?: Error) =>
-      error ? reject(error) : resolve(listening),
-    );
+    const listening = createServer((request, response) => {
+      if (!servePageHit?.(request, response)) app(request, response);
+    });
+    listening.once("error", reject);
+    listening.listen(config.PORT, config.HOST, () => {
+      listening.off("error", reject);
+      resolve(listening);
+    });
   });
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { check, index, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigint, check, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 export const POST_STATUSES = ["draft", "published"] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
@@ -27,3 +27,18 @@ export const blogPosts = pgTable(
 );
 
 export type BlogPost = typeof blogPosts.$inferSelect;
+
+/**
+ * One row whose `version` a statement-level trigger on blog_posts bumps on every insert,
+ * update, delete or truncate (migration 0003), however the write is made: the public pages'
+ * freshness check reads this row instead of aggregating every post (decision 022).
+ */
+export const blogPostsVersion = pgTable(
+  "blog_posts_version",
+  {
+    id: integer().primaryKey().default(1),
+    version: bigint({ mode: "number" }).notNull().default(0),
+    changedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check("blog_posts_version_single_row", sql`${table.id} = 1`)],
+);

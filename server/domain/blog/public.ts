@@ -1,8 +1,9 @@
 // What the public reads from blog_posts (spec §4, §7). Every query here applies the same
 // visibility rule, so a draft, a deleted post or a scheduled one never leaks through a side door.
 import { and, asc, desc, eq, gt, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+// Types only from client.ts: the route modules import this file and it reaches the browser bundle.
 import type { Executor } from "#server/db/client.ts";
-import { blogPosts, type BlogPost } from "#server/db/schema/blog.ts";
+import { blogPosts, blogPostsVersion, type BlogPost } from "#server/db/schema/blog.ts";
 
 export const BLOG_PAGE_SIZE = 10;
 
@@ -139,35 +140,58 @@ export function lastModified(post: { updatedAt: Date; publishedAt: Date }): Date
 }
 
 export interface BlogFingerprint {
-  /** Changes whenever the set of visible posts, or any of them, changes. */
+  /**
+   * Changes whenever the set of visible posts, or any of them, may have changed: the
+   * trigger-maintained write version of blog_posts and the next scheduled publication.
+   */
   digest: string;
-  /** The newest `updated_at`/`published_at` among visible posts (null when there are none). */
+  /** The last write to blog_posts or the newest visible publication, whichever is later. */
   lastModified: Date | null;
+  /**
+   * The earliest `published_at` still in the future among published, non-deleted posts: until
+   * then (and while `digest` holds) the visible set cannot change without a write.
+   */
+  validUntil: Date | null;
 }
 
+interface FingerprintRow {
+  version: string | null;
+  changed: string | null;
+  changed_at: string | Date | null;
+  next_publish_at: string | Date | null;
+  latest_published_at: string | Date | null;
+}
+
+const asDate = (value: string | Date | null | undefined) =>
+  value === null || value === undefined ? null : new Date(value);
+
 /**
- * One cheap query that summarises what every public blog output is made of. Writes to
- * blog_posts must bump `updated_at` (the admin's update does), otherwise an edit would
- * keep the old validator.
+ * What every public blog output is made of, in O(1): one primary-key read of the version row
+ * that a statement-level trigger bumps on any write to blog_posts (migration 0003, raw SQL
+ * included), plus two reads at the ends of the visible-posts index. Under the same version,
+ * the visible set only grows when `now` passes the next scheduled `published_at`, which is
+ * part of the digest, so a scheduled post changes it by itself (decision 022).
  */
 export async function blogFingerprint(db: Executor, now = new Date()): Promise<BlogFingerprint> {
-  const micros = (column: typeof blogPosts.updatedAt | typeof blogPosts.publishedAt) =>
-    sql`(extract(epoch from ${column}) * 1000000)::bigint`;
-  // A scheduled post changes the digest by itself once its time comes: it joins the visible set.
-  const [row] = await db
-    .select({
-      count: sql<number>`count(*)::int`,
-      digest: sql<
-        string | null
-      >`md5(string_agg(${blogPosts.id}::text || '@' || ${blogPosts.slug} || '@' || ${micros(blogPosts.updatedAt)} || '@' || ${micros(blogPosts.publishedAt)}, ',' order by ${blogPosts.id}))`,
-      lastModified: sql<
-        string | Date | null
-      >`max(greatest(${blogPosts.updatedAt}, ${blogPosts.publishedAt}))`,
-    })
-    .from(blogPosts)
-    .where(isVisible(now));
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const published = sql`${blogPosts.status} = 'published' and ${blogPosts.deletedAt} is null`;
+  const result = (await db.execute(
+    sql`select v.version::text as version,
+        (extract(epoch from v.changed_at) * 1000000)::bigint::text as changed,
+        v.changed_at,
+        (select min(${blogPosts.publishedAt}) from ${blogPosts} where ${published} and ${blogPosts.publishedAt} > ${at}) as next_publish_at,
+        (select max(${blogPosts.publishedAt}) from ${blogPosts} where ${published} and ${blogPosts.publishedAt} <= ${at}) as latest_published_at
+      from (select 1) as one left join ${blogPostsVersion} as v on v.id = 1`,
+  )) as unknown as { rows: FingerprintRow[] };
+  const [row] = result.rows;
+  const validUntil = asDate(row?.next_publish_at);
+  const changedAt = asDate(row?.changed_at);
+  const latest = asDate(row?.latest_published_at);
+  const lastModified =
+    changedAt && latest ? (changedAt > latest ? changedAt : latest) : (changedAt ?? latest);
   return {
-    digest: `${row?.count ?? 0}:${row?.digest ?? "empty"}`,
-    lastModified: row?.lastModified ? new Date(row.lastModified) : null,
+    digest: `${row?.version ?? 0}.${row?.changed ?? 0}:${validUntil?.getTime() ?? "none"}`,
+    lastModified,
+    validUntil,
   };
 }

@@ -1,0 +1,225 @@
+// Decision 022: the O(1) freshness of the public blog outputs (trigger-maintained version row,
+// next scheduled publication, PGlite change feed) and the pre-compressed rendered-page cache.
+import express from "express";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import zlib from "node:zlib";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows, type DatabaseHandle } from "#server/db/client.ts";
+import { createPublicPageCache, preferredEncoding, watchBlogChanges } from "#server/domain/blog/cache.ts";
+import { blogFingerprint } from "#server/domain/blog/public.ts";
+import { startTestServer, type TestServer } from "../support/app.ts";
+import { HOUR_MS, insertPosts } from "../support/blog.ts";
+import { createTestDatabase, databaseKinds } from "../support/database.ts";
+
+const version = async (handle: DatabaseHandle) =>
+  Number(
+    (
+      await queryRows<{ version: string }>(
+        handle.db,
+        sql`select version::text as version from blog_posts_version`,
+      )
+    )[0]?.version,
+  );
+
+/** A raw HTTP GET (fetch would decompress and hide Content-Encoding). */
+function rawGet(url: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
+    (resolve, reject) => {
+      const request = http.get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }),
+        );
+        response.on("error", reject);
+      });
+      request.setTimeout(20_000, () => request.destroy(new Error(`${url}: no answer in 20 s`)));
+      request.on("error", reject);
+    },
+  );
+}
+
+describe.each(databaseKinds)("the blog version row on %s", (kind) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it("is bumped by every raw SQL insert, update (even without updated_at), delete and truncate, and not by a rollback", async () => {
+    const start = await version(handle);
+    await insertPosts(handle.db, [{ title: "One", slug: "one" }]);
+    expect(await version(handle)).toBe(start + 1);
+    const before = await blogFingerprint(handle.db);
+    await handle.db.execute(sql`update blog_posts set content = 'changed' where slug = 'one'`);
+    expect(await version(handle)).toBe(start + 2);
+    expect((await blogFingerprint(handle.db)).digest).not.toBe(before.digest);
+    await expect(
+      handle.db.transaction(async (tx) => {
+        await tx.execute(sql`update blog_posts set content = 'rolled back' where slug = 'one'`);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(await version(handle)).toBe(start + 2);
+    await handle.db.execute(sql`delete from blog_posts where slug = 'one'`);
+    expect(await version(handle)).toBe(start + 3);
+    await handle.db.execute(sql`truncate blog_posts`);
+    expect(await version(handle)).toBe(start + 4);
+  });
+
+  it("changes the fingerprint by itself when a scheduled post's time comes, and names that time", async () => {
+    const due = new Date(Date.now() + 2 * HOUR_MS);
+    await insertPosts(handle.db, [
+      { title: "Old", slug: "old", publishedAt: new Date(Date.now() - HOUR_MS) },
+      { title: "Scheduled", slug: "scheduled", publishedAt: due },
+    ]);
+    const now = await blogFingerprint(handle.db);
+    expect(now.validUntil?.getTime()).toBe(due.getTime());
+    const stillBefore = await blogFingerprint(handle.db, new Date(due.getTime() - 1));
+    expect(stillBefore.digest).toBe(now.digest);
+    const after = await blogFingerprint(handle.db, new Date(due.getTime()));
+    expect(after.digest).not.toBe(now.digest);
+    expect(after.validUntil).toBeNull();
+    expect(after.lastModified?.getTime()).toBeGreaterThanOrEqual(due.getTime());
+  });
+
+  it("serves a raw SQL edit at once through the page cache's query path (no change feed)", async () => {
+    await handle.db.execute(sql`truncate blog_posts`);
+    await insertPosts(handle.db, [{ title: "Before", slug: "cached" }]);
+    let renders = 0;
+    const cache = createPublicPageCache({
+      db: handle.db,
+      changes: await watchBlogChanges(handle.db, "postgres"), // undefined: every request checks
+      handle: async () => {
+        renders += 1;
+        const rows = await queryRows<{ title: string }>(handle.db, sql`select title from blog_posts`);
+        return new Response(rows.map((row) => row.title).join(","), {
+          headers: { "content-type": "text/plain", etag: `W/"r${renders}"` },
+        });
+      },
+    });
+    const app = express().use(cache.serveFresh).use(cache.handle);
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/blog/cached`;
+      expect((await rawGet(url)).body.toString()).toBe("Before");
+      expect((await rawGet(url)).headers["x-page-cache"]).toBe("hit");
+      expect(renders).toBe(1);
+      await handle.db.execute(sql`update blog_posts set title = 'After'`);
+      const edited = await rawGet(url);
+      expect(edited.body.toString()).toBe("After");
+      expect(edited.headers["x-page-cache"]).toBe("miss");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe("the rendered-page cache of the HTTP server (PGlite change feed)", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ backgroundJobs: false });
+    await insertPosts(server.services.db, [
+      { title: "Cached post", slug: "cached-post", publishedAt: new Date(Date.now() - HOUR_MS) },
+    ]);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("stores brotli and gzip variants that decompress to the same bytes, with Vary: Accept-Encoding", async () => {
+    const url = `${server.url}/blog/cached-post`;
+    const identity = await rawGet(url);
+    expect(identity.status).toBe(200);
+    expect(identity.headers["content-encoding"]).toBeUndefined();
+    expect(identity.headers.vary).toMatch(/accept-encoding/i);
+    expect(Number(identity.headers["content-length"])).toBe(identity.body.length);
+
+    const br = await rawGet(url, { "Accept-Encoding": "gzip, deflate, br" });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(br.headers["x-page-cache"]).toBe("hit");
+    expect(Number(br.headers["content-length"])).toBe(br.body.length);
+    expect(zlib.brotliDecompressSync(br.body).equals(identity.body)).toBe(true);
+    expect(br.body.length).toBeLessThan(identity.body.length / 2);
+
+    const gzip = await rawGet(url, { "Accept-Encoding": "gzip" });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(gzip.body).equals(identity.body)).toBe(true);
+
+    const refused = await rawGet(url, { "Accept-Encoding": "br;q=0, gzip;q=0" });
+    expect(refused.headers["content-encoding"]).toBeUndefined();
+    expect(refused.body.equals(identity.body)).toBe(true);
+
+    const notModified = await rawGet(url, { "If-None-Match": identity.headers.etag! });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.vary).toMatch(/accept-encoding/i);
+  });
+
+  it("answers a hit without any database query, with the same security headers as a live answer", async () => {
+    const url = `${server.url}/blog/cached-post`;
+    await rawGet(url);
+    const client = (server.services.db as unknown as { $client: { query: (...args: unknown[]) => unknown } })
+      .$client;
+    const original = client.query;
+    let queries = 0;
+    client.query = (...args: unknown[]) => {
+      queries += 1;
+      return original.apply(client, args);
+    };
+    let hit;
+    try {
+      hit = await rawGet(url);
+    } finally {
+      client.query = original;
+    }
+    expect(hit.headers["x-page-cache"]).toBe("hit");
+    expect(queries).toBe(0);
+
+    const live = await rawGet(`${server.url}/blog/no-such-post`);
+    expect(live.status).toBe(404);
+    const security = (headers: http.IncomingHttpHeaders) =>
+      Object.fromEntries(
+        Object.entries(headers).filter(([name]) =>
+          /^(content-security-policy|cross-origin-|origin-agent-cluster|referrer-policy|strict-transport-security|x-(content-type-options|dns-prefetch-control|download-options|frame-options|permitted-cross-domain-policies|xss-protection|powered-by))/.test(
+            name,
+          ),
+        ),
+      );
+    expect(Object.keys(security(hit.headers)).length).toBeGreaterThanOrEqual(10);
+    expect(security(hit.headers)).toEqual(security(live.headers));
+  });
+
+  it("shows a scheduled post on the list when its time comes, with no write in between", async () => {
+    const due = new Date(Date.now() + 1500);
+    await insertPosts(server.services.db, [
+      { title: "Scheduled soon", slug: "scheduled-soon", publishedAt: due },
+    ]);
+    const before = await rawGet(`${server.url}/blog`);
+    expect(before.body.toString()).not.toContain("/blog/scheduled-soon");
+    expect((await rawGet(`${server.url}/blog`)).headers["x-page-cache"]).toBe("hit");
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due.getTime() - Date.now()) + 50));
+    const after = await rawGet(`${server.url}/blog`);
+    expect(after.headers["x-page-cache"]).toBe("miss");
+    expect(after.body.toString()).toContain("/blog/scheduled-soon");
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+  });
+});
+
+describe("choosing the stored encoding from Accept-Encoding", () => {
+  it("prefers br when accepted at all, then gzip, and honours q=0 and *", () => {
+    expect(preferredEncoding(undefined)).toBeUndefined();
+    expect(preferredEncoding("gzip, deflate, br, zstd")).toBe("br");
+    expect(preferredEncoding("gzip")).toBe("gzip");
+    expect(preferredEncoding("br;q=0, gzip;q=0.5")).toBe("gzip");
+    expect(preferredEncoding("br;q=0, gzip;q=0")).toBeUndefined();
+    expect(preferredEncoding("identity")).toBeUndefined();
+    expect(preferredEncoding("*")).toBe("br");
+    expect(preferredEncoding("*;q=0, gzip")).toBe("gzip");
+  });
+});
