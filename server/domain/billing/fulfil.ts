@@ -78,7 +78,11 @@ export async function fulfilInTransaction(
       .update(checkoutSessions)
       .set({ subscriptionId: inserted.id })
       .where(eq(checkoutSessions.id, session.id));
-    const first = await ensureFirstDevice(tx, services, inserted);
+    // The subscription is this transaction's own row: nobody else can see it or give it a
+    // device, so slot 1 is issued without locking it again or looking for one.
+    const first = await issueOrPend(tx, services, inserted, () =>
+      issueDeviceWithEmail(tx, services, inserted, { newSubscription: true }),
+    );
     return { subscription: inserted, created: true, firstDevice: first?.device };
   }
 
@@ -124,8 +128,9 @@ export async function issueDeviceWithEmail(
   tx: Transaction,
   services: BillingServices,
   subscription: Subscription,
+  options: { newSubscription?: boolean } = {},
 ): Promise<IssuedDevice> {
-  const issued = await issueDevice(tx, services.sealer, subscription);
+  const issued = await issueDevice(tx, services.sealer, subscription, options);
   if (isEmail(subscription.customerEmail)) {
     await queueConfigEmail(tx, services, issued, subscription);
   }
@@ -133,10 +138,31 @@ export async function issueDeviceWithEmail(
 }
 
 /**
- * Slot 1 of the subscription, issuing it when missing. With no VPN server (or a full pool)
- * the subscription stays without a device: the success page shows Configuration Pending and
- * the next verification tries again.
+ * With no VPN server (or a full pool) the subscription stays without a device: the success
+ * page shows Configuration Pending and the next verification tries again. `issueDevice` writes
+ * nothing before it throws those, so no savepoint is needed to carry on with the transaction.
  */
+async function issueOrPend(
+  tx: Transaction,
+  services: BillingServices,
+  subscription: Subscription,
+  issue: () => Promise<IssuedDevice>,
+): Promise<{ device: Device; server: VpnServer } | undefined> {
+  try {
+    return await issue();
+  } catch (error) {
+    if (error instanceof NoVpnServerAvailable || error instanceof AddressPoolExhausted) {
+      services.logger.error(
+        { err: error, subscriptionId: subscription.id },
+        "config pending: cannot issue a device",
+      );
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/** Slot 1 of the subscription, issuing it when missing (see `issueOrPend`). */
 export async function ensureFirstDevice(
   tx: Transaction,
   services: BillingServices,
@@ -149,18 +175,7 @@ export async function ensureFirstDevice(
     .for("update");
   const existing = await firstDevice(tx, subscription.id);
   if (existing) return existing;
-  try {
-    return await tx.transaction((savepoint) => issueDeviceWithEmail(savepoint, services, subscription));
-  } catch (error) {
-    if (error instanceof NoVpnServerAvailable || error instanceof AddressPoolExhausted) {
-      services.logger.error(
-        { err: error, subscriptionId: subscription.id },
-        "config pending: cannot issue a device",
-      );
-      return undefined;
-    }
-    throw error;
-  }
+  return issueOrPend(tx, services, subscription, () => issueDeviceWithEmail(tx, services, subscription));
 }
 
 export async function firstDevice(
