@@ -134,6 +134,8 @@ async function openDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
   url.pathname = `/${name}`;
   // The pool size the app uses in production (server/db/client.ts).
   const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+  // end() resolves before the clients have closed; the forced drop below may terminate them.
+  pool.on("error", () => {});
   const handle = wrapPostgres(pool);
   return {
     ...handle,
