@@ -1,4 +1,4 @@
-import { and, count, eq, isNull } from "drizzle-orm";
+import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { findPlan } from "#app/lib/plans.ts";
 import type { Transaction } from "#server/db/client.ts";
@@ -58,26 +58,47 @@ export async function fulfilInTransaction(
   const plan = findPlan(session.planId);
   if (!plan) throw new Error(`Checkout session ${session.id} names an unknown plan`);
 
-  const [inserted] = await tx
-    .insert(subscriptions)
-    .values({
-      planId: plan.id,
-      planType: plan.planType,
-      deviceLimit: plan.deviceLimit,
-      customerEmail: session.customerEmail,
-      expiresAt: new Date((session.paidAt ?? new Date()).getTime() + plan.accessDays * DAY_MS),
-      checkoutSessionId: session.id,
-      stripeCustomerId: references.stripeCustomerId ?? null,
-      stripeSubscriptionId: references.stripeSubscriptionId ?? null,
-    })
-    .onConflictDoNothing({ target: subscriptions.checkoutSessionId })
-    .returning();
+  // One statement: insert the subscription and link the session to it (nothing when the
+  // subscription already exists).
+  const insertion = tx.$with("inserted").as(
+    tx
+      .insert(subscriptions)
+      .values({
+        planId: plan.id,
+        planType: plan.planType,
+        deviceLimit: plan.deviceLimit,
+        customerEmail: session.customerEmail,
+        expiresAt: new Date((session.paidAt ?? new Date()).getTime() + plan.accessDays * DAY_MS),
+        checkoutSessionId: session.id,
+        stripeCustomerId: references.stripeCustomerId ?? null,
+        stripeSubscriptionId: references.stripeSubscriptionId ?? null,
+      })
+      .onConflictDoNothing({ target: subscriptions.checkoutSessionId })
+      .returning(),
+  );
+  const [inserted] = (await tx
+    .with(insertion)
+    .update(checkoutSessions)
+    .set({ subscriptionId: sql`${insertion.id}` })
+    .from(insertion)
+    .where(eq(checkoutSessions.id, session.id))
+    .returning({
+      id: insertion.id,
+      planId: insertion.planId,
+      planType: insertion.planType,
+      deviceLimit: insertion.deviceLimit,
+      status: insertion.status,
+      customerEmail: insertion.customerEmail,
+      expiresAt: insertion.expiresAt,
+      cancelAtPeriodEnd: insertion.cancelAtPeriodEnd,
+      checkoutSessionId: insertion.checkoutSessionId,
+      stripeCustomerId: insertion.stripeCustomerId,
+      stripeSubscriptionId: insertion.stripeSubscriptionId,
+      createdAt: insertion.createdAt,
+      updatedAt: insertion.updatedAt,
+    })) satisfies Subscription[];
 
   if (inserted) {
-    await tx
-      .update(checkoutSessions)
-      .set({ subscriptionId: inserted.id })
-      .where(eq(checkoutSessions.id, session.id));
     // The subscription is this transaction's own row: nobody else can see it or give it a
     // device, so slot 1 is issued without locking it again or looking for one.
     const first = await issueOrPend(tx, services, inserted, () =>
