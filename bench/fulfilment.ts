@@ -20,6 +20,45 @@ import type { Config } from "#server/config.ts";
 import type { AppServices } from "#server/services.ts";
 
 const BUYERS = Number(process.env.BENCH_BUYERS ?? 200);
+/** BENCH_TRACE=1: PGlite only, and print what each SQL statement cost (time inside PGlite). */
+const TRACE = process.env.BENCH_TRACE === "1";
+const statementCosts = new Map<string, { count: number; ms: number }>();
+
+function traceStatements(client: PGlite) {
+  type Query = PGlite["query"];
+  const timed = (query: Query, self: unknown): Query =>
+    (async (...args: Parameters<Query>) => {
+      const begin = performance.now();
+      try {
+        return await (query.apply(self, args) as ReturnType<Query>);
+      } finally {
+        const key = String(args[0]).replace(/\s+/g, " ").slice(0, 90);
+        const entry = statementCosts.get(key) ?? { count: 0, ms: 0 };
+        entry.count += 1;
+        entry.ms += performance.now() - begin;
+        statementCosts.set(key, entry);
+      }
+    }) as Query;
+  const query = client.query.bind(client);
+  client.query = timed(query, client);
+  const transaction = client.transaction.bind(client);
+  client.transaction = ((callback: Parameters<PGlite["transaction"]>[0]) =>
+    transaction(async (tx) => {
+      tx.query = timed(tx.query.bind(tx), tx);
+      return callback(tx);
+    })) as PGlite["transaction"];
+}
+
+function printStatementCosts(buyers: number) {
+  const rows = [...statementCosts.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25);
+  console.log(
+    `statement costs (PGlite, last round, per buyer = first + repeat verification; time includes waiting for the connection):`,
+  );
+  for (const [statement, { count, ms }] of rows)
+    console.log(
+      `${(ms / buyers).toFixed(2).padStart(7)} ms ${(count / buyers).toFixed(2).padStart(5)}x  ${statement}`,
+    );
+}
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PLANS = ["unlock", "basic-monthly", "pro-monthly", "pro-yearly"];
 
@@ -82,6 +121,7 @@ async function openDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
   if (kind === "pglite") {
     const client = new PGlite();
     await client.waitReady;
+    if (TRACE) traceStatements(client);
     return wrapPglite(client);
   }
   const serverUrl = process.env.TEST_DATABASE_URL!;
@@ -94,6 +134,8 @@ async function openDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
   url.pathname = `/${name}`;
   // The pool size the app uses in production (server/db/client.ts).
   const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+  // end() resolves before the clients have closed; the forced drop below may terminate them.
+  pool.on("error", () => {});
   const handle = wrapPostgres(pool);
   return {
     ...handle,
@@ -152,6 +194,7 @@ async function run(kind: DatabaseKind) {
     let failures = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const ids = await paidSessions(app, BUYERS);
+      if (TRACE) statementCosts.clear(); // only the verifications count
       const fresh = await verifyAll(app, ids); // fulfilment: subscription + first device + e-mail
       const again = await verifyAll(app, ids); // the success page reloaded: slot 1 again
       first.push(...fresh.latencies);
@@ -200,7 +243,9 @@ const postgresUrl =
   process.env.TEST_DATABASE_URL ??
   "postgres://postgres@127.0.0.1:5432/test";
 const kinds: DatabaseKind[] = ["pglite"];
-if (await postgresReachable(postgresUrl)) {
+if (TRACE) {
+  // statements only
+} else if (await postgresReachable(postgresUrl)) {
   process.env.TEST_DATABASE_URL = postgresUrl;
   kinds.push("postgres");
 } else {
@@ -225,4 +270,5 @@ for (const kind of kinds) {
   );
   if (result.duplicateAddresses !== 0 || result.failures !== 0) failed = true;
 }
+if (TRACE) printStatementCosts(BUYERS);
 process.exit(failed ? 1 : 0);

@@ -4,6 +4,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   unique,
@@ -17,23 +18,50 @@ export type PlanType = (typeof PLAN_TYPES)[number];
 export const SUBSCRIPTION_STATUSES = ["active", "past_due", "canceled", "expired", "refunded"] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
-export const vpnServers = pgTable("vpn_servers", {
-  id: uuid().primaryKey().defaultRandom(),
-  name: text().notNull().unique(),
-  region: text().notNull().default("ng-lagos"),
-  endpoint: text().notNull(),
-  /** Null until the node's agent registers the key it generated; such a server takes no devices. */
-  publicKey: text(),
-  ipv4Cidr: text().notNull(),
-  ipv6Cidr: text().notNull(),
-  dns: text().notNull(),
-  nodeTokenHash: text().notNull().unique(),
-  active: boolean().notNull().default(true),
-  lastSeenAt: timestamp({ withTimezone: true }),
-  /** The peer-set version the node agent last reported as applied. */
-  appliedPeerVersion: text(),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});
+export const vpnServers = pgTable(
+  "vpn_servers",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull().unique(),
+    region: text().notNull().default("ng-lagos"),
+    endpoint: text().notNull(),
+    /** Null until the node's agent registers the key it generated; such a server takes no devices. */
+    publicKey: text(),
+    ipv4Cidr: text().notNull(),
+    ipv6Cidr: text().notNull(),
+    dns: text().notNull(),
+    nodeTokenHash: text().notNull().unique(),
+    active: boolean().notNull().default(true),
+    lastSeenAt: timestamp({ withTimezone: true }),
+    /** The peer-set version the node agent last reported as applied. */
+    appliedPeerVersion: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Allocation state (decision 044), kept by the `devices` trigger: the number of live devices,
+     * and the high-water mark — every offset below it was handed out at least once and is now
+     * either live or in `vpn_free_addresses`; offsets from it upwards were never used.
+     */
+    liveDevices: integer().notNull().default(0),
+    nextAddressIndex: integer().notNull().default(2),
+  },
+  (table) => [
+    index("vpn_servers_least_loaded_idx")
+      .on(table.liveDevices, table.createdAt)
+      .where(sql`${table.active} and ${table.publicKey} is not null`),
+  ],
+);
+
+/** Released offsets below a server's high-water mark, reused lowest first (decision 044). */
+export const vpnFreeAddresses = pgTable(
+  "vpn_free_addresses",
+  {
+    serverId: uuid()
+      .notNull()
+      .references(() => vpnServers.id, { onDelete: "cascade" }),
+    addressIndex: integer().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.serverId, table.addressIndex] })],
+);
 
 export const subscriptions = pgTable(
   "subscriptions",

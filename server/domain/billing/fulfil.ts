@@ -1,4 +1,4 @@
-import { and, count, eq, isNull } from "drizzle-orm";
+import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { findPlan } from "#app/lib/plans.ts";
 import type { Transaction } from "#server/db/client.ts";
@@ -58,27 +58,52 @@ export async function fulfilInTransaction(
   const plan = findPlan(session.planId);
   if (!plan) throw new Error(`Checkout session ${session.id} names an unknown plan`);
 
-  const [inserted] = await tx
-    .insert(subscriptions)
-    .values({
-      planId: plan.id,
-      planType: plan.planType,
-      deviceLimit: plan.deviceLimit,
-      customerEmail: session.customerEmail,
-      expiresAt: new Date((session.paidAt ?? new Date()).getTime() + plan.accessDays * DAY_MS),
-      checkoutSessionId: session.id,
-      stripeCustomerId: references.stripeCustomerId ?? null,
-      stripeSubscriptionId: references.stripeSubscriptionId ?? null,
-    })
-    .onConflictDoNothing({ target: subscriptions.checkoutSessionId })
-    .returning();
+  // One statement: insert the subscription and link the session to it (nothing when the
+  // subscription already exists).
+  const insertion = tx.$with("inserted").as(
+    tx
+      .insert(subscriptions)
+      .values({
+        planId: plan.id,
+        planType: plan.planType,
+        deviceLimit: plan.deviceLimit,
+        customerEmail: session.customerEmail,
+        expiresAt: new Date((session.paidAt ?? new Date()).getTime() + plan.accessDays * DAY_MS),
+        checkoutSessionId: session.id,
+        stripeCustomerId: references.stripeCustomerId ?? null,
+        stripeSubscriptionId: references.stripeSubscriptionId ?? null,
+      })
+      .onConflictDoNothing({ target: subscriptions.checkoutSessionId })
+      .returning(),
+  );
+  const [inserted] = (await tx
+    .with(insertion)
+    .update(checkoutSessions)
+    .set({ subscriptionId: sql`${insertion.id}` })
+    .from(insertion)
+    .where(eq(checkoutSessions.id, session.id))
+    .returning({
+      id: insertion.id,
+      planId: insertion.planId,
+      planType: insertion.planType,
+      deviceLimit: insertion.deviceLimit,
+      status: insertion.status,
+      customerEmail: insertion.customerEmail,
+      expiresAt: insertion.expiresAt,
+      cancelAtPeriodEnd: insertion.cancelAtPeriodEnd,
+      checkoutSessionId: insertion.checkoutSessionId,
+      stripeCustomerId: insertion.stripeCustomerId,
+      stripeSubscriptionId: insertion.stripeSubscriptionId,
+      createdAt: insertion.createdAt,
+      updatedAt: insertion.updatedAt,
+    })) satisfies Subscription[];
 
   if (inserted) {
-    await tx
-      .update(checkoutSessions)
-      .set({ subscriptionId: inserted.id })
-      .where(eq(checkoutSessions.id, session.id));
-    const first = await ensureFirstDevice(tx, services, inserted);
+    // The subscription is this transaction's own row: nobody else can see it or give it a
+    // device, so slot 1 is issued without locking it again or looking for one.
+    const first = await issueOrPend(tx, services, inserted, () =>
+      issueDeviceWithEmail(tx, services, inserted, { newSubscription: true }),
+    );
     return { subscription: inserted, created: true, firstDevice: first?.device };
   }
 
@@ -124,8 +149,9 @@ export async function issueDeviceWithEmail(
   tx: Transaction,
   services: BillingServices,
   subscription: Subscription,
+  options: { newSubscription?: boolean } = {},
 ): Promise<IssuedDevice> {
-  const issued = await issueDevice(tx, services.sealer, subscription);
+  const issued = await issueDevice(tx, services.sealer, subscription, options);
   if (isEmail(subscription.customerEmail)) {
     await queueConfigEmail(tx, services, issued, subscription);
   }
@@ -133,10 +159,31 @@ export async function issueDeviceWithEmail(
 }
 
 /**
- * Slot 1 of the subscription, issuing it when missing. With no VPN server (or a full pool)
- * the subscription stays without a device: the success page shows Configuration Pending and
- * the next verification tries again.
+ * With no VPN server (or a full pool) the subscription stays without a device: the success
+ * page shows Configuration Pending and the next verification tries again. `issueDevice` writes
+ * nothing before it throws those, so no savepoint is needed to carry on with the transaction.
  */
+async function issueOrPend(
+  tx: Transaction,
+  services: BillingServices,
+  subscription: Subscription,
+  issue: () => Promise<IssuedDevice>,
+): Promise<{ device: Device; server: VpnServer } | undefined> {
+  try {
+    return await issue();
+  } catch (error) {
+    if (error instanceof NoVpnServerAvailable || error instanceof AddressPoolExhausted) {
+      services.logger.error(
+        { err: error, subscriptionId: subscription.id },
+        "config pending: cannot issue a device",
+      );
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+/** Slot 1 of the subscription, issuing it when missing (see `issueOrPend`). */
 export async function ensureFirstDevice(
   tx: Transaction,
   services: BillingServices,
@@ -149,18 +196,7 @@ export async function ensureFirstDevice(
     .for("update");
   const existing = await firstDevice(tx, subscription.id);
   if (existing) return existing;
-  try {
-    return await tx.transaction((savepoint) => issueDeviceWithEmail(savepoint, services, subscription));
-  } catch (error) {
-    if (error instanceof NoVpnServerAvailable || error instanceof AddressPoolExhausted) {
-      services.logger.error(
-        { err: error, subscriptionId: subscription.id },
-        "config pending: cannot issue a device",
-      );
-      return undefined;
-    }
-    throw error;
-  }
+  return issueOrPend(tx, services, subscription, () => issueDeviceWithEmail(tx, services, subscription));
 }
 
 export async function firstDevice(

@@ -4,11 +4,12 @@ import {
   checkoutSessions,
   devices,
   subscriptions,
+  type CheckoutSession,
   type Device,
   type Subscription,
 } from "#server/db/schema/index.ts";
 import { DeviceLimitReached } from "#server/domain/vpn/devices.ts";
-import { findCheckoutSession, markCheckoutPaid } from "./checkout.ts";
+import { markCheckoutPaid } from "./checkout.ts";
 import {
   deviceLimitReached,
   paymentNotCompleted,
@@ -48,11 +49,8 @@ export async function verifyPayment(
   input: { sessionId: string; newDevice?: boolean },
   now = new Date(),
 ): Promise<VerifiedPayment> {
-  if (!input.newDevice) {
-    const known = await alreadyFulfilled(services, input.sessionId, now);
-    if (known) return known;
-  }
-  const session = await findCheckoutSession(services.db, input.sessionId);
+  const { session, answer: known } = await readSession(services, input.sessionId, now);
+  if (known && !input.newDevice) return known;
   if (!session) throw sessionNotFound();
   let references: StripeReferences = {};
   if (session.status !== "paid") {
@@ -140,16 +138,18 @@ function answer(
 }
 
 /**
- * The common case — the success page (re)loaded after fulfilment — in one read without a
- * transaction or row locks: paid session, live subscription, live slot 1.
+ * The session, and — the common case, the success page (re)loaded after fulfilment — the
+ * answer itself, in one read without a transaction or row locks: paid session, live
+ * subscription, live slot 1. A first verification uses the session row it reads.
  */
-async function alreadyFulfilled(
+async function readSession(
   services: BillingServices,
   sessionId: string,
   now: Date,
-): Promise<VerifiedPayment | undefined> {
+): Promise<{ session?: CheckoutSession; answer?: VerifiedPayment }> {
   const [row] = await services.db
     .select({
+      session: checkoutSessions,
       subscription: subscriptions,
       device: devices,
       activeDevices:
@@ -158,13 +158,21 @@ async function alreadyFulfilled(
         ),
     })
     .from(checkoutSessions)
-    .innerJoin(subscriptions, eq(subscriptions.id, checkoutSessions.subscriptionId))
-    .innerJoin(
+    .leftJoin(subscriptions, eq(subscriptions.id, checkoutSessions.subscriptionId))
+    .leftJoin(
       devices,
       and(eq(devices.subscriptionId, subscriptions.id), eq(devices.slot, 1), isNull(devices.revokedAt)),
     )
-    .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.status, "paid")));
-  if (!row || !USABLE.includes(row.subscription.status) || row.subscription.expiresAt <= now)
-    return undefined;
-  return answer(services, row);
+    .where(eq(checkoutSessions.id, sessionId));
+  if (!row) return {};
+  const { session, subscription, device, activeDevices } = row;
+  if (
+    session.status !== "paid" ||
+    !subscription ||
+    !device ||
+    !USABLE.includes(subscription.status) ||
+    subscription.expiresAt <= now
+  )
+    return { session };
+  return { session, answer: answer(services, { subscription, device, activeDevices }) };
 }

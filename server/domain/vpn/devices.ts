@@ -1,5 +1,5 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { queryRows, type Executor, type Transaction } from "#server/db/client.ts";
+import { and, eq, inArray, isNull } from "drizzle-orm";
+import type { Executor, Transaction } from "#server/db/client.ts";
 import {
   devices,
   subscriptions,
@@ -9,9 +9,9 @@ import {
   type VpnServer,
 } from "#server/db/schema/index.ts";
 import { generateToken, hashToken, type Sealer } from "#server/secrets.ts";
-import { addressesAt, FIRST_DEVICE_INDEX, poolCapacity } from "./addresses.ts";
+import { addressesAt, poolCapacity } from "./addresses.ts";
 import { generateKeyPair, generatePresharedKey } from "./keys.ts";
-import { lockLeastLoadedServer } from "./servers.ts";
+import { allocateAddress } from "./servers.ts";
 
 export class DeviceLimitReached extends Error {
   constructor(public readonly deviceLimit: number) {
@@ -41,66 +41,52 @@ export interface IssuedDevice {
   downloadToken: string;
 }
 
-async function lowestFreeAddressIndex(tx: Executor, server: VpnServer): Promise<number> {
-  const [row] = await queryRows<{ index: number | null }>(
-    tx,
-    sql`select case
-          when not exists (
-            select 1 from devices
-            where vpn_server_id = ${server.id} and revoked_at is null and address_index = ${FIRST_DEVICE_INDEX}
-          ) then ${FIRST_DEVICE_INDEX}
-          else (
-            select min(d.address_index) + 1 from devices d
-            where d.vpn_server_id = ${server.id} and d.revoked_at is null
-              and not exists (
-                select 1 from devices n
-                where n.vpn_server_id = ${server.id} and n.revoked_at is null and n.address_index = d.address_index + 1
-              )
-          )
-        end as index`,
-  );
-  const index = Number(row?.index ?? FIRST_DEVICE_INDEX);
-  if (index > poolCapacity(server.ipv4Cidr, server.ipv6Cidr)) throw new AddressPoolExhausted(server.name);
-  return index;
-}
-
 /**
  * Gives a subscription its next device: the lowest free slot, on the least-loaded active
- * server, at that server's lowest free address. The subscription and server rows are locked
- * for the transaction, so concurrent calls never share a slot or an address.
+ * server, at that server's lowest free address (decision 044). The subscription row is locked
+ * first (slots cannot race), then one statement picks the slot, locks the server and takes its
+ * next offset, and a second inserts the device; the server stays locked until the caller's
+ * transaction ends, so keep what follows short.
+ *
+ * `newSubscription: true` tells it the subscription was inserted in this same transaction and
+ * has no device yet (no other transaction can see it), so slot 1 is taken without the lock.
+ * Nothing is written when it throws (no slot, no server, full pool).
  */
 export async function issueDevice(
   tx: Transaction,
   sealer: Sealer,
-  subscription: Pick<Subscription, "id">,
-  options: { name?: string } = {},
+  subscription: Pick<Subscription, "id"> & Partial<Pick<Subscription, "deviceLimit">>,
+  options: { name?: string; newSubscription?: boolean } = {},
 ): Promise<IssuedDevice> {
-  const [locked] = await tx
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.id, subscription.id))
-    .for("update");
-  if (!locked) throw new Error(`Subscription ${subscription.id} does not exist`);
-  const used = new Set(
-    (await tx.select({ slot: devices.slot }).from(devices).where(eq(devices.subscriptionId, locked.id))).map(
-      (row) => row.slot,
-    ),
+  let deviceLimit = subscription.deviceLimit;
+  if (options.newSubscription && deviceLimit !== undefined) {
+    if (deviceLimit < 1) throw new DeviceLimitReached(deviceLimit);
+  } else {
+    const [locked] = await tx
+      .select({ deviceLimit: subscriptions.deviceLimit })
+      .from(subscriptions)
+      .where(eq(subscriptions.id, subscription.id))
+      .for("update");
+    if (!locked) throw new Error(`Subscription ${subscription.id} does not exist`);
+    deviceLimit = locked.deviceLimit;
+  }
+  const allocation = await allocateAddress(
+    tx,
+    { id: subscription.id, deviceLimit },
+    options.newSubscription ? 1 : undefined,
   );
-  const slot = Array.from({ length: locked.deviceLimit }, (_, index) => index + 1).find(
-    (candidate) => !used.has(candidate),
-  );
-  if (slot === undefined) throw new DeviceLimitReached(locked.deviceLimit);
-
-  const server = await lockLeastLoadedServer(tx);
-  if (!server) throw new NoVpnServerAvailable();
-  const addressIndex = await lowestFreeAddressIndex(tx, server);
+  if (allocation.slot === null) throw new DeviceLimitReached(deviceLimit);
+  const { server, addressIndex, slot } = allocation;
+  if (!server || addressIndex === undefined) throw new NoVpnServerAvailable();
+  if (addressIndex > poolCapacity(server.ipv4Cidr, server.ipv6Cidr))
+    throw new AddressPoolExhausted(server.name);
   const { ipv4, ipv6 } = addressesAt(server.ipv4Cidr, server.ipv6Cidr, addressIndex);
   const keys = generateKeyPair();
   const downloadToken = generateToken();
   const [device] = await tx
     .insert(devices)
     .values({
-      subscriptionId: locked.id,
+      subscriptionId: subscription.id,
       slot,
       name: options.name ?? `Device ${slot}`,
       vpnServerId: server.id,

@@ -1,7 +1,8 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { asc, eq, getTableColumns, sql } from "drizzle-orm";
+import { toSnakeCase } from "drizzle-orm/casing";
 import type { Config } from "#server/config.ts";
-import type { Executor } from "#server/db/client.ts";
-import { devices, vpnServers, type VpnServer } from "#server/db/schema/index.ts";
+import { queryRows, type Executor } from "#server/db/client.ts";
+import { vpnServers, type VpnServer } from "#server/db/schema/index.ts";
 import { generateToken, hashToken } from "#server/secrets.ts";
 import { isValidPool } from "./addresses.ts";
 import { generateKeyPair, isWireGuardKey } from "./keys.ts";
@@ -47,28 +48,87 @@ export async function addVpnServer(
   return { server: server!, nodeToken };
 }
 
+const serverColumns = Object.entries(getTableColumns(vpnServers));
+const serverSelectList = sql.join(
+  serverColumns.map(
+    ([key, column]) =>
+      sql`chosen.${sql.identifier(column.keyAsName ? toSnakeCase(key) : column.name)} as ${sql.identifier(key)}`,
+  ),
+  sql`, `,
+);
+
+export interface Allocation {
+  /** The slot the device takes, or null when every slot of the subscription is used. */
+  slot: number | null;
+  /** The chosen server, locked until the caller's transaction ends; undefined when none is available. */
+  server?: VpnServer;
+  /** The offset the device takes: the lowest released one, else the server's high-water mark. */
+  addressIndex?: number;
+}
+
 /**
- * The active server (with a registered public key) with the fewest live devices, locked for the caller's transaction so
- * concurrent allocations on it queue up instead of racing for the same address.
+ * One statement (decision 044): the subscription's lowest free slot (or `slot` when the caller
+ * knows it), the least-loaded active server by its `live_devices` counter (index
+ * `vpn_servers_least_loaded_idx`), locked `FOR UPDATE`, and that server's next offset — the
+ * lowest entry popped from `vpn_free_addresses`, else `next_address_index`. Nothing is locked
+ * or popped when no slot is free. The caller must lock the subscription row first (in an
+ * earlier statement, so this one's snapshot sees the devices committed before that lock).
+ *
+ * The pop uses `FOR UPDATE SKIP LOCKED`, so a free row that a transaction committed away while
+ * this one waited for the server lock is skipped rather than reused; the high-water mark comes
+ * from the locked (latest) server row. Inserting the device raises the mark and counts it
+ * (trigger `devices_allocation_state`).
  */
-export async function lockLeastLoadedServer(executor: Executor): Promise<VpnServer | undefined> {
-  // One round trip: pick by the live-device count (from the partial index on live devices), then
-  // lock. The pick reads the statement's snapshot; it is a load heuristic, the lock is what
-  // serialises address allocation on the chosen server.
-  const [server] = await executor
-    .select()
-    .from(vpnServers)
-    .where(
-      eq(
-        vpnServers.id,
-        sql`(select s.id from vpn_servers s
-             where s.active and s.public_key is not null
-             order by (select count(*) from devices d where d.vpn_server_id = s.id and d.revoked_at is null), s.created_at
-             limit 1)`,
-      ),
-    )
-    .for("update");
-  return server;
+export async function allocateAddress(
+  tx: Executor,
+  subscription: { id: string; deviceLimit: number },
+  slot?: number,
+): Promise<Allocation> {
+  const freeSlot =
+    slot === undefined
+      ? sql`select min(g)::int as slot from generate_series(1, ${subscription.deviceLimit}::int) g
+            where g not in (select d.slot from devices d where d.subscription_id = ${subscription.id})`
+      : sql`select ${slot}::int as slot`;
+  const [row] = await queryRows<Record<string, unknown>>(
+    tx,
+    sql`with free_slot as (${freeSlot}),
+        chosen as (
+          select * from vpn_servers
+          where active and public_key is not null and (select slot from free_slot) is not null
+          order by live_devices, created_at
+          limit 1
+          for update
+        ),
+        reused as (
+          delete from vpn_free_addresses f
+          where f.server_id = (select id from chosen)
+            and f.address_index = (
+              select l.address_index from vpn_free_addresses l
+              where l.server_id = (select id from chosen)
+              order by l.address_index
+              limit 1
+              for update skip locked
+            )
+          returning f.address_index
+        )
+        select free_slot.slot as "allocatedSlot",
+               (select address_index from reused) as "reusedIndex",
+               ${serverSelectList}
+        from free_slot left join chosen on true`,
+  );
+  if (!row || row.allocatedSlot == null) return { slot: null };
+  if (row.id == null) return { slot: Number(row.allocatedSlot) };
+  const server = Object.fromEntries(
+    serverColumns.map(([key, column]) => [
+      key,
+      row[key] == null ? null : (column.mapFromDriverValue(row[key]) as unknown),
+    ]),
+  ) as VpnServer;
+  return {
+    slot: Number(row.allocatedSlot),
+    server,
+    addressIndex: Number(row.reusedIndex ?? server.nextAddressIndex),
+  };
 }
 
 /**
@@ -108,12 +168,6 @@ export async function rotateNodeToken(
 }
 
 export async function listVpnServers(executor: Executor) {
-  const live = executor
-    .select({ serverId: devices.vpnServerId, count: sql<number>`count(*)::int`.as("count") })
-    .from(devices)
-    .where(sql`${devices.revokedAt} is null`)
-    .groupBy(devices.vpnServerId)
-    .as("live");
   return executor
     .select({
       name: vpnServers.name,
@@ -124,9 +178,8 @@ export async function listVpnServers(executor: Executor) {
       ipv6Cidr: vpnServers.ipv6Cidr,
       active: vpnServers.active,
       lastSeenAt: vpnServers.lastSeenAt,
-      liveDevices: sql<number>`coalesce(${live.count}, 0)`,
+      liveDevices: vpnServers.liveDevices,
     })
     .from(vpnServers)
-    .leftJoin(live, eq(live.serverId, vpnServers.id))
     .orderBy(asc(vpnServers.createdAt));
 }
