@@ -97,7 +97,9 @@ describe.each(databaseKinds)("the e-mail outbox on %s", (kind) => {
     }
     const transport = flakyTransport(3);
     const deps = { db: db, sealer, transport, logger, from: "x@example.com" };
-    const start = Date.now();
+    // A second ahead: the database stores microseconds, so "now" in the same millisecond as the
+    // last insert could still be before it.
+    const start = Date.now() + 1_000;
     expect(await deliverDueEmails(deps, new Date(start))).toBe(0);
     const pending = await db.select().from(outboxMessages);
     expect(pending.every((row) => row.status === "pending" && row.attempts === 1 && row.lastError)).toBe(
