@@ -7,15 +7,15 @@
 import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { buildIfStale } from "../scripts/build-if-stale.js";
+import { createScratchPostgres } from "../tests/support/scratch-postgres.ts";
 import type { DatabaseKind } from "#server/db/client.ts";
 import { queryRows } from "#server/db/client.ts";
 import { checkoutSessions } from "#server/db/schema/index.ts";
 import { PGlite } from "@electric-sql/pglite";
-import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { wrapPglite, wrapPostgres, type DatabaseHandle } from "#server/db/client.ts";
+import { wrapPglite, type DatabaseHandle } from "#server/db/client.ts";
 import type { Config } from "#server/config.ts";
 import type { AppServices } from "#server/services.ts";
 
@@ -124,29 +124,12 @@ async function openDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
     if (TRACE) traceStatements(client);
     return wrapPglite(client);
   }
-  const serverUrl = process.env.TEST_DATABASE_URL!;
-  const name = `naijalink_bench_${crypto.randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
   // The pool size the app uses in production (server/db/client.ts).
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
-  // end() resolves before the clients have closed; the forced drop below may terminate them.
-  pool.on("error", () => {});
-  const handle = wrapPostgres(pool);
-  return {
-    ...handle,
-    async close() {
-      await pool.end();
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    },
-  };
+  return createScratchPostgres({
+    serverUrl: process.env.TEST_DATABASE_URL!,
+    prefix: "naijalink_bench",
+    poolMax: 10,
+  });
 }
 
 async function createBenchApp(kind: DatabaseKind): Promise<BenchApp> {

@@ -1,8 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
-import crypto from "node:crypto";
-import pg from "pg";
-import { wrapPglite, wrapPostgres, type DatabaseHandle, type DatabaseKind } from "#server/db/client.ts";
+import { wrapPglite, type DatabaseHandle, type DatabaseKind } from "#server/db/client.ts";
 import { migrate } from "#server/db/migrate.ts";
+import { createScratchPostgres } from "./scratch-postgres.ts";
 
 /** PGlite always; PostgreSQL too when TEST_DATABASE_URL points at a server (.ci/run sets it). */
 export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL
@@ -33,24 +32,7 @@ export async function createTestDatabase(kind: DatabaseKind = "pglite"): Promise
   }
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error("TEST_DATABASE_URL is not set: no PostgreSQL server to test against");
-  const name = `naijalink_test_${crypto.randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 20 });
-  const handle = wrapPostgres(pool);
+  const handle = await createScratchPostgres({ serverUrl, prefix: "naijalink_test", poolMax: 20 });
   await migrate(handle.db);
-  return {
-    ...handle,
-    async close() {
-      await pool.end();
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    },
-  };
+  return handle;
 }

@@ -1,0 +1,33 @@
+import crypto from "node:crypto";
+import pg from "pg";
+import { wrapPostgres, type DatabaseHandle } from "#server/db/client.ts";
+
+/**
+ * A throw-away database on the PostgreSQL server at `serverUrl`, dropped by `close()`.
+ * Used by the tests and the benchmarks; it is not migrated here.
+ */
+export async function createScratchPostgres(options: {
+  serverUrl: string;
+  prefix: string;
+  poolMax: number;
+}): Promise<DatabaseHandle> {
+  const name = `${options.prefix}_${crypto.randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: options.serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(options.serverUrl);
+  url.pathname = `/${name}`;
+  const pool = new pg.Pool({ connectionString: url.toString(), max: options.poolMax });
+  const handle = wrapPostgres(pool);
+  return {
+    ...handle,
+    async close() {
+      await pool.end();
+      const cleanup = new pg.Client({ connectionString: options.serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
