@@ -1,8 +1,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
-import { PageHero } from "#app/components/page-hero.tsx";
 import { PlanSummary } from "#app/components/purchase/plan-summary.tsx";
-import { PurchaseSteps } from "#app/components/purchase/purchase-steps.tsx";
+import { PurchaseStepPage } from "#app/components/purchase/purchase-steps.tsx";
 import { useStoredPurchase } from "#app/components/purchase/use-purchase-storage.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
@@ -63,52 +62,44 @@ export default function GetStartedDetails() {
   }
 
   return (
-    <>
-      <PageHero title="Your Details">
-        <p>Tell us where to send your VPN config.</p>
-      </PageHero>
-      <section className="px-4 py-12">
-        <div className="mx-auto max-w-5xl">
-          <PurchaseSteps current={2} />
-          <div className="grid gap-8 md:grid-cols-[2fr_1fr]">
-            <Card>
-              <CardHeader>
-                <CardTitle>Subscriber Information</CardTitle>
-              </CardHeader>
-              <CardContent>
-                <form onSubmit={submit} className="grid gap-4 sm:grid-cols-2" aria-label="Your details">
-                  {FIELDS.map((field) => (
-                    <div key={field.name} className="flex flex-col gap-2">
-                      <Label htmlFor={field.name}>
-                        {field.label}
-                        {field.required ? <span aria-hidden="true"> *</span> : null}
-                      </Label>
-                      <Input
-                        id={field.name}
-                        name={field.name}
-                        type={field.type}
-                        autoComplete={field.autoComplete}
-                        aria-required={field.required || undefined}
-                        value={form[field.name]}
-                        onChange={(event) =>
-                          setForm((current) => ({ ...current, [field.name]: event.target.value }))
-                        }
-                      />
-                    </div>
-                  ))}
-                  <div className="flex flex-col-reverse gap-3 pt-2 sm:col-span-2 sm:flex-row sm:justify-between">
-                    <Button asChild variant="outline">
-                      <Link to="/get-started">Back to Plan Selection</Link>
-                    </Button>
-                    <Button type="submit">Continue to Payment</Button>
-                  </div>
-                </form>
-              </CardContent>
-            </Card>
-            <PlanSummary ready={ready} plan={plan} />
-          </div>
-        </div>
-      </section>
-    </>
+    <PurchaseStepPage step={2} title="Your Details" intro="Tell us where to send your VPN config.">
+      <div className="grid gap-8 md:grid-cols-[2fr_1fr]">
+        <Card>
+          <CardHeader>
+            <CardTitle>Subscriber Information</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <form onSubmit={submit} className="grid gap-4 sm:grid-cols-2" aria-label="Your details">
+              {FIELDS.map((field) => (
+                <div key={field.name} className="flex flex-col gap-2">
+                  <Label htmlFor={field.name}>
+                    {field.label}
+                    {field.required ? <span aria-hidden="true"> *</span> : null}
+                  </Label>
+                  <Input
+                    id={field.name}
+                    name={field.name}
+                    type={field.type}
+                    autoComplete={field.autoComplete}
+                    aria-required={field.required || undefined}
+                    value={form[field.name]}
+                    onChange={(event) =>
+                      setForm((current) => ({ ...current, [field.name]: event.target.value }))
+                    }
+                  />
+                </div>
+              ))}
+              <div className="flex flex-col-reverse gap-3 pt-2 sm:col-span-2 sm:flex-row sm:justify-between">
+                <Button asChild variant="outline">
+                  <Link to="/get-started">Back to Plan Selection</Link>
+                </Button>
+                <Button type="submit">Continue to Payment</Button>
+              </div>
+            </form>
+          </CardContent>
+        </Card>
+        <PlanSummary ready={ready} plan={plan} />
+      </div>
+    </PurchaseStepPage>
   );
 }

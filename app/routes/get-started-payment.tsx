@@ -2,14 +2,13 @@ import { Lock } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { toast } from "sonner";
-import { PageHero } from "#app/components/page-hero.tsx";
 import { OrderSummary } from "#app/components/purchase/order-summary.tsx";
 import {
   isComingSoon,
   PaymentMethods,
   type PaymentMethod,
 } from "#app/components/purchase/payment-methods.tsx";
-import { PurchaseSteps } from "#app/components/purchase/purchase-steps.tsx";
+import { PurchaseStepPage } from "#app/components/purchase/purchase-steps.tsx";
 import { useStoredPurchase } from "#app/components/purchase/use-purchase-storage.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
@@ -69,63 +68,55 @@ export default function GetStartedPayment() {
   }
 
   return (
-    <>
-      <PageHero title="Payment">
-        <p>Pay securely by card on our hosted checkout.</p>
-      </PageHero>
-      <section className="px-4 py-12">
-        <div className="mx-auto max-w-5xl">
-          <PurchaseSteps current={3} />
-          <div className="grid gap-8 md:grid-cols-[2fr_1fr]">
-            <Card>
-              <CardHeader>
-                <CardTitle>Payment Method</CardTitle>
-              </CardHeader>
-              <CardContent className="flex flex-col gap-6">
-                <PaymentMethods value={method} onChange={setMethod} />
-                <label className="flex items-start gap-3 text-sm">
-                  <input
-                    type="checkbox"
-                    className="mt-0.5 size-4 accent-[var(--color-primary)]"
-                    checked={agreed}
-                    onChange={(event) => setAgreed(event.target.checked)}
-                  />
-                  <span>
-                    I agree to the{" "}
-                    <Link to="/terms" className="underline">
-                      Terms and Conditions
-                    </Link>{" "}
-                    and the 7-day guarantee policy (
-                    <Link to="/refund-policy" className="underline">
-                      Refund Policy
-                    </Link>
-                    ).
-                  </span>
-                </label>
-                <p className="flex items-center gap-2 text-sm text-muted-foreground">
-                  <Lock aria-hidden="true" className="size-4" /> 256-bit SSL encrypted payment
-                </p>
-                <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
-                  <Button asChild variant="outline">
-                    <Link to="/get-started/details">Back to Details</Link>
-                  </Button>
-                  <Button
-                    type="button"
-                    size="lg"
-                    disabled={processing}
-                    aria-disabled={blocked || undefined}
-                    className={blocked ? "cursor-not-allowed opacity-50" : undefined}
-                    onClick={completePayment}
-                  >
-                    {processing ? "Processing..." : "Complete Payment"}
-                  </Button>
-                </div>
-              </CardContent>
-            </Card>
-            <OrderSummary ready={ready} plan={plan} />
-          </div>
-        </div>
-      </section>
-    </>
+    <PurchaseStepPage step={3} title="Payment" intro="Pay securely by card on our hosted checkout.">
+      <div className="grid gap-8 md:grid-cols-[2fr_1fr]">
+        <Card>
+          <CardHeader>
+            <CardTitle>Payment Method</CardTitle>
+          </CardHeader>
+          <CardContent className="flex flex-col gap-6">
+            <PaymentMethods value={method} onChange={setMethod} />
+            <label className="flex items-start gap-3 text-sm">
+              <input
+                type="checkbox"
+                className="mt-0.5 size-4 accent-[var(--color-primary)]"
+                checked={agreed}
+                onChange={(event) => setAgreed(event.target.checked)}
+              />
+              <span>
+                I agree to the{" "}
+                <Link to="/terms" className="underline">
+                  Terms and Conditions
+                </Link>{" "}
+                and the 7-day guarantee policy (
+                <Link to="/refund-policy" className="underline">
+                  Refund Policy
+                </Link>
+                ).
+              </span>
+            </label>
+            <p className="flex items-center gap-2 text-sm text-muted-foreground">
+              <Lock aria-hidden="true" className="size-4" /> 256-bit SSL encrypted payment
+            </p>
+            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+              <Button asChild variant="outline">
+                <Link to="/get-started/details">Back to Details</Link>
+              </Button>
+              <Button
+                type="button"
+                size="lg"
+                disabled={processing}
+                aria-disabled={blocked || undefined}
+                className={blocked ? "cursor-not-allowed opacity-50" : undefined}
+                onClick={completePayment}
+              >
+                {processing ? "Processing..." : "Complete Payment"}
+              </Button>
+            </div>
+          </CardContent>
+        </Card>
+        <OrderSummary ready={ready} plan={plan} />
+      </div>
+    </PurchaseStepPage>
   );
 }

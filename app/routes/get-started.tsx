@@ -1,8 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { PageHero } from "#app/components/page-hero.tsx";
 import { PlanCard } from "#app/components/plan-card.tsx";
-import { PurchaseSteps } from "#app/components/purchase/purchase-steps.tsx";
+import { PurchaseStepPage } from "#app/components/purchase/purchase-steps.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { PLANS, type Plan } from "#app/lib/plans.ts";
@@ -25,44 +24,41 @@ export default function GetStarted() {
   }
 
   return (
-    <>
-      <PageHero title="Choose Your Plan">
-        <p>Pick the plan that fits you. Your config arrives the moment you pay.</p>
-      </PageHero>
-      <section className="px-4 py-12">
-        <div className="mx-auto max-w-6xl">
-          <PurchaseSteps current={1} />
-          <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            {PLANS.map((plan) => {
-              const isSelected = selected?.id === plan.id;
-              return (
-                <PlanCard key={plan.id} plan={plan} selected={isSelected}>
-                  <Button
-                    className="w-full"
-                    variant={isSelected ? "default" : "outline"}
-                    aria-pressed={isSelected}
-                    aria-label={`${isSelected ? "Selected" : "Select"} ${plan.name}`}
-                    onClick={() => choose(plan)}
-                  >
-                    {isSelected ? "Selected" : "Select Plan"}
-                  </Button>
-                </PlanCard>
-              );
-            })}
-          </div>
-          <div className="mt-10 flex justify-center">
-            {selected ? (
-              <Button asChild size="lg">
-                <Link to="/get-started/details">Continue to Details</Link>
+    <PurchaseStepPage
+      step={1}
+      title="Choose Your Plan"
+      intro="Pick the plan that fits you. Your config arrives the moment you pay."
+      width="max-w-6xl"
+    >
+      <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+        {PLANS.map((plan) => {
+          const isSelected = selected?.id === plan.id;
+          return (
+            <PlanCard key={plan.id} plan={plan} selected={isSelected}>
+              <Button
+                className="w-full"
+                variant={isSelected ? "default" : "outline"}
+                aria-pressed={isSelected}
+                aria-label={`${isSelected ? "Selected" : "Select"} ${plan.name}`}
+                onClick={() => choose(plan)}
+              >
+                {isSelected ? "Selected" : "Select Plan"}
               </Button>
-            ) : (
-              <Button size="lg" disabled>
-                Continue to Details
-              </Button>
-            )}
-          </div>
-        </div>
-      </section>
-    </>
+            </PlanCard>
+          );
+        })}
+      </div>
+      <div className="mt-10 flex justify-center">
+        {selected ? (
+          <Button asChild size="lg">
+            <Link to="/get-started/details">Continue to Details</Link>
+          </Button>
+        ) : (
+          <Button size="lg" disabled>
+            Continue to Details
+          </Button>
+        )}
+      </div>
+    </PurchaseStepPage>
   );
 }

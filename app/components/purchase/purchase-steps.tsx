@@ -1,4 +1,6 @@
 import { Check } from "lucide-react";
+import type { ReactNode } from "react";
+import { PageHero } from "#app/components/page-hero.tsx";
 import { cn } from "#app/lib/utils.ts";
 
 export const PURCHASE_STEPS = ["Choose Plan", "Your Details", "Payment"] as const;
@@ -40,5 +42,34 @@ export function PurchaseSteps({ current }: { current: 1 | 2 | 3 }) {
         })}
       </ol>
     </nav>
+  );
+}
+
+/** The frame of each purchase step: heading, the progress indicator, then the step's content. */
+export function PurchaseStepPage({
+  step,
+  title,
+  intro,
+  width = "max-w-5xl",
+  children,
+}: {
+  step: 1 | 2 | 3;
+  title: string;
+  intro: string;
+  width?: "max-w-5xl" | "max-w-6xl";
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <PageHero title={title}>
+        <p>{intro}</p>
+      </PageHero>
+      <section className="px-4 py-12">
+        <div className={cn("mx-auto", width)}>
+          <PurchaseSteps current={step} />
+          {children}
+        </div>
+      </section>
+    </>
   );
 }
