@@ -9,11 +9,12 @@ import {
 import { migrate } from "./db/migrate.ts";
 import { createAuth, type Auth } from "./domain/auth/auth.ts";
 import { seedSamplePosts } from "./domain/blog/seed.ts";
-import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
+import { enqueueEmail, enqueueEmails, type OutgoingEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
 import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
 import { removeAdminToken, writeAdminToken } from "./domain/vpn/admin-token.ts";
 import { startExpiryTimer, type ExpiryTimer } from "./domain/vpn/lifecycle.ts";
+import { refillKeyPairs } from "./domain/vpn/keys.ts";
 import { ensureDevelopmentServer } from "./domain/vpn/servers.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createSealer, loadSecrets, type Sealer } from "./secrets.ts";
@@ -31,6 +32,7 @@ export interface AppServices {
     transport: MailTransport;
     /** Queue inside the caller's transaction; call `wake()` after it commits. */
     enqueue(executor: Executor, email: OutgoingEmail): Promise<string>;
+    enqueueMany(executor: Executor, emails: OutgoingEmail[]): Promise<string[]>;
     wake(): void;
     drain(): Promise<void>;
   };
@@ -56,6 +58,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
   const database =
     options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  void refillKeyPairs(); // on the thread pool while the database migrates
   const applied = await migrate(database.db);
   if (applied.length) logger.info({ migrations: applied }, "database migrated");
   const developmentServer = await ensureDevelopmentServer(database.db, config);
@@ -91,6 +94,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
       from,
       transport,
       enqueue: (executor, email) => enqueueEmail(executor, sealer, email),
+      enqueueMany: (executor, emails) => enqueueEmails(executor, sealer, emails),
       wake: () => outboxWorker?.wake(),
       drain: async () => {
         if (outboxWorker) return outboxWorker.drain();

@@ -4,7 +4,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { queryRows, wrapPglite, type DatabaseHandle, type Executor } from "#server/db/client.ts";
 import { listMigrations } from "#server/db/migrate.ts";
 import { subscriptions, vpnServers } from "#server/db/schema/index.ts";
-import { issueDevice, revokeDevice, revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
+import {
+  issueDevice,
+  issueFirstDevices,
+  revokeDevice,
+  revokeSubscriptionDevices,
+} from "#server/domain/vpn/devices.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
 import { addVpnServer } from "#server/domain/vpn/servers.ts";
 import { createSealer } from "#server/secrets.ts";
@@ -103,6 +108,61 @@ describe.each(databaseKinds)("VPN address allocation state on %s", (kind) => {
     expect(reused[0]!.device.ipv4).toBe(issued[1]!.device.ipv4);
     expect(reused[0]!.device.ipv6).toBe(issued[1]!.device.ipv6);
     expect(await allocationMismatches(handle.db)).toEqual([]);
+  });
+
+  it("issues a batch of first devices at the released offsets lowest first, then from the mark", async () => {
+    handle = await createTestDatabase(kind);
+    const db = handle;
+    const server = await addServer(db.db);
+    const single = [];
+    for (let index = 0; index < 6; index++) single.push(await issue(db)); // offsets 2..7
+    await revokeDevice(db.db, single[3]!.device.id); // offset 5
+    await revokeDevice(db.db, single[1]!.device.id); // offset 3
+    const owners = await Promise.all(Array.from({ length: 4 }, () => newSubscription(db.db)));
+    const batch = await db.db.transaction((tx) => issueFirstDevices(tx, sealer, owners));
+    expect(batch.map((entry) => entry?.device.addressIndex)).toEqual([3, 5, 8, 9]);
+    expect(batch.map((entry) => entry?.device.subscriptionId)).toEqual(owners.map((owner) => owner.id));
+    expect(batch.every((entry) => entry?.device.slot === 1)).toBe(true);
+    expect(new Set(batch.map((entry) => entry?.device.publicKey)).size).toBe(4);
+    // One multi-row insert, counted once by the statement trigger (migration 0007).
+    const [state] = await db.db.select().from(vpnServers).where(eq(vpnServers.id, server.id));
+    expect({ live: state!.liveDevices, next: state!.nextAddressIndex }).toEqual({ live: 8, next: 10 });
+    expect(await allocationMismatches(db.db)).toEqual([]);
+  });
+
+  it("places no more of a batch than the chosen server's pool holds", async () => {
+    handle = await createTestDatabase(kind);
+    const db = handle;
+    // A /29 holds host offsets 2..6 for devices: five.
+    await addVpnServer(db.db, {
+      name: "ng-tiny-1",
+      endpoint: "203.0.113.11:51820",
+      publicKey: generateKeyPair().publicKey,
+      ipv4Cidr: "10.70.0.0/29",
+      ipv6Cidr: "fd70::/64",
+      dns: "1.1.1.1",
+    });
+    const owners = await Promise.all(Array.from({ length: 7 }, () => newSubscription(db.db)));
+    const batch = await db.db.transaction((tx) => issueFirstDevices(tx, sealer, owners));
+    expect(batch.map((entry) => entry?.device.addressIndex)).toEqual([2, 3, 4, 5, 6, undefined, undefined]);
+    expect(batch.map((entry) => entry?.device.ipv4)).toEqual([
+      "10.70.0.2",
+      "10.70.0.3",
+      "10.70.0.4",
+      "10.70.0.5",
+      "10.70.0.6",
+      undefined,
+      undefined,
+    ]);
+    expect(await allocationMismatches(db.db)).toEqual([]);
+  });
+
+  it("issues no batch when no server is available", async () => {
+    handle = await createTestDatabase(kind);
+    const db = handle;
+    const owners = await Promise.all(Array.from({ length: 3 }, () => newSubscription(db.db)));
+    const batch = await db.db.transaction((tx) => issueFirstDevices(tx, sealer, owners));
+    expect(batch).toEqual([undefined, undefined, undefined]);
   });
 
   it("keeps the counters and free list equal to the live devices under concurrent issue and revoke", async () => {

@@ -1,4 +1,4 @@
-import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { findPlan } from "#app/lib/plans.ts";
 import type { Transaction } from "#server/db/client.ts";
@@ -7,6 +7,7 @@ import {
   devices,
   subscriptions,
   vpnServers,
+  type CheckoutSession,
   type Device,
   type Subscription,
   type VpnServer,
@@ -15,13 +16,15 @@ import {
   AddressPoolExhausted,
   downloadTokenOf,
   issueDevice,
+  issueFirstDevices,
   NoVpnServerAvailable,
   type IssuedDevice,
 } from "#server/domain/vpn/devices.ts";
 import type { AppServices } from "#server/services.ts";
-import { queueConfigEmail } from "#server/domain/vpn/config-email.ts";
+import { queueConfigEmail, queueConfigEmails } from "#server/domain/vpn/config-email.ts";
+import { batcherPerOwner, createBatcher } from "#server/db/batching.ts";
 
-export type BillingServices = Pick<AppServices, "config" | "db" | "logger" | "sealer" | "mail">;
+export type BillingServices = Pick<AppServices, "config" | "db" | "dbKind" | "logger" | "sealer" | "mail">;
 
 const DAY_MS = 86_400_000;
 
@@ -38,50 +41,120 @@ export interface Fulfilment {
   firstDevice?: Device;
 }
 
+export interface FulfilmentRequest {
+  checkoutSessionId: string;
+  references?: StripeReferences;
+}
+
 /**
- * Turns a paid checkout session into a subscription with its first device, exactly once.
- * The unique `subscriptions.checkout_session_id` decides the race: a concurrent call's insert
- * waits for the winner's commit, then does nothing and reads the winner's row.
- * Returns undefined when the session is unknown or not paid.
+ * Turns paid checkout sessions into subscriptions, each with its first device and config
+ * e-mail, exactly once. The unique `subscriptions.checkout_session_id` decides races: a
+ * concurrent transaction's insert of the same session waits for the winner's commit, then does
+ * nothing and reads the winner's row. Several sessions take one statement per step (batched
+ * fulfilment, decision 056), in session-id order so concurrent batches lock rows in one order.
+ *
+ * Answers in the input order: undefined when the session is unknown or not paid. A session
+ * named more than once is fulfilled once, and only its first request reports `created`.
  */
+export async function fulfilManyInTransaction(
+  tx: Transaction,
+  services: BillingServices,
+  requests: FulfilmentRequest[],
+): Promise<(Fulfilment | undefined)[]> {
+  const referencesBySession = new Map<string, StripeReferences>();
+  for (const { checkoutSessionId, references = {} } of requests) {
+    const known = referencesBySession.get(checkoutSessionId) ?? {};
+    referencesBySession.set(checkoutSessionId, {
+      stripeCustomerId: known.stripeCustomerId ?? references.stripeCustomerId ?? null,
+      stripeSubscriptionId: known.stripeSubscriptionId ?? references.stripeSubscriptionId ?? null,
+    });
+  }
+  const sessions = await tx
+    .select()
+    .from(checkoutSessions)
+    .where(inArray(checkoutSessions.id, [...referencesBySession.keys()]));
+  const paid = sessions
+    .filter((session) => session.status === "paid")
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+  const inserted = await insertSubscriptions(tx, paid, referencesBySession);
+  const insertedBySession = new Map(inserted.map((row) => [row.checkoutSessionId!, row]));
+  const freshSubscriptions = paid.flatMap((session) => insertedBySession.get(session.id) ?? []);
+  const firstDevices = await issueFirstDevicesWithEmail(tx, services, freshSubscriptions);
+
+  const alreadyFulfilled = paid.filter((session) => !insertedBySession.has(session.id));
+  const existingBySession = new Map(
+    (await existingSubscriptions(tx, alreadyFulfilled, referencesBySession)).map((row) => [
+      row.checkoutSessionId!,
+      row,
+    ]),
+  );
+
+  const paidIds = new Set(paid.map((session) => session.id));
+  const reported = new Set<string>();
+  return requests.map(({ checkoutSessionId }) => {
+    if (!paidIds.has(checkoutSessionId)) return undefined;
+    const fresh = insertedBySession.get(checkoutSessionId);
+    if (fresh && !reported.has(checkoutSessionId)) {
+      reported.add(checkoutSessionId);
+      return { subscription: fresh, created: true, firstDevice: firstDevices.get(fresh.id)?.device };
+    }
+    const subscription = fresh ?? existingBySession.get(checkoutSessionId);
+    if (!subscription) throw new Error(`Subscription of checkout session ${checkoutSessionId} vanished`);
+    return { subscription, created: false };
+  });
+}
+
+/** One fulfilment inside the caller's transaction (the Stripe webhook's). */
 export async function fulfilInTransaction(
   tx: Transaction,
   services: BillingServices,
   checkoutSessionId: string,
   references: StripeReferences = {},
 ): Promise<Fulfilment | undefined> {
-  const [session] = await tx
-    .select()
-    .from(checkoutSessions)
-    .where(eq(checkoutSessions.id, checkoutSessionId));
-  if (!session || session.status !== "paid") return undefined;
-  const plan = findPlan(session.planId);
-  if (!plan) throw new Error(`Checkout session ${session.id} names an unknown plan`);
+  const [result] = await fulfilManyInTransaction(tx, services, [{ checkoutSessionId, references }]);
+  return result;
+}
 
-  // One statement: insert the subscription and link the session to it (nothing when the
-  // subscription already exists).
+/**
+ * One statement: insert the subscriptions and link their sessions to them; sessions whose
+ * subscription already exists get nothing (and are absent from the answer).
+ */
+async function insertSubscriptions(
+  tx: Transaction,
+  paidSessions: CheckoutSession[],
+  referencesBySession: Map<string, StripeReferences>,
+): Promise<Subscription[]> {
+  if (paidSessions.length === 0) return [];
   const insertion = tx.$with("inserted").as(
     tx
       .insert(subscriptions)
-      .values({
-        planId: plan.id,
-        planType: plan.planType,
-        deviceLimit: plan.deviceLimit,
-        customerEmail: session.customerEmail,
-        expiresAt: new Date((session.paidAt ?? new Date()).getTime() + plan.accessDays * DAY_MS),
-        checkoutSessionId: session.id,
-        stripeCustomerId: references.stripeCustomerId ?? null,
-        stripeSubscriptionId: references.stripeSubscriptionId ?? null,
-      })
+      .values(
+        paidSessions.map((session) => {
+          const plan = findPlan(session.planId);
+          if (!plan) throw new Error(`Checkout session ${session.id} names an unknown plan`);
+          const references = referencesBySession.get(session.id) ?? {};
+          return {
+            planId: plan.id,
+            planType: plan.planType,
+            deviceLimit: plan.deviceLimit,
+            customerEmail: session.customerEmail,
+            expiresAt: new Date((session.paidAt ?? new Date()).getTime() + plan.accessDays * DAY_MS),
+            checkoutSessionId: session.id,
+            stripeCustomerId: references.stripeCustomerId ?? null,
+            stripeSubscriptionId: references.stripeSubscriptionId ?? null,
+          };
+        }),
+      )
       .onConflictDoNothing({ target: subscriptions.checkoutSessionId })
       .returning(),
   );
-  const [inserted] = (await tx
+  return (await tx
     .with(insertion)
     .update(checkoutSessions)
     .set({ subscriptionId: sql`${insertion.id}` })
     .from(insertion)
-    .where(eq(checkoutSessions.id, session.id))
+    .where(eq(checkoutSessions.id, insertion.checkoutSessionId))
     .returning({
       id: insertion.id,
       planId: insertion.planId,
@@ -97,49 +170,141 @@ export async function fulfilInTransaction(
       createdAt: insertion.createdAt,
       updatedAt: insertion.updatedAt,
     })) satisfies Subscription[];
-
-  if (inserted) {
-    // The subscription is this transaction's own row: nobody else can see it or give it a
-    // device, so slot 1 is issued without locking it again or looking for one.
-    const first = await issueOrPend(tx, services, inserted, () =>
-      issueDeviceWithEmail(tx, services, inserted, { newSubscription: true }),
-    );
-    return { subscription: inserted, created: true, firstDevice: first?.device };
-  }
-
-  let [existing] = await tx
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.checkoutSessionId, session.id));
-  if (!existing) throw new Error(`Subscription of checkout session ${session.id} vanished`);
-  if (
-    (references.stripeSubscriptionId && !existing.stripeSubscriptionId) ||
-    (references.stripeCustomerId && !existing.stripeCustomerId)
-  ) {
-    [existing] = await tx
-      .update(subscriptions)
-      .set({
-        stripeSubscriptionId: existing.stripeSubscriptionId ?? references.stripeSubscriptionId ?? null,
-        stripeCustomerId: existing.stripeCustomerId ?? references.stripeCustomerId ?? null,
-        updatedAt: new Date(),
-      })
-      .where(eq(subscriptions.id, existing.id))
-      .returning();
-  }
-  return { subscription: existing!, created: false };
 }
 
-/** One fulfilment in its own transaction; the config e-mail goes out after the commit. */
-export async function fulfil(
+/** The subscriptions of already fulfilled sessions, filling in Stripe references they lack. */
+async function existingSubscriptions(
+  tx: Transaction,
+  sessions: CheckoutSession[],
+  referencesBySession: Map<string, StripeReferences>,
+): Promise<Subscription[]> {
+  if (sessions.length === 0) return [];
+  const rows = await tx
+    .select()
+    .from(subscriptions)
+    .where(
+      inArray(
+        subscriptions.checkoutSessionId,
+        sessions.map((session) => session.id),
+      ),
+    );
+  return Promise.all(
+    rows.map(async (existing) => {
+      const references = referencesBySession.get(existing.checkoutSessionId!) ?? {};
+      if (
+        !(references.stripeSubscriptionId && !existing.stripeSubscriptionId) &&
+        !(references.stripeCustomerId && !existing.stripeCustomerId)
+      )
+        return existing;
+      const [updated] = await tx
+        .update(subscriptions)
+        .set({
+          stripeSubscriptionId: existing.stripeSubscriptionId ?? references.stripeSubscriptionId ?? null,
+          stripeCustomerId: existing.stripeCustomerId ?? references.stripeCustomerId ?? null,
+          updatedAt: new Date(),
+        })
+        .where(eq(subscriptions.id, existing.id))
+        .returning();
+      return updated!;
+    }),
+  );
+}
+
+/**
+ * Slot 1 and its config e-mail for subscriptions inserted in this transaction (nobody else
+ * can see them or give them a device, so no lock is taken on them): one allocation, one device
+ * insert and one e-mail insert for all. Those the bulk allocation could not place (the chosen
+ * server's pool is full) are issued one by one, which tries another server or leaves them
+ * pending.
+ */
+async function issueFirstDevicesWithEmail(
+  tx: Transaction,
+  services: BillingServices,
+  freshSubscriptions: Subscription[],
+): Promise<Map<string, IssuedDevice>> {
+  const issued = new Map<string, IssuedDevice>();
+  if (freshSubscriptions.length === 0) return issued;
+  const placed = await issueFirstDevices(tx, services.sealer, freshSubscriptions);
+  for (const [index, subscription] of freshSubscriptions.entries()) {
+    const device =
+      placed[index] ??
+      (subscription.deviceLimit >= 1
+        ? await issueOrPend(tx, services, subscription, () =>
+            issueDevice(tx, services.sealer, subscription, { newSubscription: true }),
+          )
+        : undefined);
+    if (device) issued.set(subscription.id, device);
+  }
+  await queueConfigEmails(
+    tx,
+    services,
+    freshSubscriptions.flatMap((subscription) => {
+      const device = issued.get(subscription.id);
+      return device && isEmail(subscription.customerEmail) ? [{ issued: device, subscription }] : [];
+    }),
+  );
+  return issued;
+}
+
+/**
+ * Fulfils a checkout session (verify-payment, the built-in checkout). Calls that arrive while
+ * a fulfilment is running are grouped into the next transaction (group commit), so under load
+ * buyers share transactions instead of queueing for the database one by one. The config e-mail
+ * goes out after the commit.
+ */
+export function fulfil(
   services: BillingServices,
   checkoutSessionId: string,
   references: StripeReferences = {},
 ): Promise<Fulfilment | undefined> {
-  const result = await services.db.transaction((tx) =>
-    fulfilInTransaction(tx, services, checkoutSessionId, references),
-  );
+  return fulfilmentBatcher(services)({ checkoutSessionId, references });
+}
+
+const FULFILMENT_BATCH_SIZE = 100;
+
+const fulfilmentBatcher = batcherPerOwner((services: BillingServices) =>
+  createBatcher<FulfilmentRequest, Fulfilment | undefined>({
+    run: (requests) => fulfilTogether(services, requests),
+    maxBatchSize: FULFILMENT_BATCH_SIZE,
+    // PGlite runs one transaction at a time: a second batch would only wait, and be smaller.
+    // On PostgreSQL a batch can read and insert while another holds the VPN server's lock.
+    maxConcurrentBatches: services.dbKind === "pglite" ? 1 : 4,
+  }),
+);
+
+/**
+ * Fulfils the sessions in one transaction; if that fails, each alone, so one bad session fails
+ * only itself. The config e-mails go out after the commit.
+ */
+export async function fulfilTogether(
+  services: BillingServices,
+  requests: FulfilmentRequest[],
+): Promise<PromiseSettledResult<Fulfilment | undefined>[]> {
+  if (requests.length === 0) return [];
+  if (requests.length === 1) return Promise.allSettled([fulfilAlone(services, requests[0]!)]);
+  try {
+    const results = await services.db.transaction((tx) => fulfilManyInTransaction(tx, services, requests));
+    if (results.some((result) => result?.created)) services.mail.wake();
+    return results.map((value) => ({ status: "fulfilled", value }));
+  } catch (error) {
+    services.logger.warn(
+      { requests: requests.length, reason: databaseErrorSummary(error) },
+      "batched fulfilment failed; fulfilling one by one",
+    );
+    return Promise.allSettled(requests.map((request) => fulfilAlone(services, request)));
+  }
+}
+
+async function fulfilAlone(services: BillingServices, request: FulfilmentRequest) {
+  const [result] = await services.db.transaction((tx) => fulfilManyInTransaction(tx, services, [request]));
   if (result?.created) services.mail.wake();
   return result;
+}
+
+/** What went wrong, without the statement's parameters (they hold sealed keys and token hashes). */
+function databaseErrorSummary(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return cause instanceof Error ? cause.message.split("\n")[0]! : String(cause);
 }
 
 const isEmail = (value: string | null): value is string => !!value && z.email().safeParse(value).success;
@@ -168,7 +333,7 @@ async function issueOrPend(
   services: BillingServices,
   subscription: Subscription,
   issue: () => Promise<IssuedDevice>,
-): Promise<{ device: Device; server: VpnServer } | undefined> {
+): Promise<IssuedDevice | undefined> {
   try {
     return await issue();
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { PlanType } from "#app/lib/plans.ts";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { batcherPerOwner, createBatcher } from "#server/db/batching.ts";
 import {
   checkoutSessions,
   devices,
@@ -21,9 +22,11 @@ import {
   downloadUrlFor,
   ensureFirstDevice,
   fulfil,
+  fulfilTogether,
   issueDeviceWithEmail,
   liveDeviceCount,
   type BillingServices,
+  type Fulfilment,
   type StripeReferences,
 } from "./fulfil.ts";
 import { sessionState, stripeClient } from "./stripe-provider.ts";
@@ -49,9 +52,20 @@ export async function verifyPayment(
   input: { sessionId: string; newDevice?: boolean },
   now = new Date(),
 ): Promise<VerifiedPayment> {
-  const { session, answer: known } = await readSession(services, input.sessionId, now);
+  const {
+    session,
+    answer: known,
+    fulfilment: justFulfilled,
+  } = await readSession(services, input.sessionId, now);
   if (known && !input.newDevice) return known;
   if (!session) throw sessionNotFound();
+  if (justFulfilled && !input.newDevice && justFulfilled.created && justFulfilled.firstDevice) {
+    return answer(services, {
+      subscription: justFulfilled.subscription,
+      device: justFulfilled.firstDevice,
+      activeDevices: 1,
+    });
+  }
   let references: StripeReferences = {};
   if (session.status !== "paid") {
     if (session.provider !== "stripe" || !services.config.STRIPE_SECRET_KEY) throw paymentNotCompleted();
@@ -72,7 +86,7 @@ export async function verifyPayment(
       customerEmail: state.customerEmail,
     });
   }
-  const fulfilment = await fulfil(services, session.id, references);
+  const fulfilment = justFulfilled ?? (await fulfil(services, session.id, references));
   if (!fulfilment) throw paymentNotCompleted();
   if (!input.newDevice && fulfilment.created && fulfilment.firstDevice) {
     return answer(services, {
@@ -139,15 +153,72 @@ function answer(
 
 /**
  * The session, and — the common case, the success page (re)loaded after fulfilment — the
- * answer itself, in one read without a transaction or row locks: paid session, live
- * subscription, live slot 1. A first verification uses the session row it reads.
+ * answer itself, read without a transaction or row locks: paid session, live subscription,
+ * live slot 1. A paid session without a subscription yet (the first verification, when no
+ * webhook or checkout got there first) is fulfilled in the same batch.
  */
 async function readSession(
   services: BillingServices,
   sessionId: string,
   now: Date,
-): Promise<{ session?: CheckoutSession; answer?: VerifiedPayment }> {
-  const [row] = await services.db
+): Promise<{ session?: CheckoutSession; answer?: VerifiedPayment; fulfilment?: Fulfilment }> {
+  const read = await sessionReader(services)(sessionId);
+  if (!read) return {};
+  const { row, fulfilment } = read;
+  const { session, subscription, device, activeDevices } = row;
+  if (
+    session.status !== "paid" ||
+    !subscription ||
+    !device ||
+    !USABLE.includes(subscription.status) ||
+    subscription.expiresAt <= now
+  )
+    return { session, fulfilment };
+  return { session, answer: answer(services, { subscription, device, activeDevices }) };
+}
+
+interface SessionRow {
+  session: CheckoutSession;
+  subscription: Subscription | null;
+  device: Device | null;
+  activeDevices: number;
+}
+
+/**
+ * Verifications that arrive together share one read and, for the paid sessions nobody has
+ * fulfilled yet, one fulfilment transaction (see `createBatcher`).
+ */
+const sessionReader = batcherPerOwner((services: BillingServices) =>
+  createBatcher<string, { row: SessionRow; fulfilment?: Fulfilment } | undefined>({
+    run: async (sessionIds) => {
+      const rows = await readSessionRows(services, [...new Set(sessionIds)]);
+      const unfulfilled = rows.filter((row) => row.session.status === "paid" && !row.subscription);
+      const fulfilments = await fulfilTogether(
+        services,
+        unfulfilled.map((row) => ({ checkoutSessionId: row.session.id })),
+      );
+      const results = new Map<string, PromiseSettledResult<{ row: SessionRow; fulfilment?: Fulfilment }>>(
+        rows.map((row) => [row.session.id, { status: "fulfilled", value: { row } }]),
+      );
+      unfulfilled.forEach((row, index) => {
+        const outcome = fulfilments[index]!;
+        results.set(
+          row.session.id,
+          outcome.status === "fulfilled"
+            ? { status: "fulfilled", value: { row, fulfilment: outcome.value } }
+            : outcome,
+        );
+      });
+      return sessionIds.map((id) => results.get(id) ?? { status: "fulfilled", value: undefined });
+    },
+    maxBatchSize: 200,
+    // As for fulfilment: PGlite runs one transaction at a time.
+    maxConcurrentBatches: services.dbKind === "pglite" ? 1 : 4,
+  }),
+);
+
+function readSessionRows(services: BillingServices, sessionIds: string[]): Promise<SessionRow[]> {
+  return services.db
     .select({
       session: checkoutSessions,
       subscription: subscriptions,
@@ -163,16 +234,5 @@ async function readSession(
       devices,
       and(eq(devices.subscriptionId, subscriptions.id), eq(devices.slot, 1), isNull(devices.revokedAt)),
     )
-    .where(eq(checkoutSessions.id, sessionId));
-  if (!row) return {};
-  const { session, subscription, device, activeDevices } = row;
-  if (
-    session.status !== "paid" ||
-    !subscription ||
-    !device ||
-    !USABLE.includes(subscription.status) ||
-    subscription.expiresAt <= now
-  )
-    return { session };
-  return { session, answer: answer(services, { subscription, device, activeDevices }) };
+    .where(inArray(checkoutSessions.id, sessionIds));
 }

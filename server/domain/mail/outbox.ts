@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { and, asc, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Executor } from "#server/db/client.ts";
@@ -29,16 +30,29 @@ export async function enqueueEmail(
   sealer: Sealer,
   email: OutgoingEmail,
 ): Promise<string> {
-  const message = outgoingEmailSchema.parse(email);
-  const [row] = await executor
-    .insert(outboxMessages)
-    .values({
+  const [id] = await enqueueEmails(executor, sealer, [email]);
+  return id!;
+}
+
+/** `enqueueEmail` for several messages in one statement; ids in the input order. */
+export async function enqueueEmails(
+  executor: Executor,
+  sealer: Sealer,
+  emails: OutgoingEmail[],
+): Promise<string[]> {
+  if (emails.length === 0) return [];
+  // Ids are chosen here so the answer needs no RETURNING of the (large) sealed messages.
+  const rows = emails.map((email) => {
+    const message = outgoingEmailSchema.parse(email);
+    return {
+      id: randomUUID(),
       kind: message.kind,
       toAddress: message.to,
       sealedMessage: sealer.seal(JSON.stringify(message)),
-    })
-    .returning({ id: outboxMessages.id });
-  return row!.id;
+    };
+  });
+  await executor.insert(outboxMessages).values(rows);
+  return rows.map((row) => row.id);
 }
 
 const CLAIM_SECONDS = 120;

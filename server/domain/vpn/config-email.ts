@@ -11,7 +11,10 @@ import type { IssuedDevice } from "./devices.ts";
 export interface ConfigEmailDeps {
   config: Pick<Config, "BRAND_NAME" | "PUBLIC_URL" | "SUPPORT_EMAIL">;
   sealer: Sealer;
-  mail: { enqueue(executor: Executor, email: OutgoingEmail): Promise<string> };
+  mail: {
+    enqueue(executor: Executor, email: OutgoingEmail): Promise<string>;
+    enqueueMany(executor: Executor, emails: OutgoingEmail[]): Promise<string[]>;
+  };
 }
 
 /** The capability URL of a device's config (`GET /api/configs/{token}`). */
@@ -33,8 +36,29 @@ export async function queueConfigEmail(
   tx: Executor,
   deps: ConfigEmailDeps,
   issued: IssuedDevice,
-  subscription: Pick<Subscription, "customerEmail" | "planId" | "expiresAt" | "planType">,
+  subscription: ConfigEmailSubscription,
 ): Promise<string | null> {
+  const email = configEmail(deps, issued, subscription);
+  return email ? deps.mail.enqueue(tx, email) : null;
+}
+
+/** `queueConfigEmail` for several devices in one statement (batched fulfilment). */
+export async function queueConfigEmails(
+  tx: Executor,
+  deps: ConfigEmailDeps,
+  configs: { issued: IssuedDevice; subscription: ConfigEmailSubscription }[],
+): Promise<void> {
+  const emails = configs.flatMap(({ issued, subscription }) => configEmail(deps, issued, subscription) ?? []);
+  await deps.mail.enqueueMany(tx, emails);
+}
+
+type ConfigEmailSubscription = Pick<Subscription, "customerEmail" | "planId" | "expiresAt" | "planType">;
+
+function configEmail(
+  deps: ConfigEmailDeps,
+  issued: IssuedDevice,
+  subscription: ConfigEmailSubscription,
+): OutgoingEmail | null {
   if (!subscription.customerEmail) return null;
   const brand = deps.config.BRAND_NAME;
   const { device, server, downloadToken } = issued;
@@ -72,7 +96,7 @@ export async function queueConfigEmail(
     "<p>Keep this e-mail private: the file and the link are the key to your connection.</p>",
     `<p>Need help? Reply to this e-mail or write to <a href="mailto:${escapeHtml(deps.config.SUPPORT_EMAIL)}">${escapeHtml(deps.config.SUPPORT_EMAIL)}</a>.</p>`,
   ].join("\n");
-  return deps.mail.enqueue(tx, {
+  return {
     kind: "vpn-config",
     to: subscription.customerEmail,
     replyTo: deps.config.SUPPORT_EMAIL,
@@ -86,5 +110,5 @@ export async function queueConfigEmail(
         contentType: "text/plain; charset=utf-8",
       },
     ],
-  });
+  };
 }

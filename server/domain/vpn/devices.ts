@@ -10,8 +10,8 @@ import {
 } from "#server/db/schema/index.ts";
 import { generateToken, hashToken, type Sealer } from "#server/secrets.ts";
 import { addressesAt, poolCapacity } from "./addresses.ts";
-import { generateKeyPair, generatePresharedKey } from "./keys.ts";
-import { allocateAddress } from "./servers.ts";
+import { generateKeyPair, generatePresharedKey, takeKeyPair } from "./keys.ts";
+import { allocateAddress, allocateAddresses } from "./servers.ts";
 
 export class DeviceLimitReached extends Error {
   constructor(public readonly deviceLimit: number) {
@@ -80,27 +80,75 @@ export async function issueDevice(
   if (!server || addressIndex === undefined) throw new NoVpnServerAvailable();
   if (addressIndex > poolCapacity(server.ipv4Cidr, server.ipv6Cidr))
     throw new AddressPoolExhausted(server.name);
-  const { ipv4, ipv6 } = addressesAt(server.ipv4Cidr, server.ipv6Cidr, addressIndex);
-  const keys = generateKeyPair();
+  const { values, downloadToken } = newDeviceRow(sealer, {
+    subscriptionId: subscription.id,
+    slot,
+    name: options.name,
+    server,
+    addressIndex,
+  });
+  const [device] = await tx.insert(devices).values(values).returning();
+  return { device: device!, server, downloadToken };
+}
+
+/** A device row with fresh keys and download token; the token is returned once, in the clear. */
+function newDeviceRow(
+  sealer: Sealer,
+  at: { subscriptionId: string; slot: number; name?: string; server: VpnServer; addressIndex: number },
+): { values: typeof devices.$inferInsert; downloadToken: string } {
+  const { ipv4, ipv6 } = addressesAt(at.server.ipv4Cidr, at.server.ipv6Cidr, at.addressIndex);
+  const keys = takeKeyPair();
   const downloadToken = generateToken();
-  const [device] = await tx
-    .insert(devices)
-    .values({
-      subscriptionId: subscription.id,
-      slot,
-      name: options.name ?? `Device ${slot}`,
-      vpnServerId: server.id,
+  return {
+    values: {
+      subscriptionId: at.subscriptionId,
+      slot: at.slot,
+      name: at.name ?? `Device ${at.slot}`,
+      vpnServerId: at.server.id,
       publicKey: keys.publicKey,
       privateKeySealed: sealer.seal(keys.privateKey),
       presharedKeySealed: sealer.seal(generatePresharedKey()),
-      addressIndex,
+      addressIndex: at.addressIndex,
       ipv4,
       ipv6,
       downloadTokenHash: hashToken(downloadToken),
       downloadTokenSealed: sealer.seal(downloadToken),
-    })
+    },
+    downloadToken,
+  };
+}
+
+/**
+ * Slot 1 for subscriptions inserted in this same transaction (batched fulfilment): one
+ * allocation and one multi-row insert for all of them. Answers in the input order; an entry
+ * is undefined when no address was left for it (no server, or the chosen server's pool is
+ * full), and the caller issues those one by one with `issueDevice`, which explains why.
+ */
+export async function issueFirstDevices(
+  tx: Transaction,
+  sealer: Sealer,
+  newSubscriptions: Pick<Subscription, "id" | "deviceLimit">[],
+): Promise<(IssuedDevice | undefined)[]> {
+  const wanted = newSubscriptions.filter((subscription) => subscription.deviceLimit >= 1);
+  if (wanted.length === 0) return newSubscriptions.map(() => undefined);
+  const allocation = await allocateAddresses(tx, wanted.length);
+  if (!allocation || allocation.addressIndexes.length === 0) return newSubscriptions.map(() => undefined);
+  const { server, addressIndexes } = allocation;
+  const rows = addressIndexes.map((addressIndex, index) =>
+    newDeviceRow(sealer, { subscriptionId: wanted[index]!.id, slot: 1, server, addressIndex }),
+  );
+  const inserted = await tx
+    .insert(devices)
+    .values(rows.map((row) => row.values))
     .returning();
-  return { device: device!, server, downloadToken };
+  const tokens = new Map(rows.map((row) => [row.values.subscriptionId, row.downloadToken]));
+  const issued = new Map(
+    inserted.map((device) => [
+      device.subscriptionId,
+      { device, server, downloadToken: tokens.get(device.subscriptionId)! } satisfies IssuedDevice,
+    ]),
+  );
+  return newSubscriptions.map((subscription) => issued.get(subscription.id));
 }
 
 /** New keys and a new download token for the same slot and address (e.g. a leaked config). */

@@ -1,7 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { addressesAt, poolCapacity } from "./addresses.ts";
-import { generateKeyPair, generatePresharedKey, isWireGuardKey, publicKeyFromPrivate } from "./keys.ts";
+import {
+  generateKeyPair,
+  generatePresharedKey,
+  isWireGuardKey,
+  publicKeyFromPrivate,
+  refillKeyPairs,
+  takeKeyPair,
+} from "./keys.ts";
 
 function wg(args: string[], input: string): string {
   try {
@@ -15,6 +22,17 @@ function wg(args: string[], input: string): string {
 }
 
 describe("WireGuard keys", () => {
+  it("hands out ready key pairs made on the thread pool once each, matching `wg pubkey`", async () => {
+    await refillKeyPairs();
+    const pairs = Array.from({ length: 300 }, () => takeKeyPair()); // more than the pool holds
+    expect(new Set(pairs.map((pair) => pair.privateKey)).size).toBe(300);
+    for (const pair of pairs) {
+      expect(isWireGuardKey(pair.privateKey) && isWireGuardKey(pair.publicKey)).toBe(true);
+      expect(publicKeyFromPrivate(pair.privateKey)).toBe(pair.publicKey);
+    }
+    for (const pair of pairs.slice(0, 5)) expect(wg(["pubkey"], pair.privateKey)).toBe(pair.publicKey);
+  });
+
   it("derives the same public key as `wg pubkey`, for many keys in a row", () => {
     for (let index = 0; index < 20; index += 1) {
       const pair = generateKeyPair();

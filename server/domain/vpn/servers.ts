@@ -4,7 +4,7 @@ import type { Config } from "#server/config.ts";
 import { queryRows, type Executor } from "#server/db/client.ts";
 import { vpnServers, type VpnServer } from "#server/db/schema/index.ts";
 import { generateToken, hashToken } from "#server/secrets.ts";
-import { isValidPool } from "./addresses.ts";
+import { isValidPool, poolCapacity } from "./addresses.ts";
 import { generateKeyPair, isWireGuardKey } from "./keys.ts";
 
 export interface NewVpnServer {
@@ -118,17 +118,72 @@ export async function allocateAddress(
   );
   if (!row || row.allocatedSlot == null) return { slot: null };
   if (row.id == null) return { slot: Number(row.allocatedSlot) };
-  const server = Object.fromEntries(
-    serverColumns.map(([key, column]) => [
-      key,
-      row[key] == null ? null : (column.mapFromDriverValue(row[key]) as unknown),
-    ]),
-  ) as VpnServer;
+  const server = serverFromRow(row);
   return {
     slot: Number(row.allocatedSlot),
     server,
     addressIndex: Number(row.reusedIndex ?? server.nextAddressIndex),
   };
+}
+
+function serverFromRow(row: Record<string, unknown>): VpnServer {
+  return Object.fromEntries(
+    serverColumns.map(([key, column]) => [
+      key,
+      row[key] == null ? null : (column.mapFromDriverValue(row[key]) as unknown),
+    ]),
+  ) as VpnServer;
+}
+
+export interface BulkAllocation {
+  /** The chosen server, locked until the caller's transaction ends. */
+  server: VpnServer;
+  /** Up to `count` offsets, lowest first: released ones, then from the high-water mark up, within the pool. */
+  addressIndexes: number[];
+}
+
+/**
+ * `allocateAddress` for `count` new devices at once (batched fulfilment): one statement locks
+ * the least-loaded active server and pops its `count` lowest released offsets (`SKIP LOCKED`,
+ * as above); the rest continue from its high-water mark. Fewer than `count` offsets come back
+ * when the server's pool is nearly full; undefined when no server is available. The caller
+ * inserts the devices in this transaction (the trigger then raises the mark and counts them).
+ */
+export async function allocateAddresses(tx: Executor, count: number): Promise<BulkAllocation | undefined> {
+  const [row] = await queryRows<Record<string, unknown>>(
+    tx,
+    sql`with chosen as (
+          select * from vpn_servers
+          where active and public_key is not null
+          order by live_devices, created_at
+          limit 1
+          for update
+        ),
+        reused as (
+          delete from vpn_free_addresses f
+          where f.server_id = (select id from chosen)
+            and f.address_index in (
+              select l.address_index from vpn_free_addresses l
+              where l.server_id = (select id from chosen)
+              order by l.address_index
+              limit ${count}::int
+              for update skip locked
+            )
+          returning f.address_index
+        )
+        select (select string_agg(address_index::text, ',' order by address_index) from reused) as "reusedIndexes",
+               ${serverSelectList}
+        from chosen`,
+  );
+  if (!row) return undefined;
+  const server = serverFromRow(row);
+  const reused = row.reusedIndexes ? String(row.reusedIndexes).split(",").map(Number) : [];
+  const capacity = poolCapacity(server.ipv4Cidr, server.ipv6Cidr);
+  const addressIndexes = [...reused];
+  for (let next = server.nextAddressIndex; addressIndexes.length < count && next <= capacity; next++) {
+    addressIndexes.push(next);
+  }
+  return { server, addressIndexes };
 }
 
 /**

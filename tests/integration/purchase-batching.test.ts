@@ -1,0 +1,204 @@
+import { eq, inArray, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows } from "#server/db/client.ts";
+import {
+  checkoutSessions,
+  devices,
+  outboxMessages,
+  subscriptions,
+  vpnServers,
+} from "#server/db/schema/index.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { databaseKinds } from "../support/database.ts";
+
+// Decision 056: verifications and payments that arrive together share one fulfilment
+// transaction (group commit); each buyer still gets exactly one subscription, one slot-1 device
+// at its own address and one config e-mail, and one bad session fails only itself.
+
+const PLANS = ["unlock", "basic-monthly", "pro-monthly", "pro-yearly"];
+
+/** Paid sessions as the hosted checkout leaves them (paying is not what is tested here). */
+async function paidSessions(app: TestApp, count: number, label: string) {
+  const rows = Array.from({ length: count }, (_, index) => ({
+    id: `cs_test_${label}_${index}_${crypto.randomUUID().slice(0, 8)}`,
+    provider: "test" as const,
+    planId: PLANS[index % PLANS.length]!,
+    customerEmail: `${label}${index}@example.com`,
+    amountCents: 499,
+    status: "paid" as const,
+    paidAt: new Date(),
+  }));
+  await app.services.db.insert(checkoutSessions).values(rows);
+  return rows;
+}
+
+/** Counts the transactions the app opens (the bundle calls `services.db.transaction`). */
+function countTransactions(app: TestApp) {
+  const db = app.services.db;
+  const original = db.transaction.bind(db);
+  let count = 0;
+  db.transaction = ((...args: Parameters<typeof original>) => {
+    count += 1;
+    return original(...args);
+  }) as typeof db.transaction;
+  return {
+    get count() {
+      return count;
+    },
+    restore: () => {
+      db.transaction = original;
+    },
+  };
+}
+
+const verify = async (app: TestApp, sessionId: string) => {
+  const response = await app.request("/api/verify-payment", { json: { sessionId } });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+};
+
+describe.each(databaseKinds)("batched fulfilment on %s", (kind) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp({ kind });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it("fulfils 60 first verifications arriving together in a few shared transactions, each buyer once", async () => {
+    const sessions = await paidSessions(app, 60, "together");
+    const transactions = countTransactions(app);
+    let answers;
+    try {
+      answers = await Promise.all(sessions.map((session) => verify(app, session.id)));
+    } finally {
+      transactions.restore();
+    }
+    expect(answers.every(({ status, body }) => status === 200 && body.success === true)).toBe(true);
+    expect(answers.map(({ body }) => body.configSlot)).toEqual(sessions.map(() => 1));
+    expect(new Set(answers.map(({ body }) => body.downloadUrl)).size).toBe(60);
+    expect(transactions.count).toBeGreaterThan(0);
+    expect(transactions.count).toBeLessThanOrEqual(6);
+
+    const ids = sessions.map((session) => session.id);
+    const subs = await app.services.db
+      .select()
+      .from(subscriptions)
+      .where(inArray(subscriptions.checkoutSessionId, ids));
+    expect(subs).toHaveLength(60);
+    for (const session of sessions) {
+      const subscription = subs.find((row) => row.checkoutSessionId === session.id)!;
+      expect(subscription).toMatchObject({ planId: session.planId, customerEmail: session.customerEmail });
+    }
+    const issued = await app.services.db
+      .select()
+      .from(devices)
+      .where(
+        inArray(
+          devices.subscriptionId,
+          subs.map((row) => row.id),
+        ),
+      );
+    expect(issued).toHaveLength(60);
+    expect(new Set(issued.map((device) => device.ipv4)).size).toBe(60);
+    expect(new Set(issued.map((device) => device.ipv6)).size).toBe(60);
+    const mails = await app.services.db
+      .select({ to: outboxMessages.toAddress, kind: outboxMessages.kind })
+      .from(outboxMessages)
+      .where(
+        inArray(
+          outboxMessages.toAddress,
+          sessions.map((session) => session.customerEmail),
+        ),
+      );
+    expect(mails.map((mail) => mail.to).sort()).toEqual(
+      sessions.map((session) => session.customerEmail).sort(),
+    );
+    expect(mails.every((mail) => mail.kind === "vpn-config")).toBe(true);
+    const [server] = await app.services.db.select().from(vpnServers);
+    const [live] = await queryRows<{ count: number }>(
+      app.services.db,
+      sql`select count(*)::int as count from devices where revoked_at is null and vpn_server_id = ${server!.id}`,
+    );
+    expect(server!.liveDevices).toBe(live!.count);
+
+    // The success page reloaded by everyone at once: the same config each.
+    const again = await Promise.all(sessions.map((session) => verify(app, session.id)));
+    expect(again.map(({ body }) => body.downloadUrl)).toEqual(answers.map(({ body }) => body.downloadUrl));
+  });
+
+  it("fails only the session that cannot be fulfilled when the shared transaction fails", async () => {
+    const sessions = await paidSessions(app, 10, "isolated");
+    const broken = sessions[4]!;
+    await app.services.db
+      .update(checkoutSessions)
+      .set({ planId: "retired-plan" })
+      .where(eq(checkoutSessions.id, broken.id));
+    const answers = await Promise.all(sessions.map((session) => verify(app, session.id)));
+    answers.forEach(({ status, body }, index) => {
+      if (index === 4) {
+        expect(status).toBe(500);
+        expect(body).toEqual({
+          error: "Internal error",
+          message: "Something went wrong on our side. Please try again.",
+        });
+      } else {
+        expect(status).toBe(200);
+        expect(body).toMatchObject({ success: true, configSlot: 1 });
+      }
+    });
+    const [orphan] = await app.services.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.checkoutSessionId, broken.id));
+    expect(orphan).toBeUndefined();
+    const fallback = app.log
+      .entries()
+      .find((entry) => entry.msg === "batched fulfilment failed; fulfilling one by one");
+    expect(fallback).toMatchObject({ requests: 10, reason: expect.stringContaining("unknown plan") });
+    // The failed statement's parameters (sealed keys, token hashes) are not logged.
+    expect(JSON.stringify(fallback)).not.toMatch(/params|Sealed|[A-Za-z0-9+/]{43}=/);
+  });
+
+  it("fulfils payments on the built-in checkout that arrive together, each once", async () => {
+    const started = await Promise.all(
+      Array.from({ length: 12 }, async (_, index) => {
+        const response = await app.request("/api/create-checkout", {
+          json: { planId: PLANS[index % PLANS.length], customerEmail: `card${index}@example.com` },
+        });
+        const { url } = (await response.json()) as { url: string };
+        return new URL(url).pathname.split("/").pop()!;
+      }),
+    );
+    const paid = await Promise.all(
+      started.map((sessionId) =>
+        app.request(`/checkout/${sessionId}`, {
+          method: "POST",
+          redirect: "manual",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            cardNumber: "4242 4242 4242 4242",
+            expiry: "12/34",
+            cvc: "123",
+          }).toString(),
+        }),
+      ),
+    );
+    expect(paid.map((response) => response.status)).toEqual(started.map(() => 302));
+    const subs = await app.services.db
+      .select()
+      .from(subscriptions)
+      .where(inArray(subscriptions.checkoutSessionId, started));
+    expect(subs).toHaveLength(12);
+    const issued = await app.services.db
+      .select()
+      .from(devices)
+      .where(
+        inArray(
+          devices.subscriptionId,
+          subs.map((row) => row.id),
+        ),
+      );
+    expect(issued.map((device) => device.slot)).toEqual(subs.map(() => 1));
+  });
+});
