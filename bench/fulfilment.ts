@@ -38,35 +38,39 @@ const BUYERS = Number(process.env.BENCH_BUYERS ?? 200);
 const TRACE = process.env.BENCH_TRACE === "1";
 const statementCosts = new Map<string, { count: number; ms: number }>();
 
+/** Times every round trip into PGlite's engine (synchronous WebAssembly), by the statement it parses. */
 function traceStatements(client: PGlite) {
-  type Query = PGlite["query"];
-  const timed = (query: Query, self: unknown): Query =>
-    (async (...args: Parameters<Query>) => {
-      const begin = performance.now();
-      try {
-        return await (query.apply(self, args) as ReturnType<Query>);
-      } finally {
-        const key = String(args[0]).replace(/\s+/g, " ").slice(0, 90);
-        const entry = statementCosts.get(key) ?? { count: 0, ms: 0 };
-        entry.count += 1;
-        entry.ms += performance.now() - begin;
-        statementCosts.set(key, entry);
-      }
-    }) as Query;
-  const query = client.query.bind(client);
-  client.query = timed(query, client);
-  const transaction = client.transaction.bind(client);
-  client.transaction = ((callback: Parameters<PGlite["transaction"]>[0]) =>
-    transaction(async (tx) => {
-      tx.query = timed(tx.query.bind(tx), tx);
-      return callback(tx);
-    })) as PGlite["transaction"];
+  const engine = client as unknown as { execProtocolRawSync(message: Uint8Array): Uint8Array };
+  const execute = engine.execProtocolRawSync.bind(engine);
+  const decoder = new TextDecoder();
+  let statement = "(none)";
+  engine.execProtocolRawSync = (message) => {
+    // A Parse message ('P') names the statement; Bind/Execute/Sync that follow belong to it.
+    if (message[0] === 0x50) {
+      const text = decoder.decode(message.subarray(5, Math.min(message.length, 400)));
+      statement = text
+        .slice(text.indexOf("\0") + 1)
+        .replace(/\s+/g, " ")
+        .slice(0, 90);
+    } else if (message[0] === 0x51) {
+      statement = decoder.decode(message.subarray(5, 100)).replace(/\s+/g, " ");
+    }
+    const begin = performance.now();
+    try {
+      return execute(message);
+    } finally {
+      const entry = statementCosts.get(statement) ?? { count: 0, ms: 0 };
+      entry.count += 1;
+      entry.ms += performance.now() - begin;
+      statementCosts.set(statement, entry);
+    }
+  };
 }
 
 function printStatementCosts(buyers: number) {
   const rows = [...statementCosts.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25);
   console.log(
-    `statement costs (PGlite, last round, per buyer = first + repeat verification; time includes waiting for the connection):`,
+    `time inside PGlite per buyer of the paced phase, by statement (round trips per buyer, ms per buyer):`,
   );
   for (const [statement, { count, ms }] of rows)
     console.log(
@@ -141,9 +145,10 @@ interface ServerBundle {
   createFetchHandler(services: AppServices): (request: Request, clientIp?: string) => Promise<Response>;
 }
 
-async function openDatabase(kind: DatabaseKind): Promise<DatabaseHandle> {
+async function openDatabase(kind: DatabaseKind, dataDir: string): Promise<DatabaseHandle> {
   if (kind === "pglite") {
-    const client = new PGlite();
+    // Where the app keeps it (server/db/client.ts): on disk under DATA_DIR, not in memory.
+    const client = new PGlite(path.join(dataDir, "pglite"));
     await client.waitReady;
     if (TRACE) traceStatements(client);
     return wrapPglite(client);
@@ -170,7 +175,7 @@ async function createBenchApp(kind: DatabaseKind): Promise<BenchApp> {
     CONFIG_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
     BETTER_AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123",
   });
-  const database = await openDatabase(kind);
+  const database = await openDatabase(kind, dataDir);
   const running = await bundle.startServices(config, { database, backgroundJobs: false });
   const handle = bundle.createFetchHandler(running.services);
   return {
@@ -235,7 +240,6 @@ async function run(kind: DatabaseKind) {
     let failures = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const ids = await paidSessions(app, BUYERS);
-      if (TRACE) statementCosts.clear(); // only the verifications count
       const { fresh, again } = await profiled(`${kind}.burst`, async () => ({
         fresh: await verifyAll(app, ids), // fulfilment: subscription + first device + e-mail
         again: await verifyAll(app, ids), // the success page reloaded: slot 1 again
@@ -248,6 +252,7 @@ async function run(kind: DatabaseKind) {
     }
 
     const pacedIds = await paidSessions(app, BUYERS * PURCHASES);
+    if (TRACE) statementCosts.clear(); // only the paced verifications count
     const loopDelay = monitorEventLoopDelay({ resolution: 5 });
     loopDelay.enable();
     const steady = await profiled(`${kind}.paced`, () => paced(app, pacedIds));
@@ -333,5 +338,5 @@ for (const kind of kinds) {
   );
   if (result.duplicateAddresses !== 0 || result.failures !== 0) failed = true;
 }
-if (TRACE) printStatementCosts(BUYERS);
+if (TRACE) printStatementCosts(BUYERS * PURCHASES);
 process.exit(failed ? 1 : 0);
