@@ -3,6 +3,7 @@
 // did there, reading what it needs from the markup (data-* attributes), and nothing else.
 import { findPlan } from "#app/lib/plans.ts";
 import { storeSelectedPlan } from "#app/lib/purchase-storage.ts";
+import { takeHandedOverToasts } from "#app/lib/toast-handover.ts";
 import { mountToaster, toast } from "./toast.ts";
 import { enhanceContactForm } from "./contact-form.ts";
 
@@ -104,6 +105,7 @@ function enhance(): void {
   for (const form of document.querySelectorAll<HTMLFormElement>("form[data-contact-form]")) {
     enhanceContactForm(form);
   }
+  for (const handed of takeHandedOverToasts()) toast.show(handed.type, handed.title, handed.description);
   // Browser tests wait for this before interacting, as they do for React's hydration.
   document.documentElement.dataset.hydrated = "true";
 }

@@ -4,7 +4,8 @@
 // 4 s lifetime paused while hovered or focused, three visible and stacked, expanded on hover.
 // Screen readers hear them through the same polite live region, present from page load.
 
-type ToastType = "success" | "error";
+/** sonner's other types (info, warning...) arrive here only by handover, shown plain. */
+type ToastType = "success" | "error" | "default";
 
 const LIFETIME_MS = 4000;
 const VISIBLE_TOASTS = 3;
@@ -40,7 +41,7 @@ const CSS = `[data-sonner-toaster]{--toast-icon-margin-start:-3px;--toast-icon-m
 @media (prefers-reduced-motion){[data-sonner-toast],[data-sonner-toast]>*{transition:none!important;animation:none!important}}`;
 
 const SVG = 'xmlns="http://www.w3.org/2000/svg" aria-hidden="true"';
-const ICONS: Record<ToastType, string> = {
+const ICONS: Partial<Record<ToastType, string>> = {
   success: `<svg ${SVG} viewBox="0 0 20 20" fill="currentColor" height="20" width="20"><path fill-rule="evenodd" d="M10 18a8 8 0 100-16 8 8 0 000 16zm3.857-9.809a.75.75 0 00-1.214-.882l-3.483 4.79-1.88-1.88a.75.75 0 10-1.06 1.061l2.5 2.5a.75.75 0 001.137-.089l4-5.5z" clip-rule="evenodd"/></svg>`,
   error: `<svg ${SVG} viewBox="0 0 20 20" fill="currentColor" height="20" width="20"><path fill-rule="evenodd" d="M18 10a8 8 0 11-16 0 8 8 0 0116 0zm-8-5a.75.75 0 01.75.75v4.5a.75.75 0 01-1.5 0v-4.5A.75.75 0 0110 5zm0 10a1 1 0 100-2 1 1 0 000 2z" clip-rule="evenodd"/></svg>`,
 };
@@ -191,8 +192,6 @@ function show(type: ToastType, title: string, description?: string): void {
   });
   const close = element("button", { "aria-label": "Close toast", "data-close-button": "true" });
   close.innerHTML = CLOSE_ICON;
-  const icon = element("div", { "data-icon": "" });
-  icon.innerHTML = ICONS[type];
   const content = element("div", { "data-content": "" });
   const titleNode = element("div", { "data-title": "" });
   titleNode.textContent = title;
@@ -202,7 +201,13 @@ function show(type: ToastType, title: string, description?: string): void {
     descriptionNode.textContent = description;
     content.append(descriptionNode);
   }
-  node.append(close, icon, content);
+  node.append(close);
+  if (ICONS[type]) {
+    const icon = element("div", { "data-icon": "" });
+    icon.innerHTML = ICONS[type];
+    node.append(icon);
+  }
+  node.append(content);
   container.prepend(node);
 
   const toast: LiveToast = {
@@ -221,6 +226,7 @@ function show(type: ToastType, title: string, description?: string): void {
 }
 
 export const toast = {
+  show,
   success: (title: string, options: { description?: string } = {}) =>
     show("success", title, options.description),
   error: (title: string, options: { description?: string } = {}) => show("error", title, options.description),

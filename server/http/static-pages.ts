@@ -75,7 +75,8 @@ export function createStaticPageCache(options: {
       if (!/^(content-type|content-length|content-encoding|vary|etag|cache-control)$/.test(name))
         headers.push([name, value]);
     });
-    const etag = `"${crypto.createHash("sha1").update(identity).digest("base64url")}"`;
+    // Weak: the same page is sent in three encodings (as the blog cache does, decision 022).
+    const etag = `W/"${crypto.createHash("sha1").update(identity).digest("base64url")}"`;
     return { headers, etag, bodies: { identity, ...(await compress(identity)) } };
   }
 
