@@ -2,14 +2,15 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
+import { enhancementScript } from "./scripts/vite-enhancement-script.ts";
+
+const alias = {
+  "#app": fileURLToPath(new URL("./app", import.meta.url)),
+  "#server": fileURLToPath(new URL("./server", import.meta.url)),
+};
 
 export default defineConfig(({ isSsrBuild }) => ({
-  resolve: {
-    alias: {
-      "#app": fileURLToPath(new URL("./app", import.meta.url)),
-      "#server": fileURLToPath(new URL("./server", import.meta.url)),
-    },
-  },
+  resolve: { alias },
   build: isSsrBuild ? { rollupOptions: { input: "./server/app.ts" }, target: "node20" } : undefined,
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), enhancementScript({ entry: "app/enhance/index.ts", alias })],
 }));

@@ -1,12 +1,14 @@
 import { useEffect, type ReactNode } from "react";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useRouteError } from "react-router";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useMatches, useRouteError } from "react-router";
 import { Toaster } from "sonner";
+import enhancementScriptUrl from "virtual:enhancement-script";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { NotFound } from "./components/not-found.tsx";
 import { ScrollToTop } from "./components/scroll-to-top.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
+import { isStaticPage } from "./lib/static-page.ts";
 import { publicConfig } from "#server/config.ts";
 
 export const links: Route.LinksFunction = () => [
@@ -20,6 +22,8 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export function Layout({ children }: { children: ReactNode }) {
+  // Static pages get the enhancement script instead of React's (decision 012).
+  const staticPage = isStaticPage(useMatches());
   return (
     <html lang="en">
       <head>
@@ -29,6 +33,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="theme-color" content="#00753f" />
         <Meta />
         <Links />
+        {staticPage ? <script type="module" src={enhancementScriptUrl} /> : null}
       </head>
       <body className="flex min-h-screen flex-col">
         <a
@@ -37,13 +42,17 @@ export function Layout({ children }: { children: ReactNode }) {
         >
           Skip to content
         </a>
-        <SiteHeader />
+        <SiteHeader staticPage={staticPage} />
         <main id="main" className="flex-1 pt-16">
           {children}
         </main>
         <SiteFooter />
-        <Toaster richColors position="top-right" closeButton />
-        <Scripts />
+        {staticPage ? null : (
+          <>
+            <Toaster richColors position="top-right" closeButton />
+            <Scripts />
+          </>
+        )}
       </body>
     </html>
   );

@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { precompressAssets } from "./precompress-assets.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const output = path.join(root, "build/server/index.js");
@@ -29,6 +30,7 @@ export function buildIfStale() {
   console.log("Building NaijaLink (react-router build)...");
   const result = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  precompressAssets();
   return true;
 }
 

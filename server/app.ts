@@ -11,6 +11,8 @@ import { createRequestHandler, type AppLoadContext, type ServerBuild } from "rea
 import type { ViteDevServer } from "vite";
 import { loadConfig, type Config } from "./config.ts";
 import { createPublicPageCache, watchBlogChanges } from "./domain/blog/cache.ts";
+import { servePrecompressedAssets } from "./http/precompressed-assets.ts";
+import { createStaticPageCache, staticPagePaths } from "./http/static-pages.ts";
 import { startServices, type AppServices, type ServiceOptions } from "./services.ts";
 
 export { ConfigError, loadConfig } from "./config.ts";
@@ -95,11 +97,12 @@ export async function createExpressApp(services: AppServices, viteDevServer?: Vi
   // 021, 022). A fresh hit is answered before compression (its bytes are compressed once, per
   // render); the rest comes after it, so pass-through answers (404s) are still compressed. Both
   // run before the static files: these paths never name a file in build/client.
+  const fetchHandler = createFetchHandler(services);
   const pageCache = viteDevServer
     ? undefined
     : createPublicPageCache({
         db: services.db,
-        handle: createFetchHandler(services),
+        handle: fetchHandler,
         changes: await watchBlogChanges(services.db, services.dbKind),
         // Helmet's headers depend on its options only (no nonces), so a hit gets a recorded copy
         // instead of running its twelve middlewares; a test compares them with a live answer.
@@ -110,7 +113,11 @@ export async function createExpressApp(services: AppServices, viteDevServer?: Vi
     app.locals.servePageHit = pageCache.serveRaw;
     app.use(pageCache.serveFresh);
   }
+  const build = viteDevServer ? undefined : await loadBuild();
   app.use(securityHeaders);
+  // The static marketing pages, rendered and compressed once (decision 012); before the
+  // compression middleware, which leaves an already encoded answer alone.
+  if (build) app.use(createStaticPageCache({ paths: staticPagePaths(build), handle: fetchHandler }));
   app.use(compression());
   if (pageCache) app.use(pageCache.handle);
 
@@ -118,6 +125,7 @@ export async function createExpressApp(services: AppServices, viteDevServer?: Vi
     app.use(viteDevServer.middlewares);
   } else {
     const clientDir = path.join(findProjectRoot(), "build/client");
+    app.use("/assets", servePrecompressedAssets(`${clientDir}/assets`));
     app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y" }));
     app.use(express.static(clientDir, { maxAge: "1h" }));
   }
@@ -127,7 +135,7 @@ export async function createExpressApp(services: AppServices, viteDevServer?: Vi
       // A function only in development, where Vite reloads routes; in production the build is fixed.
       build: viteDevServer
         ? () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
-        : await loadBuild(),
+        : build!,
       mode: routerMode(services),
       getLoadContext: (req) => ({ services, clientIp: req.ip ?? "unknown" }) satisfies AppLoadContext,
     }),

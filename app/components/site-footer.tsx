@@ -18,13 +18,13 @@ export function SiteFooter() {
             <Link to="/blog" className={linkClass}>
               Blog
             </Link>
-            <Link to="/terms" className={linkClass}>
+            <Link to="/terms" reloadDocument className={linkClass}>
               Terms of Service
             </Link>
-            <Link to="/privacy" className={linkClass}>
+            <Link to="/privacy" reloadDocument className={linkClass}>
               Privacy Policy
             </Link>
-            <Link to="/refund-policy" className={linkClass}>
+            <Link to="/refund-policy" reloadDocument className={linkClass}>
               Refund Policy
             </Link>
             <a href={`mailto:${supportEmail}`} className={linkClass}>

@@ -1,6 +1,6 @@
 import { Menu, ShieldCheck, X } from "lucide-react";
-import { useState, type MouseEvent } from "react";
-import { Link, useLocation, useNavigate } from "react-router";
+import { useEffect, useState } from "react";
+import { Link } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 
@@ -9,31 +9,35 @@ const anchorLinks = [
   { label: "How It Works", anchor: "how-it-works" },
 ] as const;
 
+// `document`: a static page (decision 012), reached by loading the document, not by React.
 const pageLinks = [
-  { label: "Tutorial", to: "/tutorial" },
-  { label: "Blog", to: "/blog" },
-  { label: "Contact", to: "/contact" },
+  { label: "Tutorial", to: "/tutorial", document: true },
+  { label: "Blog", to: "/blog", document: false },
+  { label: "Contact", to: "/contact", document: true },
 ] as const;
 
-export function SiteHeader() {
+/**
+ * The header of every page. On a hydrated page React runs the phone menu; on a static page
+ * (`staticPage`) the enhancement script does, opening a copy of the menu kept in a template.
+ */
+export function SiteHeader({ staticPage = false }: { staticPage?: boolean }) {
   const { brandName } = usePublicConfig();
   const [menuOpen, setMenuOpen] = useState(false);
-  const location = useLocation();
-  const navigate = useNavigate();
 
-  // On the home page an anchor scrolls smoothly; elsewhere it goes to the home page plus the anchor.
-  const followAnchor = (event: MouseEvent<HTMLAnchorElement>, anchor: string) => {
-    setMenuOpen(false);
-    event.preventDefault();
-    if (location.pathname === "/") {
-      document.getElementById(anchor)?.scrollIntoView({ behavior: "smooth", block: "start" });
-      window.history.replaceState(window.history.state, "", `/#${anchor}`);
-    } else {
-      navigate(`/#${anchor}`);
-    }
-  };
+  useEffect(() => {
+    if (!menuOpen) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setMenuOpen(false);
+      document.querySelector<HTMLElement>('button[aria-controls="mobile-menu"]')?.focus();
+    };
+    document.addEventListener("keydown", closeOnEscape);
+    return () => document.removeEventListener("keydown", closeOnEscape);
+  }, [menuOpen]);
 
   const linkClass = "text-sm font-medium text-foreground/80 transition-colors hover:text-primary";
+  // The anchors are on the home page, a static page: a plain link loads it at the anchor, and
+  // there the enhancement script scrolls smoothly instead.
   const links = (
     <>
       {anchorLinks.map((link) => (
@@ -41,13 +45,19 @@ export function SiteHeader() {
           key={link.anchor}
           href={`/#${link.anchor}`}
           className={linkClass}
-          onClick={(event) => followAnchor(event, link.anchor)}
+          onClick={() => setMenuOpen(false)}
         >
           {link.label}
         </a>
       ))}
       {pageLinks.map((link) => (
-        <Link key={link.to} to={link.to} className={linkClass} onClick={() => setMenuOpen(false)}>
+        <Link
+          key={link.to}
+          to={link.to}
+          reloadDocument={link.document}
+          className={linkClass}
+          onClick={() => setMenuOpen(false)}
+        >
           {link.label}
         </Link>
       ))}
@@ -58,12 +68,18 @@ export function SiteHeader() {
       </Button>
     </>
   );
+  const mobileMenu = (
+    <div id="mobile-menu" className="flex flex-col gap-4 border-t bg-background px-4 py-4 md:hidden">
+      {links}
+    </div>
+  );
 
   return (
     <header className="fixed inset-x-0 top-0 z-50 border-b bg-background/95 backdrop-blur">
       <nav aria-label="Main" className="mx-auto flex h-16 max-w-6xl items-center justify-between px-4">
         <Link
           to="/"
+          reloadDocument
           className="flex items-center gap-2 text-lg font-bold text-primary"
           onClick={() => setMenuOpen(false)}
         >
@@ -74,20 +90,18 @@ export function SiteHeader() {
         <Button
           variant="ghost"
           size="icon"
-          className="md:hidden"
+          className="group md:hidden"
           aria-expanded={menuOpen}
           aria-controls="mobile-menu"
           aria-label={menuOpen ? "Close menu" : "Open menu"}
           onClick={() => setMenuOpen((open) => !open)}
         >
-          {menuOpen ? <X aria-hidden="true" /> : <Menu aria-hidden="true" />}
+          <Menu aria-hidden="true" className="group-aria-expanded:hidden" />
+          <X aria-hidden="true" className="hidden group-aria-expanded:block" />
         </Button>
       </nav>
-      {menuOpen ? (
-        <div id="mobile-menu" className="flex flex-col gap-4 border-t bg-background px-4 py-4 md:hidden">
-          {links}
-        </div>
-      ) : null}
+      {menuOpen ? mobileMenu : null}
+      {staticPage ? <template id="mobile-menu-template">{mobileMenu}</template> : null}
     </header>
   );
 }

@@ -8,6 +8,8 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import type { Route } from "./+types/contact";
 
+export { clientLoader, handle, loader } from "#app/lib/static-page.ts";
+
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(
     {
@@ -23,11 +25,6 @@ const cardHeading = "text-xl font-semibold leading-tight";
 
 export default function Contact() {
   const { supportEmail } = usePublicConfig();
-  const scrollToForm = () => {
-    const form = document.getElementById(FORM_ID);
-    form?.scrollIntoView({ behavior: "smooth", block: "start" });
-    form?.querySelector("input")?.focus({ preventScroll: true });
-  };
 
   return (
     <>
@@ -108,7 +105,7 @@ export default function Contact() {
                 <p className="text-muted-foreground">
                   Refunds, renewals or cancelling: send us a message and we will sort it out within 24 hours.
                 </p>
-                <Button variant="outline" className="w-fit" onClick={scrollToForm}>
+                <Button type="button" variant="outline" className="w-fit" data-scroll-to={FORM_ID}>
                   Billing Help
                 </Button>
               </CardContent>

@@ -1,7 +1,6 @@
 import { ArrowRight, Clock, ShieldCheck, Star } from "lucide-react";
-import { Link, useNavigate } from "react-router";
+import { Link } from "react-router";
 import { PlanGrid } from "#app/components/marketing/plan-grid.tsx";
-import { selectPlan } from "#app/components/marketing/select-plan.ts";
 import {
   FeatureGrid,
   LANDING_FEATURES,
@@ -13,6 +12,8 @@ import { Button } from "#app/components/ui/button.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import type { Route } from "./+types/home";
+
+export { clientLoader, handle, loader } from "#app/lib/static-page.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(
@@ -26,7 +27,6 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export default function Home() {
   const { brandName } = usePublicConfig();
-  const navigate = useNavigate();
   return (
     <>
       <section className="bg-gradient-to-b from-accent to-background px-4 py-16 text-center md:py-24">
@@ -67,12 +67,11 @@ export default function Home() {
         <PlanGrid
           action={(plan) => (
             <Button
+              type="button"
               className="w-full"
               variant={plan.popular ? "default" : "outline"}
-              onClick={async () => {
-                await selectPlan(plan);
-                await navigate("/get-started/details");
-              }}
+              data-select-plan={plan.id}
+              data-next="/get-started/details"
             >
               Get It Now
             </Button>

@@ -1,15 +1,14 @@
-import { Link, useNavigate } from "react-router";
-import { toast } from "sonner";
+import { Link } from "react-router";
 import { BrandIcon, PAYMENT_ICONS } from "#app/components/marketing/brand-icons.tsx";
 import { PlanGrid } from "#app/components/marketing/plan-grid.tsx";
-import { selectPlan } from "#app/components/marketing/select-plan.ts";
 import { Faq, SavingsSection } from "#app/components/marketing/sections.tsx";
 import { PageHero } from "#app/components/page-hero.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import type { Plan } from "#app/lib/plans.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import type { Route } from "./+types/pricing";
+
+export { clientLoader, handle, loader } from "#app/lib/static-page.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(
@@ -22,18 +21,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     matches,
   );
 
-/** How long the notice is read before the setup guide opens (DESIGN.md §2a). */
-const REDIRECT_DELAY_MS = 1200;
-
 export default function Pricing() {
   const { brandName } = usePublicConfig();
-  const navigate = useNavigate();
-
-  const getStarted = async (plan: Plan) => {
-    await selectPlan(plan);
-    toast.success(`Welcome to ${brandName}!`, { description: "Redirecting to setup guide..." });
-    window.setTimeout(() => navigate("/get-started/details"), REDIRECT_DELAY_MS);
-  };
 
   return (
     <>
@@ -52,10 +41,16 @@ export default function Pricing() {
           <PlanGrid
             guarantees
             action={(plan) => (
+              // The enhancement script stores the plan, shows the notice and then opens the
+              // setup guide (DESIGN.md §2a).
               <Button
+                type="button"
                 className="w-full"
                 variant={plan.popular ? "default" : "outline"}
-                onClick={() => getStarted(plan)}
+                data-select-plan={plan.id}
+                data-next="/get-started/details"
+                data-notice-title={`Welcome to ${brandName}!`}
+                data-notice-description="Redirecting to setup guide..."
               >
                 Get Started
               </Button>

@@ -112,7 +112,8 @@ describe("the public blog in Chromium", () => {
   });
 
   it("shows the six-card skeleton while a client-side navigation to /blog loads, then the posts", async () => {
-    const page = await open("/pricing");
+    // From a hydrated page: the marketing pages are static and reach /blog by a document load.
+    const page = await open("/get-started");
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     // Hold back only the blog route's own data; the root loader's revalidation goes through.

@@ -1,35 +1,24 @@
 import { Play } from "lucide-react";
-import { useState } from "react";
 
 /**
  * A click-to-load YouTube player: until the visitor asks for the video, the page pays for
- * one button and no third-party request (no iframe, script, cookie or thumbnail).
+ * one button and no third-party request (no iframe, script, cookie or thumbnail). The
+ * enhancement script swaps the button for the iframe on click (decision 012).
  */
 export function VideoFacade({ videoId, title }: { videoId: string; title: string }) {
-  const [playing, setPlaying] = useState(false);
   return (
     <div className="relative aspect-video w-full overflow-hidden rounded-xl bg-brand-dark shadow-lg">
-      {playing ? (
-        <iframe
-          className="absolute inset-0 size-full"
-          src={`https://www.youtube-nocookie.com/embed/${encodeURIComponent(videoId)}?autoplay=1&rel=0`}
-          title={title}
-          allow="accelerometer; autoplay; clipboard-write; encrypted-media; gyroscope; picture-in-picture"
-          allowFullScreen
-        />
-      ) : (
-        <button
-          type="button"
-          onClick={() => setPlaying(true)}
-          className="group absolute inset-0 flex size-full flex-col items-center justify-center gap-2 sm:gap-4 bg-gradient-to-br from-brand-dark to-primary text-white focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-white focus-visible:ring-inset"
-          data-video-id={videoId}
-        >
-          <span className="flex size-16 items-center justify-center rounded-full bg-white/95 text-primary shadow-lg transition-transform group-hover:scale-110 md:size-20">
-            <Play aria-hidden="true" className="ml-1 size-8 fill-current md:size-10" />
-          </span>
-          <span className="px-4 text-center text-sm font-semibold sm:text-lg">Play video: {title}</span>
-        </button>
-      )}
+      <button
+        type="button"
+        className="group absolute inset-0 flex size-full flex-col items-center justify-center gap-2 sm:gap-4 bg-gradient-to-br from-brand-dark to-primary text-white focus-visible:outline-none focus-visible:ring-4 focus-visible:ring-white focus-visible:ring-inset"
+        data-video-id={videoId}
+        data-video-title={title}
+      >
+        <span className="flex size-16 items-center justify-center rounded-full bg-white/95 text-primary shadow-lg transition-transform group-hover:scale-110 md:size-20">
+          <Play aria-hidden="true" className="ml-1 size-8 fill-current md:size-10" />
+        </span>
+        <span className="px-4 text-center text-sm font-semibold sm:text-lg">Play video: {title}</span>
+      </button>
     </div>
   );
 }

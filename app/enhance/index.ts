@@ -1,0 +1,113 @@
+// The enhancement script of the static marketing pages (decision 012): the only script those
+// pages load. The server renders every page completely; this adds what React's event handlers
+// did there, reading what it needs from the markup (data-* attributes), and nothing else.
+import { findPlan } from "#app/lib/plans.ts";
+import { storeSelectedPlan } from "#app/lib/purchase-storage.ts";
+import { takeHandedOverToasts } from "#app/lib/toast-handover.ts";
+import { mountToaster, toast } from "./toast.ts";
+import { enhanceContactForm } from "./contact-form.ts";
+
+/** How long the /pricing welcome notice is read before the setup guide opens (DESIGN.md §2a). */
+const NOTICE_READ_MS = 1200;
+
+const MENU_ID = "mobile-menu";
+
+function menuToggle(): HTMLButtonElement | null {
+  return document.querySelector<HTMLButtonElement>(`button[aria-controls="${MENU_ID}"]`);
+}
+
+/** Opens or closes the phone menu: a copy of the header's template, present only while open. */
+function setMenuOpen(open: boolean): void {
+  const toggle = menuToggle();
+  const template = document.getElementById(`${MENU_ID}-template`) as HTMLTemplateElement | null;
+  if (!toggle || !template) return;
+  const menu = document.getElementById(MENU_ID);
+  if (open && !menu) toggle.closest("header")?.append(template.content.cloneNode(true));
+  if (!open) menu?.remove();
+  toggle.setAttribute("aria-expanded", String(open));
+  toggle.setAttribute("aria-label", open ? "Close menu" : "Open menu");
+}
+
+/** A link to an anchor of this page scrolls there smoothly and keeps one history entry. */
+function followAnchor(event: MouseEvent, link: HTMLAnchorElement): void {
+  const url = new URL(link.href);
+  if (url.origin !== location.origin || url.pathname !== location.pathname || !url.hash) return;
+  const target = document.getElementById(decodeURIComponent(url.hash.slice(1)));
+  if (!target) return;
+  event.preventDefault();
+  target.scrollIntoView({ behavior: "smooth", block: "start" });
+  history.replaceState(history.state, "", url.pathname + url.hash);
+}
+
+function choosePlan(button: HTMLElement): void {
+  const plan = findPlan(button.dataset.selectPlan ?? "");
+  const next = button.dataset.next;
+  if (!plan || !next) return;
+  storeSelectedPlan(plan);
+  const notice = button.dataset.noticeTitle;
+  if (!notice) {
+    location.assign(next);
+    return;
+  }
+  toast.success(notice, { description: button.dataset.noticeDescription });
+  window.setTimeout(() => location.assign(next), NOTICE_READ_MS);
+}
+
+/** The tutorial's click-to-load player: the YouTube iframe exists only after the click. */
+function playVideo(button: HTMLElement): void {
+  const iframe = document.createElement("iframe");
+  iframe.className = "absolute inset-0 size-full";
+  iframe.src = `https://www.youtube-nocookie.com/embed/${encodeURIComponent(button.dataset.videoId ?? "")}?autoplay=1&rel=0`;
+  iframe.title = button.dataset.videoTitle ?? "";
+  iframe.allow = "accelerometer; autoplay; clipboard-write; encrypted-media; gyroscope; picture-in-picture";
+  iframe.allowFullscreen = true;
+  button.replaceWith(iframe);
+}
+
+function scrollToSection(id: string): void {
+  const target = document.getElementById(id);
+  target?.scrollIntoView({ behavior: "smooth", block: "start" });
+  target?.querySelector("input")?.focus({ preventScroll: true });
+}
+
+function onClick(event: MouseEvent): void {
+  const target = event.target instanceof Element ? event.target : null;
+  if (!target || event.defaultPrevented || event.button !== 0) return;
+
+  const toggle = target.closest(`button[aria-controls="${MENU_ID}"]`);
+  if (toggle) {
+    setMenuOpen(toggle.getAttribute("aria-expanded") !== "true");
+    return;
+  }
+  const link = target.closest("a");
+  if (link) {
+    if (link.closest(`#${MENU_ID}`)) setMenuOpen(false);
+    if (!event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey) followAnchor(event, link);
+    return;
+  }
+  const action = target.closest<HTMLElement>("[data-select-plan], [data-video-id], [data-scroll-to]");
+  if (!action) return;
+  if (action.dataset.selectPlan) choosePlan(action);
+  else if (action.dataset.videoId !== undefined) playVideo(action);
+  else if (action.dataset.scrollTo) scrollToSection(action.dataset.scrollTo);
+}
+
+function onKeyDown(event: KeyboardEvent): void {
+  if (event.key !== "Escape" || !document.getElementById(MENU_ID)) return;
+  setMenuOpen(false);
+  menuToggle()?.focus();
+}
+
+function enhance(): void {
+  mountToaster();
+  document.addEventListener("click", onClick);
+  document.addEventListener("keydown", onKeyDown);
+  for (const form of document.querySelectorAll<HTMLFormElement>("form[data-contact-form]")) {
+    enhanceContactForm(form);
+  }
+  for (const handed of takeHandedOverToasts()) toast.show(handed.type, handed.title, handed.description);
+  // Browser tests wait for this before interacting, as they do for React's hydration.
+  document.documentElement.dataset.hydrated = "true";
+}
+
+enhance();
