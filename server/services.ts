@@ -9,7 +9,7 @@ import {
 import { migrate } from "./db/migrate.ts";
 import { createAuth, type Auth } from "./domain/auth/auth.ts";
 import { seedSamplePosts } from "./domain/blog/seed.ts";
-import { enqueueEmail, enqueueEmails, type OutgoingEmail } from "./domain/mail/outbox.ts";
+import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
 import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
 import { removeAdminToken, writeAdminToken } from "./domain/vpn/admin-token.ts";
@@ -32,7 +32,6 @@ export interface AppServices {
     transport: MailTransport;
     /** Queue inside the caller's transaction; call `wake()` after it commits. */
     enqueue(executor: Executor, email: OutgoingEmail): Promise<string>;
-    enqueueMany(executor: Executor, emails: OutgoingEmail[]): Promise<string[]>;
     wake(): void;
     drain(): Promise<void>;
   };
@@ -94,7 +93,6 @@ export async function startServices(config: Config, options: ServiceOptions = {}
       from,
       transport,
       enqueue: (executor, email) => enqueueEmail(executor, sealer, email),
-      enqueueMany: (executor, emails) => enqueueEmails(executor, sealer, emails),
       wake: () => outboxWorker?.wake(),
       drain: async () => {
         if (outboxWorker) return outboxWorker.drain();

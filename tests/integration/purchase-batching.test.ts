@@ -8,6 +8,8 @@ import {
   subscriptions,
   vpnServers,
 } from "#server/db/schema/index.ts";
+import { generateKeyPair } from "#server/domain/vpn/keys.ts";
+import { addVpnServer } from "#server/domain/vpn/servers.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
 
@@ -115,7 +117,10 @@ describe.each(databaseKinds)("batched fulfilment on %s", (kind) => {
       sessions.map((session) => session.customerEmail).sort(),
     );
     expect(mails.every((mail) => mail.kind === "vpn-config")).toBe(true);
-    const [server] = await app.services.db.select().from(vpnServers);
+    const [server] = await app.services.db
+      .select()
+      .from(vpnServers)
+      .where(eq(vpnServers.name, "ng-lagos-dev"));
     const [live] = await queryRows<{ count: number }>(
       app.services.db,
       sql`select count(*)::int as count from devices where revoked_at is null and vpn_server_id = ${server!.id}`,
@@ -158,6 +163,43 @@ describe.each(databaseKinds)("batched fulfilment on %s", (kind) => {
     expect(fallback).toMatchObject({ requests: 10, reason: expect.stringContaining("unknown plan") });
     // The failed statement's parameters (sealed keys, token hashes) are not logged.
     expect(JSON.stringify(fallback)).not.toMatch(/params|Sealed|[A-Za-z0-9+/]{43}=/);
+  });
+
+  it("leaves the buyers a nearly full server cannot place at Configuration Pending, and places the rest", async () => {
+    // The least-loaded server takes the batch; its /29 holds five devices (offsets 2..6).
+    const { server: tiny } = await addVpnServer(app.services.db, {
+      name: "ng-tiny-1",
+      endpoint: "203.0.113.12:51820",
+      publicKey: generateKeyPair().publicKey,
+      ipv4Cidr: "10.71.0.0/29",
+      ipv6Cidr: "fd71::/64",
+      dns: "1.1.1.1",
+    });
+    try {
+      const sessions = await paidSessions(app, 7, "overflow");
+      const answers = await Promise.all(sessions.map((session) => verify(app, session.id)));
+      expect(answers.every(({ status, body }) => status === 200 && body.success === true)).toBe(true);
+      const ready = answers.filter(({ body }) => body.downloadUrl);
+      const pending = answers.filter(({ body }) => body.downloadUrl === null);
+      expect([ready.length, pending.length]).toEqual([5, 2]);
+      for (const { body } of pending) {
+        expect(body).toMatchObject({
+          configSlot: null,
+          message: "Your payment is confirmed; your configuration is being prepared.",
+        });
+      }
+      const onTiny = await app.services.db.select().from(devices).where(eq(devices.vpnServerId, tiny.id));
+      expect(onTiny.map((device) => device.ipv4).sort()).toEqual([
+        "10.71.0.2",
+        "10.71.0.3",
+        "10.71.0.4",
+        "10.71.0.5",
+        "10.71.0.6",
+      ]);
+      expect(app.log.text).toContain("config pending: cannot issue a device");
+    } finally {
+      await app.services.db.update(vpnServers).set({ active: false }).where(eq(vpnServers.id, tiny.id));
+    }
   });
 
   it("fulfils payments on the built-in checkout that arrive together, each once", async () => {

@@ -195,7 +195,7 @@ const sessionReader = batcherPerOwner((services: BillingServices) =>
       const unfulfilled = rows.filter((row) => row.session.status === "paid" && !row.subscription);
       const fulfilments = await fulfilTogether(
         services,
-        unfulfilled.map((row) => ({ checkoutSessionId: row.session.id })),
+        unfulfilled.map((row) => ({ checkoutSessionId: row.session.id, paidSession: row.session })),
       );
       const results = new Map<string, PromiseSettledResult<{ row: SessionRow; fulfilment?: Fulfilment }>>(
         rows.map((row) => [row.session.id, { status: "fulfilled", value: { row } }]),
@@ -212,8 +212,8 @@ const sessionReader = batcherPerOwner((services: BillingServices) =>
       return sessionIds.map((id) => results.get(id) ?? { status: "fulfilled", value: undefined });
     },
     maxBatchSize: 200,
-    // As for fulfilment: PGlite runs one transaction at a time.
-    maxConcurrentBatches: services.dbKind === "pglite" ? 1 : 4,
+    // One at a time, as for fulfilment (see there).
+    maxConcurrentBatches: 1,
   }),
 );
 

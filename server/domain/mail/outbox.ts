@@ -41,18 +41,25 @@ export async function enqueueEmails(
   emails: OutgoingEmail[],
 ): Promise<string[]> {
   if (emails.length === 0) return [];
-  // Ids are chosen here so the answer needs no RETURNING of the (large) sealed messages.
-  const rows = emails.map((email) => {
+  const rows = outboxRows(sealer, emails);
+  await executor.insert(outboxMessages).values(rows);
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The outbox rows of these messages (validated, sealed), for a caller that inserts them within
+ * a larger statement. Ids are chosen here, so the insert needs no RETURNING of the sealed text.
+ */
+export function outboxRows(sealer: Sealer, emails: OutgoingEmail[]) {
+  return emails.map((email) => {
     const message = outgoingEmailSchema.parse(email);
     return {
       id: randomUUID(),
       kind: message.kind,
       toAddress: message.to,
       sealedMessage: sealer.seal(JSON.stringify(message)),
-    };
+    } satisfies typeof outboxMessages.$inferInsert;
   });
-  await executor.insert(outboxMessages).values(rows);
-  return rows.map((row) => row.id);
 }
 
 const CLAIM_SECONDS = 120;

@@ -5,16 +5,14 @@ import type { Executor } from "#server/db/client.ts";
 import type { Subscription } from "#server/db/schema/index.ts";
 import type { OutgoingEmail } from "#server/domain/mail/outbox.ts";
 import type { Sealer } from "#server/secrets.ts";
-import { configFileName, renderClientConfig } from "./config-file.ts";
+import type { Device, VpnServer } from "#server/db/schema/index.ts";
+import { configFileName, renderClientConfig, type ClientConfigDevice } from "./config-file.ts";
 import type { IssuedDevice } from "./devices.ts";
 
 export interface ConfigEmailDeps {
   config: Pick<Config, "BRAND_NAME" | "PUBLIC_URL" | "SUPPORT_EMAIL">;
   sealer: Sealer;
-  mail: {
-    enqueue(executor: Executor, email: OutgoingEmail): Promise<string>;
-    enqueueMany(executor: Executor, emails: OutgoingEmail[]): Promise<string[]>;
-  };
+  mail: { enqueue(executor: Executor, email: OutgoingEmail): Promise<string> };
 }
 
 /** The capability URL of a device's config (`GET /api/configs/{token}`). */
@@ -42,21 +40,19 @@ export async function queueConfigEmail(
   return email ? deps.mail.enqueue(tx, email) : null;
 }
 
-/** `queueConfigEmail` for several devices in one statement (batched fulfilment). */
-export async function queueConfigEmails(
-  tx: Executor,
-  deps: ConfigEmailDeps,
-  configs: { issued: IssuedDevice; subscription: ConfigEmailSubscription }[],
-): Promise<void> {
-  const emails = configs.flatMap(({ issued, subscription }) => configEmail(deps, issued, subscription) ?? []);
-  await deps.mail.enqueueMany(tx, emails);
-}
-
 type ConfigEmailSubscription = Pick<Subscription, "customerEmail" | "planId" | "expiresAt" | "planType">;
 
-function configEmail(
-  deps: ConfigEmailDeps,
-  issued: IssuedDevice,
+/** What a config e-mail needs of a device: an issued one, or one prepared and not yet inserted. */
+export interface ConfigEmailDevice {
+  device: Pick<Device, "slot"> & ClientConfigDevice;
+  server: VpnServer;
+  downloadToken: string;
+}
+
+/** The config e-mail of a device, or null when the subscription has no customer e-mail. */
+export function configEmail(
+  deps: Pick<ConfigEmailDeps, "config" | "sealer">,
+  issued: ConfigEmailDevice,
   subscription: ConfigEmailSubscription,
 ): OutgoingEmail | null {
   if (!subscription.customerEmail) return null;

@@ -1,8 +1,10 @@
 import type { Device, VpnServer } from "#server/db/schema/index.ts";
 import type { Sealer } from "#server/secrets.ts";
 
+export type ClientConfigDevice = Pick<Device, "privateKeySealed" | "presharedKeySealed" | "ipv4" | "ipv6">;
+
 /** The WireGuard client config of one device; the same text feeds the .conf and the QR code. */
-export function renderClientConfig(device: Device, server: VpnServer, sealer: Sealer): string {
+export function renderClientConfig(device: ClientConfigDevice, server: VpnServer, sealer: Sealer): string {
   if (!server.publicKey) throw new Error(`VPN server ${server.name} has no registered public key yet`);
   return [
     "[Interface]",

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, type WithSubquery } from "drizzle-orm";
 import type { Executor, Transaction } from "#server/db/client.ts";
 import {
   devices,
@@ -95,7 +95,7 @@ export async function issueDevice(
 function newDeviceRow(
   sealer: Sealer,
   at: { subscriptionId: string; slot: number; name?: string; server: VpnServer; addressIndex: number },
-): { values: typeof devices.$inferInsert; downloadToken: string } {
+): { values: PreparedDevice["values"]; downloadToken: string } {
   const { ipv4, ipv6 } = addressesAt(at.server.ipv4Cidr, at.server.ipv6Cidr, at.addressIndex);
   const keys = takeKeyPair();
   const downloadToken = generateToken();
@@ -118,37 +118,81 @@ function newDeviceRow(
   };
 }
 
+/** A device's row, made but not yet inserted (keys, sealed secrets, address). */
+export interface PreparedDevice {
+  values: typeof devices.$inferInsert & { slot: number };
+  server: VpnServer;
+  /** The capability token of the download URL, in the clear (only its hash is stored). */
+  downloadToken: string;
+}
+
 /**
  * Slot 1 for subscriptions inserted in this same transaction (batched fulfilment): one
- * allocation and one multi-row insert for all of them. Answers in the input order; an entry
- * is undefined when no address was left for it (no server, or the chosen server's pool is
- * full), and the caller issues those one by one with `issueDevice`, which explains why.
+ * allocation for all of them, and their rows ready to insert with `insertPreparedDevices`.
+ * Answers in the input order; an entry is undefined when no address was left for it (no
+ * server, or the chosen server's pool is full), and the caller issues those one by one with
+ * `issueDevice`, which explains why.
  */
+export async function prepareFirstDevices(
+  tx: Transaction,
+  sealer: Sealer,
+  newSubscriptions: Pick<Subscription, "id" | "deviceLimit">[],
+): Promise<(PreparedDevice | undefined)[]> {
+  const wanted = newSubscriptions.filter((subscription) => subscription.deviceLimit >= 1);
+  if (wanted.length === 0) return newSubscriptions.map(() => undefined);
+  const allocation = await allocateAddresses(tx, wanted.length);
+  if (!allocation) return newSubscriptions.map(() => undefined);
+  const { server, addressIndexes } = allocation;
+  const prepared = new Map(
+    addressIndexes.map((addressIndex, index) => {
+      const subscriptionId = wanted[index]!.id;
+      const row = newDeviceRow(sealer, { subscriptionId, slot: 1, server, addressIndex });
+      return [subscriptionId, { ...row, server }] as const;
+    }),
+  );
+  return newSubscriptions.map((subscription) => prepared.get(subscription.id));
+}
+
+/**
+ * Inserts prepared devices in one statement; `alongside` (e.g. their config e-mails' outbox
+ * rows) goes into the same statement as a data-modifying CTE, saving a round trip while the
+ * VPN server's row is locked. Answers in the input order.
+ */
+export async function insertPreparedDevices(
+  tx: Transaction,
+  prepared: PreparedDevice[],
+  alongside?: (tx: Transaction) => WithSubquery,
+): Promise<IssuedDevice[]> {
+  if (prepared.length === 0) return [];
+  const values = prepared.map((entry) => entry.values);
+  let inserted: Device[];
+  if (alongside) {
+    const newDevices = tx.$with("new_devices").as(tx.insert(devices).values(values).returning());
+    inserted = (await tx.with(newDevices, alongside(tx)).select().from(newDevices)) as Device[];
+  } else {
+    inserted = await tx.insert(devices).values(values).returning();
+  }
+  const bySubscription = new Map(inserted.map((device) => [device.subscriptionId, device]));
+  return prepared.map((entry) => ({
+    device: bySubscription.get(entry.values.subscriptionId)!,
+    server: entry.server,
+    downloadToken: entry.downloadToken,
+  }));
+}
+
+/** `prepareFirstDevices` and `insertPreparedDevices` in one call; undefined where no address was left. */
 export async function issueFirstDevices(
   tx: Transaction,
   sealer: Sealer,
   newSubscriptions: Pick<Subscription, "id" | "deviceLimit">[],
 ): Promise<(IssuedDevice | undefined)[]> {
-  const wanted = newSubscriptions.filter((subscription) => subscription.deviceLimit >= 1);
-  if (wanted.length === 0) return newSubscriptions.map(() => undefined);
-  const allocation = await allocateAddresses(tx, wanted.length);
-  if (!allocation || allocation.addressIndexes.length === 0) return newSubscriptions.map(() => undefined);
-  const { server, addressIndexes } = allocation;
-  const rows = addressIndexes.map((addressIndex, index) =>
-    newDeviceRow(sealer, { subscriptionId: wanted[index]!.id, slot: 1, server, addressIndex }),
+  const prepared = await prepareFirstDevices(tx, sealer, newSubscriptions);
+  const issued = await insertPreparedDevices(
+    tx,
+    prepared.filter((entry) => entry !== undefined),
   );
-  const inserted = await tx
-    .insert(devices)
-    .values(rows.map((row) => row.values))
-    .returning();
-  const tokens = new Map(rows.map((row) => [row.values.subscriptionId, row.downloadToken]));
-  const issued = new Map(
-    inserted.map((device) => [
-      device.subscriptionId,
-      { device, server, downloadToken: tokens.get(device.subscriptionId)! } satisfies IssuedDevice,
-    ]),
-  );
-  return newSubscriptions.map((subscription) => issued.get(subscription.id));
+  const bySubscription = new Map(issued.map((entry) => [entry.device.subscriptionId, entry]));
+  return newSubscriptions.map((subscription) => bySubscription.get(subscription.id));
 }
 
 /** New keys and a new download token for the same slot and address (e.g. a leaked config). */
