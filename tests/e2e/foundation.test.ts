@@ -1,19 +1,10 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/app.ts";
-import { launchBrowser, waitForHydration } from "../support/browser.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useServerAndBrowser, waitForHydration } from "../support/browser.ts";
 import { PAGE_ROUTES } from "../support/routes.ts";
 
 describe("the shared layout in a real browser", () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useServerAndBrowser();
 
   /** The anchor is where a scroll to it ends: 80 px below the fixed bar, or as far as the page can go. */
   function scrolledTo(page: Page, anchor: string) {
@@ -28,16 +19,16 @@ describe("the shared layout in a real browser", () => {
   }
 
   async function open(path: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
-    const page = await browser.newPage({ viewport });
-    await page.goto(`${server.url}${path}`);
+    const page = await app.browser.newPage({ viewport });
+    await page.goto(`${app.server.url}${path}`);
     await waitForHydration(page);
     return page;
   }
 
   it("shows every route's heading with the navigation and the footer", async () => {
-    const page = await browser.newPage();
+    const page = await app.browser.newPage();
     for (const { path, heading } of PAGE_ROUTES) {
-      await page.goto(`${server.url}${path}`);
+      await page.goto(`${app.server.url}${path}`);
       await expect
         .poll(() => page.locator("h1").allInnerTexts(), { timeout: 10_000 })
         .toEqual(
@@ -77,7 +68,7 @@ describe("the shared layout in a real browser", () => {
     await menu.waitFor({ state: "visible" });
     expect(await page.getByRole("button", { name: "Close menu" }).getAttribute("aria-expanded")).toBe("true");
     await menu.getByRole("link", { name: "Tutorial" }).click();
-    await page.waitForURL(`${server.url}/tutorial`);
+    await page.waitForURL(`${app.server.url}/tutorial`);
     await menu.waitFor({ state: "detached" });
     expect(await page.getByRole("button", { name: "Open menu" }).getAttribute("aria-expanded")).toBe("false");
     await page.close();
@@ -98,7 +89,7 @@ describe("the shared layout in a real browser", () => {
   it("navigates from another page to the home page plus the anchor", async () => {
     const page = await open("/blog");
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Pricing" }).click();
-    await page.waitForURL(`${server.url}/#pricing`);
+    await page.waitForURL(`${app.server.url}/#pricing`);
     await expect.poll(() => scrolledTo(page, "pricing")).toBe(true);
     await page.close();
   });
@@ -108,18 +99,18 @@ describe("the shared layout in a real browser", () => {
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
     await page.locator("footer").getByRole("link", { name: "Privacy Policy" }).click();
-    await page.waitForURL(`${server.url}/privacy`);
+    await page.waitForURL(`${app.server.url}/privacy`);
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
     await page.close();
   });
 
   it("shows the not-found page for an unknown path", async () => {
-    const page = await browser.newPage();
-    const response = await page.goto(`${server.url}/definitely/not/here`);
+    const page = await app.browser.newPage();
+    const response = await page.goto(`${app.server.url}/definitely/not/here`);
     expect(response?.status()).toBe(404);
     expect(await page.locator("h1").innerText()).toBe("Oops! Page not found");
     await page.getByRole("link", { name: "Return to Home" }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${app.server.url}/`);
     await page.close();
   });
 });

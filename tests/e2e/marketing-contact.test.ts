@@ -1,25 +1,16 @@
 // The contact form in a real browser: validation, Sending..., success into the outbox, failure.
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Browser, Page, Route } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/app.ts";
-import { launchBrowser, waitForHydration } from "../support/browser.ts";
+import type { Page, Route } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useServerAndBrowser, waitForHydration } from "../support/browser.ts";
 
 describe("the contact form in a real browser", () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useServerAndBrowser();
 
   async function openContact(): Promise<Page> {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/contact`);
+    const page = await app.browser.newPage();
+    await page.goto(`${app.server.url}/contact`);
     await waitForHydration(page);
     return page;
   }
@@ -35,7 +26,7 @@ describe("the contact form in a real browser", () => {
 
   async function outboxFiles(): Promise<string[]> {
     try {
-      return await fs.readdir(path.join(server.dataDir, "outbox"));
+      return await fs.readdir(path.join(app.server.dataDir, "outbox"));
     } catch {
       return [];
     }
@@ -99,7 +90,7 @@ describe("the contact form in a real browser", () => {
       })
       .toBe(1);
     const [file] = (await outboxFiles()).filter((name) => !before.includes(name));
-    const eml = await fs.readFile(path.join(server.dataDir, "outbox", file!), "utf8");
+    const eml = await fs.readFile(path.join(app.server.dataDir, "outbox", file!), "utf8");
     expect(eml).toContain("Marker 7f3a");
     expect(eml).toContain("Reply-To: chidi@example.com");
     expect(eml).toContain("To: support@naijalink.example");

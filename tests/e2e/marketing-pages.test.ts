@@ -7,23 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLANS } from "#app/lib/plans.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
 import { launchBrowser, waitForHydration } from "../support/browser.ts";
+import { MARKETING_PAGES } from "../support/routes.ts";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE_PATH = require.resolve("axe-core/axe.min.js");
 const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "../../test-results/marketing-320");
 const VIDEO_ID = "NaijaTest_01";
-
-const PUBLIC_PAGES = [
-  "/",
-  "/pricing",
-  "/how-it-works",
-  "/tutorial",
-  "/reviews",
-  "/contact",
-  "/terms",
-  "/privacy",
-  "/refund-policy",
-];
 
 /** Expected words, copied from the spec (§1, §2, §4, §9) rather than from the components. */
 const SPEC_TEXTS: Record<string, Array<string | RegExp>> = {
@@ -161,7 +150,7 @@ describe("the marketing pages in a real browser", () => {
     return page;
   }
 
-  it.each(PUBLIC_PAGES)("%s shows the texts and numbers of the spec", async (pathname) => {
+  it.each(MARKETING_PAGES)("%s shows the texts and numbers of the spec", async (pathname) => {
     const page = await open(pathname);
     const text = await page.locator("main").innerText();
     for (const expected of SPEC_TEXTS[pathname]!) {
@@ -171,7 +160,7 @@ describe("the marketing pages in a real browser", () => {
     await page.close();
   });
 
-  it.each(PUBLIC_PAGES)(
+  it.each(MARKETING_PAGES)(
     "%s has its own title, description, canonical link and Open Graph tags",
     async (pathname) => {
       const page = await open(pathname);
@@ -215,11 +204,11 @@ describe("the marketing pages in a real browser", () => {
   it("gives every page a different title", async () => {
     const page = await browser.newPage();
     const titles = new Set<string>();
-    for (const pathname of PUBLIC_PAGES) {
+    for (const pathname of MARKETING_PAGES) {
       await page.goto(`${server.url}${pathname}`);
       titles.add(await page.title());
     }
-    expect(titles.size).toBe(PUBLIC_PAGES.length);
+    expect(titles.size).toBe(MARKETING_PAGES.length);
     await page.close();
   });
 
@@ -340,7 +329,7 @@ describe("the marketing pages in a real browser", () => {
   it("no public page scrolls sideways at 320 px (screenshots in test-results/marketing-320)", async () => {
     await fs.mkdir(SCREENSHOT_DIR, { recursive: true });
     const overflowing: string[] = [];
-    for (const pathname of PUBLIC_PAGES) {
+    for (const pathname of MARKETING_PAGES) {
       const page = await open(pathname, { width: 320, height: 640 });
       const measure = await page.evaluate(() => ({
         scrollWidth: document.documentElement.scrollWidth,
@@ -369,7 +358,7 @@ describe("the marketing pages in a real browser", () => {
     async (_name, viewport) => {
       const axeSource = await fs.readFile(AXE_SOURCE_PATH, "utf8");
       const problems: string[] = [];
-      for (const pathname of PUBLIC_PAGES) {
+      for (const pathname of MARKETING_PAGES) {
         const page = await open(pathname, viewport);
         // On a phone the shared header's menu is part of the page too.
         if (viewport.width < 768) await page.getByRole("button", { name: "Open menu" }).click();

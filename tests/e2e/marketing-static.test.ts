@@ -1,45 +1,25 @@
 // Decision 012: the marketing pages are static documents. They ship no React, load one small
 // enhancement script, and that script does everything React's handlers did there.
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PLANS } from "#app/lib/plans.ts";
-import { startTestServer, type TestServer } from "../support/app.ts";
-import { launchBrowser, waitForHydration } from "../support/browser.ts";
+import { useServerAndBrowser, waitForHydration } from "../support/browser.ts";
+import { MARKETING_PAGES } from "../support/routes.ts";
 
-const STATIC_PAGES = [
-  "/",
-  "/pricing",
-  "/how-it-works",
-  "/tutorial",
-  "/reviews",
-  "/contact",
-  "/terms",
-  "/privacy",
-  "/refund-policy",
-  "/no/such/page",
-];
+const STATIC_PAGES = [...MARKETING_PAGES, "/no/such/page"];
 
 const ENHANCEMENT_SCRIPT = /^\/assets\/enhance-[0-9a-f]{10}\.js$/;
 
 describe("the static marketing pages in a real browser", () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useServerAndBrowser();
 
   /** Opens a page and records every script the browser requests. */
   async function openRecordingScripts(pathname: string, viewport = { width: 1280, height: 800 }) {
-    const page = await browser.newPage({ viewport });
+    const page = await app.browser.newPage({ viewport });
     const scripts: string[] = [];
     page.on("request", (request) => {
       if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
     });
-    const response = await page.goto(`${server.url}${pathname}`);
+    const response = await page.goto(`${app.server.url}${pathname}`);
     await waitForHydration(page);
     return { page, scripts, html: await response!.text() };
   }
@@ -60,7 +40,7 @@ describe("the static marketing pages in a real browser", () => {
 
   it("keeps the enhancement script small: under 8 KB compressed", async () => {
     const { page, scripts } = await openRecordingScripts("/");
-    const response = await page.request.get(`${server.url}${scripts[0]}`, {
+    const response = await page.request.get(`${app.server.url}${scripts[0]}`, {
       headers: { "accept-encoding": "br" },
     });
     expect(response.headers()["content-encoding"]).toBe("br");
@@ -82,7 +62,7 @@ describe("the static marketing pages in a real browser", () => {
   ] as const)("%s: %s stores the plan and the details step shows it", async (pathname, label, plan) => {
     const { page } = await openRecordingScripts(pathname);
     await page.locator(`[data-plan-id="${plan.id}"]`).getByRole("button", { name: label }).click();
-    await page.waitForURL(`${server.url}/get-started/details`, { timeout: 10_000 });
+    await page.waitForURL(`${app.server.url}/get-started/details`, { timeout: 10_000 });
     await waitForHydration(page);
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("selectedPlan") ?? "null"));
     // The whole catalogue entry, as the purchase pages' own storeSelectedPlan writes it.
@@ -151,7 +131,7 @@ describe("the static marketing pages in a real browser", () => {
   it("a client-side link from a hydrated page opens a static page as a document", async () => {
     const { page } = await openRecordingScripts("/payment-success");
     await page.getByRole("link", { name: "View Plans" }).click();
-    await page.waitForURL(`${server.url}/pricing`);
+    await page.waitForURL(`${app.server.url}/pricing`);
     await waitForHydration(page);
     expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
     // And the page works: its plan buttons are enhanced.

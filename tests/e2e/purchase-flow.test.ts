@@ -1,8 +1,6 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PLANS, PLAN_TYPE_LABELS } from "#app/lib/plans.ts";
-import { startTestServer, type TestServer } from "../support/app.ts";
-import { launchBrowser } from "../support/browser.ts";
+import { useServerAndBrowser } from "../support/browser.ts";
 import {
   buyUntilCheckout,
   downloadConfig,
@@ -20,23 +18,15 @@ const DATE_LABELS = {
 };
 
 describe("buying a plan on the built-in checkout, as a new buyer", () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useServerAndBrowser();
 
   it.each(PLANS)(
     "$name: choose, details, pay with 4242 and download a complete WireGuard config",
     async (plan) => {
-      const context = await browser.newContext({ acceptDownloads: true });
+      const context = await app.browser.newContext({ acceptDownloads: true });
       const page = await context.newPage();
       const email = `buyer-${plan.id}@example.com`;
-      await buyUntilCheckout(page, server.url, plan, email);
+      await buyUntilCheckout(page, app.server.url, plan, email);
       expect(await page.getByTestId("checkout-plan").innerText()).toBe(plan.name);
       expect(await page.getByTestId("checkout-amount").innerText()).toContain(plan.price);
       expect(await page.getByTestId("checkout-email").innerText()).toBe(email);
@@ -62,28 +52,28 @@ describe("buying a plan on the built-in checkout, as a new buyer", () => {
   );
 
   it("keeps the buyer on the checkout with a declined card, and Cancel returns to the payment step", async () => {
-    const page = await browser.newPage();
-    await buyUntilCheckout(page, server.url, PLANS[1]!, "declined@example.com");
+    const page = await app.browser.newPage();
+    await buyUntilCheckout(page, app.server.url, PLANS[1]!, "declined@example.com");
     const checkoutUrl = page.url();
     await payOnCheckout(page, "4000 0000 0000 0002");
     await page.getByRole("alert").filter({ hasText: "Your card was declined." }).waitFor();
     expect(page.url()).toBe(checkoutUrl);
     await page.getByRole("link", { name: "Cancel" }).click();
-    await page.waitForURL(`${server.url}/get-started/payment`);
+    await page.waitForURL(`${app.server.url}/get-started/payment`);
     await page.close();
   });
 
   it("shows No payment session found without a session_id", async () => {
-    const page = await browser.newPage();
-    await open(page, `${server.url}/payment-success`);
+    const page = await app.browser.newPage();
+    await open(page, `${app.server.url}/payment-success`);
     await expectToast(page, "Error", "No payment session found.");
     await page.getByRole("heading", { name: "Invalid Payment Session" }).waitFor();
     await page.close();
   });
 
   it("shows Invalid Payment Session with View Plans and Contact Support for a forged session", async () => {
-    const page = await browser.newPage();
-    await open(page, `${server.url}/payment-success?session_id=cs_test_forgedForgedForged123`);
+    const page = await app.browser.newPage();
+    await open(page, `${app.server.url}/payment-success?session_id=cs_test_forgedForgedForged123`);
     await expectToast(page, "Verification Failed", "Unable to verify payment. Please contact support.");
     await page.getByRole("heading", { name: "Invalid Payment Session" }).waitFor();
     expect(await page.getByRole("link", { name: "View Plans" }).getAttribute("href")).toBe("/pricing");
@@ -92,11 +82,11 @@ describe("buying a plan on the built-in checkout, as a new buyer", () => {
   });
 
   it("gives the same config after a reload, adds devices 2 and 3 on Pro and refuses a fourth", async () => {
-    const context = await browser.newContext({ acceptDownloads: true });
+    const context = await app.browser.newContext({ acceptDownloads: true });
     const page = await context.newPage();
     await buyUntilCheckout(
       page,
-      server.url,
+      app.server.url,
       PLANS.find((plan) => plan.id === "pro-monthly")!,
       "pro@example.com",
     );

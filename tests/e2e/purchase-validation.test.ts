@@ -1,24 +1,15 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/app.ts";
-import { launchBrowser } from "../support/browser.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { useServerAndBrowser } from "../support/browser.ts";
 import { expectToast, open } from "./purchase-support.ts";
 
 const PRO_MONTHLY = { id: "pro-monthly", name: "Pro Monthly", price: "$7.99" };
 
 describe("the validation messages of the purchase steps (spec §5, §8)", () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useServerAndBrowser();
 
   async function freshPage(storage: Record<string, unknown> = {}): Promise<Page> {
-    const page = await browser.newPage();
+    const page = await app.browser.newPage();
     await page.addInitScript((entries) => {
       if (sessionStorage.getItem("seeded")) return;
       sessionStorage.setItem("seeded", "1");
@@ -29,7 +20,7 @@ describe("the validation messages of the purchase steps (spec §5, §8)", () => 
 
   it("keeps Continue to Details disabled until a plan is chosen, and stores the chosen plan", async () => {
     const page = await freshPage();
-    await open(page, `${server.url}/get-started`);
+    await open(page, `${app.server.url}/get-started`);
     for (const step of ["Choose Plan", "Your Details", "Payment"]) {
       await page
         .getByRole("navigation", { name: "Purchase progress" })
@@ -48,7 +39,7 @@ describe("the validation messages of the purchase steps (spec §5, §8)", () => 
 
   it("shows No plan selected with Select a Plan, and alerts when a required detail is missing", async () => {
     const page = await freshPage();
-    await open(page, `${server.url}/get-started/details`);
+    await open(page, `${app.server.url}/get-started/details`);
     await page.getByText("No plan selected").waitFor();
     expect(await page.getByRole("link", { name: "Select a Plan" }).getAttribute("href")).toBe("/get-started");
     expect(await page.getByRole("link", { name: "Back to Plan Selection" }).getAttribute("href")).toBe(
@@ -63,11 +54,11 @@ describe("the validation messages of the purchase steps (spec §5, §8)", () => 
     await page.getByLabel("Email Address").fill("ada@example.com");
     await page.getByRole("button", { name: "Continue to Payment" }).click();
     await expect.poll(() => alerts).toEqual(["Please fill in all required fields"]);
-    expect(page.url()).toBe(`${server.url}/get-started/details`);
+    expect(page.url()).toBe(`${app.server.url}/get-started/details`);
     // Phone, country and city stay optional.
     await page.getByLabel("Last Name").fill("Obi");
     await page.getByRole("button", { name: "Continue to Payment" }).click();
-    await page.waitForURL(`${server.url}/get-started/payment`);
+    await page.waitForURL(`${app.server.url}/get-started/payment`);
     const details = await page.evaluate(() =>
       JSON.parse(localStorage.getItem("subscriberDetails") ?? "null"),
     );
@@ -83,12 +74,12 @@ describe("the validation messages of the purchase steps (spec §5, §8)", () => 
   });
 
   it("server-renders the plan panels as placeholders, never a wrong plan or a wrong No plan selected", async () => {
-    const html = await (await fetch(`${server.url}/get-started/details`)).text();
+    const html = await (await fetch(`${app.server.url}/get-started/details`)).text();
     expect(html).not.toContain("No plan selected");
-    const payment = await (await fetch(`${server.url}/get-started/payment`)).text();
+    const payment = await (await fetch(`${app.server.url}/get-started/payment`)).text();
     expect(payment).not.toContain("Basic Monthly");
     const page = await freshPage({ selectedPlan: PRO_MONTHLY });
-    await open(page, `${server.url}/get-started/details`);
+    await open(page, `${app.server.url}/get-started/details`);
     await page.getByTestId("plan-summary").getByText("Pro Monthly").waitFor();
     expect(await page.getByText("No plan selected").count()).toBe(0);
     await page.close();
@@ -96,7 +87,7 @@ describe("the validation messages of the purchase steps (spec §5, §8)", () => 
 
   it("shows Terms Required, Plan Required and Coming Soon, with the default Basic Monthly summary", async () => {
     const page = await freshPage();
-    await open(page, `${server.url}/get-started/payment`);
+    await open(page, `${app.server.url}/get-started/payment`);
     expect(await page.getByTestId("order-summary").innerText()).toContain("Basic Monthly");
     expect(await page.getByTestId("order-total").innerText()).toBe("$4.99");
     const pay = page.getByRole("button", { name: "Complete Payment" });
@@ -115,7 +106,7 @@ describe("the validation messages of the purchase steps (spec §5, §8)", () => 
     expect(await pay.getAttribute("aria-disabled")).toBeNull();
     await pay.click();
     await expectToast(page, "Plan Required", "Please select a plan first");
-    expect(page.url()).toBe(`${server.url}/get-started/payment`);
+    expect(page.url()).toBe(`${app.server.url}/get-started/payment`);
     expect(await page.getByRole("link", { name: "Back to Details" }).getAttribute("href")).toBe(
       "/get-started/details",
     );
@@ -124,7 +115,7 @@ describe("the validation messages of the purchase steps (spec §5, §8)", () => 
 
   it("reads Processing... while busy and shows Payment Error when checkout cannot start or returns no url", async () => {
     const page = await freshPage({ selectedPlan: PRO_MONTHLY });
-    await open(page, `${server.url}/get-started/payment`);
+    await open(page, `${app.server.url}/get-started/payment`);
     expect(await page.getByTestId("order-total").innerText()).toBe("$7.99");
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -140,7 +131,7 @@ describe("the validation messages of the purchase steps (spec §5, §8)", () => 
     release();
     await expectToast(page, "Payment Error", "Unable to start checkout process. Please try again.");
     await page.getByRole("button", { name: "Complete Payment" }).waitFor();
-    expect(page.url()).toBe(`${server.url}/get-started/payment`);
+    expect(page.url()).toBe(`${app.server.url}/get-started/payment`);
 
     await page.unroute("**/api/create-checkout");
     await page.route("**/api/create-checkout", (route) =>
@@ -168,12 +159,12 @@ describe("the validation messages of the purchase steps (spec §5, §8)", () => 
             expiresAt: "2030-01-31T00:00:00.000Z",
             activeDevices: 1,
           },
-          downloadUrl: `${server.url}/api/configs/brokenBrokenBroken123`,
+          downloadUrl: `${app.server.url}/api/configs/brokenBrokenBroken123`,
           configSlot: 1,
         }),
       }),
     );
-    await open(page, `${server.url}/payment-success?session_id=${sessionId}`);
+    await open(page, `${app.server.url}/payment-success?session_id=${sessionId}`);
     await expectToast(page, "Payment Successful", "Your VPN configuration is ready.");
     expect(await page.getByTestId("date-label").innerText()).toBe("Next Billing");
     await page.getByText("January 31, 2030").waitFor();
@@ -203,7 +194,7 @@ describe("the validation messages of the purchase steps (spec §5, §8)", () => 
         }),
       }),
     );
-    await open(pending, `${server.url}/payment-success?session_id=${sessionId}`);
+    await open(pending, `${app.server.url}/payment-success?session_id=${sessionId}`);
     await pending.getByRole("heading", { name: "Configuration Pending" }).waitFor();
     expect(await pending.getByRole("button", { name: "Download .conf File" }).count()).toBe(0);
     expect(await pending.getByTestId("date-label").innerText()).toBe("Expires on");
@@ -223,7 +214,7 @@ describe("the validation messages of the purchase steps (spec §5, §8)", () => 
         }),
       }),
     );
-    await open(page, `${server.url}/payment-success?session_id=cs_test_limitLimitLimit12`);
+    await open(page, `${app.server.url}/payment-success?session_id=cs_test_limitLimitLimit12`);
     await expectToast(page, "Device Limit Reached", "All 3 devices are in use.");
     await page.getByRole("heading", { name: "Invalid Payment Session" }).waitFor();
     await page.close();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "#app/routes.ts";
 import { staticPagePaths } from "#server/http/static-pages.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
+import { MARKETING_PAGES } from "../support/routes.ts";
 
 /** A raw HTTP GET (fetch would decompress and hide Content-Encoding). */
 function rawGet(url: string, headers: Record<string, string> = {}) {
@@ -24,18 +25,6 @@ function rawGet(url: string, headers: Record<string, string> = {}) {
     },
   );
 }
-
-const MARKETING_PAGES = [
-  "/",
-  "/pricing",
-  "/how-it-works",
-  "/tutorial",
-  "/reviews",
-  "/contact",
-  "/terms",
-  "/privacy",
-  "/refund-policy",
-];
 
 describe("static pages and precompressed assets", () => {
   let server: TestServer;

@@ -1,5 +1,7 @@
 import fs from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { startTestServer, type TestServer } from "./app.ts";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -26,4 +28,33 @@ export async function launchBrowser(): Promise<Browser> {
 /** Waits until React has hydrated, so clicks reach their handlers. */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+}
+
+/**
+ * The built app on a free port and a headless Chromium, started before the file's tests and
+ * stopped after them. Read `server` and `browser` inside tests (they are set by then).
+ */
+export function useServerAndBrowser(options?: Parameters<typeof startTestServer>[0]): {
+  readonly server: TestServer;
+  readonly browser: Browser;
+} {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer(options), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error("The test server is not started yet (use it inside a test)");
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error("Chromium is not started yet (use it inside a test)");
+      return browser;
+    },
+  };
 }

@@ -19,3 +19,16 @@ export const PAGE_ROUTES: Array<{ path: string; heading: string | RegExp }> = [
   // Signed out, the editor silently sends the visitor to / (spec §6).
   { path: "/admin/blog/new", heading: /New Post|Sign In|Login|Access Nigerian Content From Anywhere/i },
 ];
+
+/** The public marketing pages (spec §2); static, not hydrated (decision 012). */
+export const MARKETING_PAGES = [
+  "/",
+  "/pricing",
+  "/how-it-works",
+  "/tutorial",
+  "/reviews",
+  "/contact",
+  "/terms",
+  "/privacy",
+  "/refund-policy",
+];
