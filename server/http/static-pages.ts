@@ -6,10 +6,8 @@
 // the deployment's config (brand, support address, public URL, video id).
 import type { NextFunction, Request as ExpressRequest, Response as ExpressResponse } from "express";
 import crypto from "node:crypto";
-import { promisify } from "node:util";
-import zlib from "node:zlib";
 import type { ServerBuild } from "react-router";
-import { matchesIfNoneMatch, preferredEncoding } from "#server/domain/blog/cache.ts";
+import { compressVariants, matchesIfNoneMatch, preferredEncoding } from "#server/domain/blog/cache.ts";
 
 /** Revalidated on every use, so a deploy shows at once; unchanged pages cost a 304. */
 const CACHE_CONTROL = "public, max-age=0, must-revalidate";
@@ -31,20 +29,6 @@ export function staticPagePaths(build: Pick<ServerBuild, "routes">): string[] {
     else if (route.path && /^[a-z0-9/-]+$/.test(route.path)) paths.push(`/${route.path}`);
   }
   return paths;
-}
-
-async function compress(body: Buffer): Promise<{ br: Buffer; gzip: Buffer }> {
-  const [br, gzip] = await Promise.all([
-    promisify(zlib.brotliCompress)(body, {
-      params: {
-        [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-        [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
-        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-      },
-    }),
-    promisify(zlib.gzip)(body, { level: 9 }),
-  ]);
-  return { br, gzip };
 }
 
 /**
@@ -77,7 +61,7 @@ export function createStaticPageCache(options: {
     });
     // Weak: the same page is sent in three encodings (as the blog cache does, decision 022).
     const etag = `W/"${crypto.createHash("sha1").update(identity).digest("base64url")}"`;
-    return { headers, etag, bodies: { identity, ...(await compress(identity)) } };
+    return { headers, etag, bodies: { identity, ...(await compressVariants(identity)) } };
   }
 
   return async function serveStaticPage(

@@ -1,7 +1,7 @@
 // Decision 022: the O(1) freshness of the public blog outputs (trigger-maintained version row,
 // next scheduled publication, PGlite change feed) and the pre-compressed rendered-page cache.
 import express from "express";
-import http from "node:http";
+import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { sql } from "drizzle-orm";
@@ -12,6 +12,7 @@ import { blogFingerprint } from "#server/domain/blog/public.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
 import { HOUR_MS, insertPosts } from "../support/blog.ts";
 import { createTestDatabase, databaseKinds } from "../support/database.ts";
+import { rawGet } from "../support/http.ts";
 
 const version = async (handle: DatabaseHandle) =>
   Number(
@@ -22,24 +23,6 @@ const version = async (handle: DatabaseHandle) =>
       )
     )[0]?.version,
   );
-
-/** A raw HTTP GET (fetch would decompress and hide Content-Encoding). */
-function rawGet(url: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
-    (resolve, reject) => {
-      const request = http.get(url, { headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () =>
-          resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }),
-        );
-        response.on("error", reject);
-      });
-      request.setTimeout(20_000, () => request.destroy(new Error(`${url}: no answer in 20 s`)));
-      request.on("error", reject);
-    },
-  );
-}
 
 describe.each(databaseKinds)("the blog version row on %s", (kind) => {
   let handle: DatabaseHandle;

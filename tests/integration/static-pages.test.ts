@@ -1,30 +1,12 @@
 // Decision 012: the static marketing pages rendered and compressed once, and the build's assets
 // served from their build-time brotli / gzip variants. Against the real HTTP server.
-import http from "node:http";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "#app/routes.ts";
 import { staticPagePaths } from "#server/http/static-pages.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
 import { MARKETING_PAGES } from "../support/routes.ts";
-
-/** A raw HTTP GET (fetch would decompress and hide Content-Encoding). */
-function rawGet(url: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
-    (resolve, reject) => {
-      const request = http.get(url, { headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () =>
-          resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }),
-        );
-        response.on("error", reject);
-      });
-      request.setTimeout(20_000, () => request.destroy(new Error(`${url}: no answer in 20 s`)));
-      request.on("error", reject);
-    },
-  );
-}
+import { rawGet } from "../support/http.ts";
 
 describe("static pages and precompressed assets", () => {
   let server: TestServer;

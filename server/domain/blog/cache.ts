@@ -123,7 +123,7 @@ interface CachedPage {
 }
 
 /** Compresses once at high settings off the main thread: every hit then sends the bytes as they are. */
-async function compressVariants(body: Buffer): Promise<Record<Encoding, Buffer>> {
+export async function compressVariants(body: Buffer): Promise<Record<Encoding, Buffer>> {
   const [br, gzip] = await Promise.all([
     promisify(zlib.brotliCompress)(body, {
       params: {
