@@ -157,6 +157,36 @@ describe.each(databaseKinds)("VPN address allocation state on %s", (kind) => {
     expect(await allocationMismatches(db.db)).toEqual([]);
   });
 
+  it("passes over a full server even when it has the fewest devices", async () => {
+    handle = await createTestDatabase(kind);
+    const db = handle;
+    const roomy = await addServer(db.db);
+    for (let index = 0; index < 6; index++) await issue(db); // six on the roomy server
+    const { server: tiny } = await addVpnServer(db.db, {
+      name: "ng-tiny-2",
+      endpoint: "203.0.113.13:51820",
+      publicKey: generateKeyPair().publicKey,
+      ipv4Cidr: "10.72.0.0/29",
+      ipv6Cidr: "fd72::/64",
+      dns: "1.1.1.1",
+    });
+    const placed = [];
+    for (let index = 0; index < 7; index++) placed.push(await issue(db));
+    // The tiny server (five offsets) is the least loaded until it is full; then the roomy one.
+    expect(placed.map((entry) => entry.server.name)).toEqual([
+      ...Array<string>(5).fill(tiny.name),
+      roomy.name,
+      roomy.name,
+    ]);
+    // The bulk allocation passes over it too, and a released offset makes it eligible again.
+    const owners = await Promise.all(Array.from({ length: 2 }, () => newSubscription(db.db)));
+    const batch = await db.db.transaction((tx) => issueFirstDevices(tx, sealer, owners));
+    expect(batch.map((entry) => entry?.server.name)).toEqual([roomy.name, roomy.name]);
+    await revokeDevice(db.db, placed[2]!.device.id);
+    expect((await issue(db)).device).toMatchObject({ vpnServerId: tiny.id, ipv4: "10.72.0.4" });
+    expect(await allocationMismatches(db.db)).toEqual([]);
+  });
+
   it("issues no batch when no server is available", async () => {
     handle = await createTestDatabase(kind);
     const db = handle;

@@ -275,7 +275,9 @@ describe("the node API", () => {
     // Until its agent registers a key, the new server takes no devices: move every other server aside.
     await app.services.db.update(vpnServers).set({ active: false });
     await app.services.db.update(vpnServers).set({ active: true }).where(eq(vpnServers.name, name));
-    await expect(issueWithEmail(await newSubscription({ deviceLimit: 1 }))).rejects.toThrow(/No VPN server/);
+    await expect(issueWithEmail(await newSubscription({ deviceLimit: 1 }))).rejects.toThrow(
+      /No active VPN server has a free address/,
+    );
 
     const node = generateKeyPair();
     const registered = await app.request("/api/nodes/status", {

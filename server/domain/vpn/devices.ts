@@ -22,7 +22,7 @@ export class DeviceLimitReached extends Error {
 
 export class NoVpnServerAvailable extends Error {
   constructor() {
-    super("No VPN server is available to issue a config.");
+    super("No active VPN server has a free address to issue a config.");
     this.name = "NoVpnServerAvailable";
   }
 }

@@ -57,6 +57,18 @@ const serverSelectList = sql.join(
   sql`, `,
 );
 
+/**
+ * A server can take one more device: a released offset waits in its free list, or its
+ * high-water mark is still inside both pools (`poolCapacity` of addresses.ts, in SQL). A full
+ * server is passed over even when it is the least loaded, so it never blocks the others.
+ */
+const hasFreeAddress = sql`(
+  vpn_servers.next_address_index <= least(
+    power(2::numeric, 32 - masklen(vpn_servers.ipv4_cidr::cidr)) - 2,
+    power(2::numeric, 128 - masklen(vpn_servers.ipv6_cidr::cidr)) - 1,
+    2000000000)
+  or exists (select 1 from vpn_free_addresses free where free.server_id = vpn_servers.id))`;
+
 export interface Allocation {
   /** The slot the device takes, or null when every slot of the subscription is used. */
   slot: number | null;
@@ -68,8 +80,8 @@ export interface Allocation {
 
 /**
  * One statement (decision 044): the subscription's lowest free slot (or `slot` when the caller
- * knows it), the least-loaded active server by its `live_devices` counter (index
- * `vpn_servers_least_loaded_idx`), locked `FOR UPDATE`, and that server's next offset — the
+ * knows it), the least-loaded active server with a free address by its `live_devices` counter
+ * (index `vpn_servers_least_loaded_idx`), locked `FOR UPDATE`, and that server's next offset — the
  * lowest entry popped from `vpn_free_addresses`, else `next_address_index`. Nothing is locked
  * or popped when no slot is free. The caller must lock the subscription row first (in an
  * earlier statement, so this one's snapshot sees the devices committed before that lock).
@@ -94,7 +106,7 @@ export async function allocateAddress(
     sql`with free_slot as (${freeSlot}),
         chosen as (
           select * from vpn_servers
-          where active and public_key is not null and (select slot from free_slot) is not null
+          where active and public_key is not null and ${hasFreeAddress} and (select slot from free_slot) is not null
           order by live_devices, created_at
           limit 1
           for update
@@ -144,8 +156,8 @@ export interface BulkAllocation {
 
 /**
  * `allocateAddress` for `count` new devices at once (batched fulfilment): one statement locks
- * the least-loaded active server and pops its `count` lowest released offsets (`SKIP LOCKED`,
- * as above); the rest continue from its high-water mark. Fewer than `count` offsets come back
+ * the least-loaded active server with a free address and pops its `count` lowest released
+ * offsets (`SKIP LOCKED`, as above); the rest continue from its high-water mark. Fewer than `count` offsets come back
  * when the server's pool is nearly full; undefined when no server is available. The caller
  * inserts the devices in this transaction (the trigger then raises the mark and counts them).
  */
@@ -154,7 +166,7 @@ export async function allocateAddresses(tx: Executor, count: number): Promise<Bu
     tx,
     sql`with chosen as (
           select * from vpn_servers
-          where active and public_key is not null
+          where active and public_key is not null and ${hasFreeAddress}
           order by live_devices, created_at
           limit 1
           for update
