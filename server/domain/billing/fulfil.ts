@@ -225,8 +225,8 @@ async function existingSubscriptions(
  * Slot 1 and its config e-mail for subscriptions inserted in this transaction (nobody else
  * can see them or give them a device, so no lock is taken on them): one allocation, then the
  * devices and their e-mails in one statement. Those the bulk allocation could not place (the
- * chosen server's pool is full) are issued one by one, as before this batching: the least-loaded
- * server again, whose full pool leaves them pending (Configuration Pending) with the reason logged.
+ * chosen server's pool is full) are issued one by one: on the least-loaded server that still has
+ * room (decision 045), or left pending (Configuration Pending, reason logged) when none has.
  */
 async function issueFirstDevicesWithEmail(
   tx: Transaction,
