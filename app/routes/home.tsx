@@ -64,19 +64,7 @@ export default function Home() {
         title="Simple, Transparent Pricing"
         intro="Pick the plan that fits. Every plan includes the 7-day guarantee."
       >
-        <PlanGrid
-          action={(plan) => (
-            <Button
-              type="button"
-              className="w-full"
-              variant={plan.popular ? "default" : "outline"}
-              data-select-plan={plan.id}
-              data-next="/get-started/details"
-            >
-              Get It Now
-            </Button>
-          )}
-        />
+        <PlanGrid buttonLabel="Get It Now" />
       </Section>
 
       <Section labelledBy="tutorial-title" title="Set Up in Minutes" muted>

@@ -3,7 +3,6 @@ import { BrandIcon, PAYMENT_ICONS } from "#app/components/marketing/brand-icons.
 import { PlanGrid } from "#app/components/marketing/plan-grid.tsx";
 import { Faq, SavingsSection } from "#app/components/marketing/sections.tsx";
 import { PageHero } from "#app/components/page-hero.tsx";
-import { Button } from "#app/components/ui/button.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import type { Route } from "./+types/pricing";
@@ -38,23 +37,11 @@ export default function Pricing() {
           <h2 id="plans-title" className="sr-only">
             Plans
           </h2>
+          {/* The spec's notice, then on to the setup guide (DESIGN.md §2a). */}
           <PlanGrid
             guarantees
-            action={(plan) => (
-              // The enhancement script stores the plan, shows the notice and then opens the
-              // setup guide (DESIGN.md §2a).
-              <Button
-                type="button"
-                className="w-full"
-                variant={plan.popular ? "default" : "outline"}
-                data-select-plan={plan.id}
-                data-next="/get-started/details"
-                data-notice-title={`Welcome to ${brandName}!`}
-                data-notice-description="Redirecting to setup guide..."
-              >
-                Get Started
-              </Button>
-            )}
+            buttonLabel="Get Started"
+            notice={{ title: `Welcome to ${brandName}!`, description: "Redirecting to setup guide..." }}
           />
           <div className="mt-12 flex flex-col items-center gap-4 text-center text-sm text-muted-foreground">
             <p className="font-medium text-foreground">Accepted payment methods</p>

@@ -53,6 +53,17 @@ function countTransactions(app: TestApp) {
   };
 }
 
+const devicesOf = (app: TestApp, owners: { id: string }[]) =>
+  app.services.db
+    .select()
+    .from(devices)
+    .where(
+      inArray(
+        devices.subscriptionId,
+        owners.map((owner) => owner.id),
+      ),
+    );
+
 const verify = async (app: TestApp, sessionId: string) => {
   const response = await app.request("/api/verify-payment", { json: { sessionId } });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
@@ -92,15 +103,7 @@ describe.each(databaseKinds)("batched fulfilment on %s", (kind) => {
       const subscription = subs.find((row) => row.checkoutSessionId === session.id)!;
       expect(subscription).toMatchObject({ planId: session.planId, customerEmail: session.customerEmail });
     }
-    const issued = await app.services.db
-      .select()
-      .from(devices)
-      .where(
-        inArray(
-          devices.subscriptionId,
-          subs.map((row) => row.id),
-        ),
-      );
+    const issued = await devicesOf(app, subs);
     expect(issued).toHaveLength(60);
     expect(new Set(issued.map((device) => device.ipv4)).size).toBe(60);
     expect(new Set(issued.map((device) => device.ipv6)).size).toBe(60);
@@ -241,15 +244,7 @@ describe.each(databaseKinds)("batched fulfilment on %s", (kind) => {
       .from(subscriptions)
       .where(inArray(subscriptions.checkoutSessionId, started));
     expect(subs).toHaveLength(12);
-    const issued = await app.services.db
-      .select()
-      .from(devices)
-      .where(
-        inArray(
-          devices.subscriptionId,
-          subs.map((row) => row.id),
-        ),
-      );
+    const issued = await devicesOf(app, subs);
     expect(issued.map((device) => device.slot)).toEqual(subs.map(() => 1));
   });
 });

@@ -13,24 +13,12 @@ import {
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
 import { addVpnServer } from "#server/domain/vpn/servers.ts";
 import { createSealer } from "#server/secrets.ts";
-import { createTestDatabase, databaseKinds } from "../support/database.ts";
+import { createTestDatabase, databaseKinds, ignoreTerminatedConnections } from "../support/database.ts";
 
 // Decision 044: each server's allocation state (live_devices, next_address_index and the
 // vpn_free_addresses list) must always describe its live devices exactly.
 
 const sealer = createSealer(Buffer.alloc(32, 9).toString("base64"));
-
-/**
- * `close()` (tests/support/database.ts) ends the pool and then drops the database `with (force)`;
- * pg-pool resolves `end()` before its clients have closed, so the forced drop can terminate them
- * and the pool re-emits that as an unhandled 'error'. Expected here: swallow it.
- */
-function ignoreTerminatedConnections(handle: DatabaseHandle | undefined) {
-  const client = (
-    handle?.db as unknown as { $client?: { on?: (event: string, listener: () => void) => void } }
-  )?.$client;
-  if (handle?.kind === "postgres") client?.on?.("error", () => {});
-}
 
 async function newSubscription(executor: Executor, deviceLimit = 1) {
   const [subscription] = await executor

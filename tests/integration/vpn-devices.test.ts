@@ -6,21 +6,9 @@ import { DeviceLimitReached, issueDevice } from "#server/domain/vpn/devices.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
 import { addVpnServer } from "#server/domain/vpn/servers.ts";
 import { createSealer } from "#server/secrets.ts";
-import { createTestDatabase, databaseKinds } from "../support/database.ts";
+import { createTestDatabase, databaseKinds, ignoreTerminatedConnections } from "../support/database.ts";
 
 const sealer = createSealer(Buffer.alloc(32, 9).toString("base64"));
-
-/**
- * `close()` (tests/support/database.ts) ends the pool and then drops the database `with (force)`;
- * pg-pool resolves `end()` before its clients have closed, so the forced drop can terminate them
- * and the pool re-emits that as an unhandled 'error'. Expected here: swallow it.
- */
-function ignoreTerminatedConnections(handle: DatabaseHandle | undefined) {
-  const client = (
-    handle?.db as unknown as { $client?: { on?: (event: string, listener: () => void) => void } }
-  )?.$client;
-  if (handle?.kind === "postgres") client?.on?.("error", () => {});
-}
 
 async function newSubscription(handle: DatabaseHandle, deviceLimit: number, id = crypto.randomUUID()) {
   const [subscription] = await handle.db

@@ -36,3 +36,15 @@ export async function createTestDatabase(kind: DatabaseKind = "pglite"): Promise
   await migrate(handle.db);
   return handle;
 }
+
+/**
+ * `close()` (below) ends the pool and then drops the database `with (force)`;
+ * pg-pool resolves `end()` before its clients have closed, so the forced drop can terminate them
+ * and the pool re-emits that as an unhandled 'error'. Expected here: swallow it.
+ */
+export function ignoreTerminatedConnections(handle: DatabaseHandle | undefined) {
+  const client = (
+    handle?.db as unknown as { $client?: { on?: (event: string, listener: () => void) => void } }
+  )?.$client;
+  if (handle?.kind === "postgres") client?.on?.("error", () => {});
+}

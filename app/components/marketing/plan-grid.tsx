@@ -1,6 +1,6 @@
 import { Clock, ShieldCheck } from "lucide-react";
-import type { ReactNode } from "react";
 import { PlanCard } from "#app/components/plan-card.tsx";
+import { Button } from "#app/components/ui/button.tsx";
 import { PLANS, type Plan } from "#app/lib/plans.ts";
 
 /** "$95.88" and "$79.99" → "Save $16": the dollar reading of the yearly discount (spec §9). */
@@ -11,11 +11,17 @@ export function dollarSaving(plan: Plan): string | null {
   return saved > 0 ? `Save $${saved}` : null;
 }
 
+/**
+ * The four plan cards, each with a button that the enhancement script (decision 012) turns into
+ * "store the plan, optionally show `notice`, then open /get-started/details".
+ */
 export function PlanGrid({
-  action,
+  buttonLabel,
+  notice,
   guarantees = false,
 }: {
-  action: (plan: Plan) => ReactNode;
+  buttonLabel: string;
+  notice?: { title: string; description: string };
   /** The pricing page's per-card promises (spec §2 /pricing). */
   guarantees?: boolean;
 }) {
@@ -36,7 +42,17 @@ export function PlanGrid({
                 </li>
               </ul>
             ) : null}
-            {action(plan)}
+            <Button
+              type="button"
+              className="w-full"
+              variant={plan.popular ? "default" : "outline"}
+              data-select-plan={plan.id}
+              data-next="/get-started/details"
+              data-notice-title={notice?.title}
+              data-notice-description={notice?.description}
+            >
+              {buttonLabel}
+            </Button>
           </PlanCard>
         </li>
       ))}

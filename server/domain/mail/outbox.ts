@@ -30,20 +30,9 @@ export async function enqueueEmail(
   sealer: Sealer,
   email: OutgoingEmail,
 ): Promise<string> {
-  const [id] = await enqueueEmails(executor, sealer, [email]);
-  return id!;
-}
-
-/** `enqueueEmail` for several messages in one statement; ids in the input order. */
-export async function enqueueEmails(
-  executor: Executor,
-  sealer: Sealer,
-  emails: OutgoingEmail[],
-): Promise<string[]> {
-  if (emails.length === 0) return [];
-  const rows = outboxRows(sealer, emails);
-  await executor.insert(outboxMessages).values(rows);
-  return rows.map((row) => row.id);
+  const [row] = outboxRows(sealer, [email]);
+  await executor.insert(outboxMessages).values(row!);
+  return row!.id;
 }
 
 /**

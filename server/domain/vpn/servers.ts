@@ -1,4 +1,4 @@
-import { asc, eq, getTableColumns, sql } from "drizzle-orm";
+import { asc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { toSnakeCase } from "drizzle-orm/casing";
 import type { Config } from "#server/config.ts";
 import { queryRows, type Executor } from "#server/db/client.ts";
@@ -69,6 +69,33 @@ const hasFreeAddress = sql`(
     2000000000)
   or exists (select 1 from vpn_free_addresses free where free.server_id = vpn_servers.id))`;
 
+/**
+ * The CTEs both allocating statements share: `chosen`, the least-loaded active server with a
+ * free address (and `condition`), locked `FOR UPDATE`; and `reused`, its `count` lowest released
+ * offsets popped from `vpn_free_addresses` with `FOR UPDATE SKIP LOCKED`.
+ */
+function chosenServerAndReusedOffsets(count: number, condition: SQL = sql`true`): SQL {
+  return sql`chosen as (
+          select * from vpn_servers
+          where active and public_key is not null and ${hasFreeAddress} and ${condition}
+          order by live_devices, created_at
+          limit 1
+          for update
+        ),
+        reused as (
+          delete from vpn_free_addresses f
+          where f.server_id = (select id from chosen)
+            and f.address_index in (
+              select l.address_index from vpn_free_addresses l
+              where l.server_id = (select id from chosen)
+              order by l.address_index
+              limit ${count}::int
+              for update skip locked
+            )
+          returning f.address_index
+        )`;
+}
+
 export interface Allocation {
   /** The slot the device takes, or null when every slot of the subscription is used. */
   slot: number | null;
@@ -104,25 +131,7 @@ export async function allocateAddress(
   const [row] = await queryRows<Record<string, unknown>>(
     tx,
     sql`with free_slot as (${freeSlot}),
-        chosen as (
-          select * from vpn_servers
-          where active and public_key is not null and ${hasFreeAddress} and (select slot from free_slot) is not null
-          order by live_devices, created_at
-          limit 1
-          for update
-        ),
-        reused as (
-          delete from vpn_free_addresses f
-          where f.server_id = (select id from chosen)
-            and f.address_index = (
-              select l.address_index from vpn_free_addresses l
-              where l.server_id = (select id from chosen)
-              order by l.address_index
-              limit 1
-              for update skip locked
-            )
-          returning f.address_index
-        )
+        ${chosenServerAndReusedOffsets(1, sql`(select slot from free_slot) is not null`)}
         select free_slot.slot as "allocatedSlot",
                (select address_index from reused) as "reusedIndex",
                ${serverSelectList}
@@ -164,25 +173,7 @@ export interface BulkAllocation {
 export async function allocateAddresses(tx: Executor, count: number): Promise<BulkAllocation | undefined> {
   const [row] = await queryRows<Record<string, unknown>>(
     tx,
-    sql`with chosen as (
-          select * from vpn_servers
-          where active and public_key is not null and ${hasFreeAddress}
-          order by live_devices, created_at
-          limit 1
-          for update
-        ),
-        reused as (
-          delete from vpn_free_addresses f
-          where f.server_id = (select id from chosen)
-            and f.address_index in (
-              select l.address_index from vpn_free_addresses l
-              where l.server_id = (select id from chosen)
-              order by l.address_index
-              limit ${count}::int
-              for update skip locked
-            )
-          returning f.address_index
-        )
+    sql`with ${chosenServerAndReusedOffsets(count)}
         select (select string_agg(address_index::text, ',' order by address_index) from reused) as "reusedIndexes",
                ${serverSelectList}
         from chosen`,
