@@ -44,25 +44,39 @@ function traceStatements(client: PGlite) {
   const execute = engine.execProtocolRawSync.bind(engine);
   const decoder = new TextDecoder();
   let statement = "(none)";
+  const named = new Map<string, string>();
+  const cstrings = (bytes: Uint8Array, count: number) => {
+    const text = decoder.decode(bytes.subarray(5, Math.min(bytes.length, 5 + 2000)));
+    return text.split("\0").slice(0, count);
+  };
   engine.execProtocolRawSync = (message) => {
-    // A Parse message ('P') names the statement; Bind/Execute/Sync that follow belong to it.
+    // A Parse message ('P') names the statement; Bind/Execute/Sync that follow belong to it. A
+    // Bind ('B') of a named statement (pglite-statements.ts) belongs to the one its name was parsed as.
     if (message[0] === 0x50) {
-      const text = decoder.decode(message.subarray(5, Math.min(message.length, 400)));
-      statement = text
-        .slice(text.indexOf("\0") + 1)
-        .replace(/\s+/g, " ")
-        .slice(0, 90);
+      const [name, text] = cstrings(message, 2);
+      statement = text!.replace(/\s+/g, " ").slice(0, 90);
+      if (name) named.set(name, statement);
     } else if (message[0] === 0x51) {
       statement = decoder.decode(message.subarray(5, 100)).replace(/\s+/g, " ");
+    } else if (message[0] === 0x42 || message[0] === 0x43) {
+      // Close messages may come first; the Bind after them names the statement.
+      let offset = 0;
+      while (message[offset] === 0x43)
+        offset += 1 + new DataView(message.buffer, message.byteOffset + offset + 1).getInt32(0);
+      if (message[offset] === 0x42) {
+        const [, name] = cstrings(message.subarray(offset), 2);
+        if (name) statement = named.get(name) ?? statement;
+      }
     }
     const begin = performance.now();
     try {
       return execute(message);
     } finally {
-      const entry = statementCosts.get(statement) ?? { count: 0, ms: 0 };
+      const key = `${String.fromCharCode(message[0]!)} ${statement}`;
+      const entry = statementCosts.get(key) ?? { count: 0, ms: 0 };
       entry.count += 1;
       entry.ms += performance.now() - begin;
-      statementCosts.set(statement, entry);
+      statementCosts.set(key, entry);
     }
   };
 }
@@ -70,7 +84,7 @@ function traceStatements(client: PGlite) {
 function printStatementCosts(buyers: number) {
   const rows = [...statementCosts.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25);
   console.log(
-    `time inside PGlite per buyer of the paced phase, by statement (round trips per buyer, ms per buyer):`,
+    `time inside PGlite per buyer of the paced phase, by statement and first protocol message (P: prepare, B: run a kept statement, Q: simple query; round trips per buyer, ms per buyer):`,
   );
   for (const [statement, { count, ms }] of rows)
     console.log(

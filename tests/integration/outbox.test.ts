@@ -70,6 +70,23 @@ describe.each(databaseKinds)("the e-mail outbox on %s", (kind) => {
     await fs.rm(dataDir, { recursive: true });
   });
 
+  it("makes a queued message due at once by the app's clock, which the worker claims with", async () => {
+    handle = await createTestDatabase(kind);
+    const { db } = handle;
+    const transport = flakyTransport(0);
+    for (let index = 0; index < 10; index++) {
+      await enqueueEmail(db, sealer, {
+        kind: "contact",
+        to: "support@naijalink.example",
+        subject: "Hi",
+        text: ".",
+      });
+      // Claimed with a clock read right after queueing, even within the same millisecond.
+      expect(await deliverDueEmails({ db, sealer, transport, logger, from: "x@naijalink.example" })).toBe(1);
+    }
+    expect(transport.sent).toHaveLength(10);
+  });
+
   it("keeps the message body sealed in the table", async () => {
     handle = await createTestDatabase(kind);
     const { db } = handle;

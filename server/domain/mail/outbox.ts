@@ -47,6 +47,9 @@ export function outboxRows(sealer: Sealer, emails: OutgoingEmail[]) {
       kind: message.kind,
       toAddress: message.to,
       sealedMessage: sealer.seal(JSON.stringify(message)),
+      // Due now by the app's clock, which the worker claims with: the database's now() carries
+      // microseconds, so a message queued in the same millisecond as a wake-up looked not yet due.
+      nextAttemptAt: new Date(),
     } satisfies typeof outboxMessages.$inferInsert;
   });
 }
