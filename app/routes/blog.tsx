@@ -21,9 +21,9 @@ interface BlogListData {
   hasNext: boolean;
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { services } = context;
-  const page = parsePageParam(new URL(request.url).searchParams.get("page"));
+  const page = parsePageParam(url.searchParams.get("page"));
   if (page === undefined) throw data(null, { status: 404 });
   const loaded = await loadList(services, page).catch((error: unknown) => {
     // Spec §8: a failed list shows the empty message, not an error page.

@@ -9,8 +9,8 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  const path = new URL(request.url).pathname;
+export function loader({ url, context }: Route.LoaderArgs) {
+  const path = url.pathname;
   if (path !== "/404") context.services.logger.warn({ path }, "404: no route for path");
   return data({ path }, { status: 404 });
 }

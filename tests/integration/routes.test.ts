@@ -52,6 +52,16 @@ describe("every route is server-rendered", () => {
     expect(app.log.text).toContain("/no/such/page");
   });
 
+  it("hands loaders the normalised URL of a client-side data request (the raw request passes through)", async () => {
+    const response = await app.request("/no/such/page.data?_routes=catch-all");
+    expect(response.status).toBe(404);
+    const data = await response.text();
+    expect(data).toContain('"/no/such/page"');
+    expect(data).not.toContain("page.data");
+    expect(app.log.text).toMatch(/"path":"\/no\/such\/page"/);
+    expect(app.log.text).not.toContain("page.data");
+  });
+
   it("renders the same not-found page at /404", async () => {
     const response = await app.request("/404");
     expect(response.status).toBe(404);

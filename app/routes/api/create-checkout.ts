@@ -18,14 +18,13 @@ const createCheckoutSchema = z.object({
 
 export const loader = postOnlyLoader;
 
-export function action({ request, context, params }: Route.ActionArgs) {
+export function action({ request, url, context, params }: Route.ActionArgs) {
   return jsonEndpoint(createCheckoutSchema, async (input) => {
     const limit = await consumeRateLimit(context.services.db, `create-checkout:${context.clientIp}`, {
       limit: 30,
       windowMs: 60_000,
     });
     if (!limit.allowed) throw tooManyRequests(limit.retryAfterSeconds);
-    const { url } = await createCheckout(context.services, { ...input, origin: new URL(request.url).origin });
-    return { url };
+    return { url: (await createCheckout(context.services, { ...input, origin: url.origin })).url };
   })({ request, context, params });
 }

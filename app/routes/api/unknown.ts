@@ -1,7 +1,7 @@
 import { errorResponse, notFound } from "#server/http/api.ts";
 
-const answer = ({ request }: { request: Request }) =>
-  errorResponse(notFound(`There is no API endpoint at ${new URL(request.url).pathname}.`));
+const answer = ({ url }: { url: URL }) =>
+  errorResponse(notFound(`There is no API endpoint at ${url.pathname}.`));
 
 export const loader = answer;
 export const action = answer;
