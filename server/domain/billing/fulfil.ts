@@ -334,7 +334,8 @@ function databaseErrorSummary(error: unknown): string {
   return cause instanceof Error ? cause.message.split("\n")[0]! : String(cause);
 }
 
-const isEmail = (value: string | null): value is string => !!value && z.email().safeParse(value).success;
+const emailSchema = z.email();
+const isEmail = (value: string | null): value is string => !!value && emailSchema.safeParse(value).success;
 
 /** Issues a device for the subscription and queues its config e-mail, in the caller's transaction. */
 export async function issueDeviceWithEmail(
