@@ -117,6 +117,10 @@ describe("keepPreparedStatements", () => {
     expect(failure).toMatchObject({ code: "23505", constraint: "things_name_key" });
     await expect(kept.query("selec 1")).rejects.toMatchObject({ code: "42601" });
     expect((await kept.query(insert, ["another-name"])).affectedRows).toBe(1);
+    // A taken key says nothing about the statement: it stays prepared, under the same name.
+    const [before] = (await keptStatements(kept)).filter((row) => row.statement === insert);
+    await expect(kept.query(insert, ["another-name"])).rejects.toMatchObject({ code: "23505" });
+    expect((await keptStatements(kept)).filter((row) => row.statement === insert)).toEqual([before]);
   });
 
   it("prepares a statement anew when a table it reads changes shape", async () => {

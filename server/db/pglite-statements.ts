@@ -20,6 +20,16 @@ const isCachedPlanChanged = (error: unknown) =>
   error instanceof messages.DatabaseError &&
   error.code === "0A000" &&
   error.message === "cached plan must not change result type";
+/**
+ * Errors that say the statement no longer fits the database (SQLSTATE class 26: no such
+ * statement; 42: a table or column it names is gone; 0A000: its result changed shape), as
+ * opposed to its data (23: a unique key taken) or its transaction (25: aborted), which leave it valid.
+ */
+const statementFailed = (error: unknown) => {
+  const code = error instanceof messages.DatabaseError ? (error.code ?? "") : "";
+  return code.startsWith("26") || code.startsWith("42") || code === "0A000";
+};
+
 const COUNTED_COMMANDS = new Set(["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"]);
 
 function concat(parts: Uint8Array[]): Uint8Array {
@@ -161,8 +171,8 @@ export function keepPreparedStatements(client: PGlite, { maxStatements = 500 } =
         { syncToFs: false },
       ));
     } catch (error) {
-      // The statement itself may be what failed: it is prepared anew next time.
-      if (statements.get(key) === statement) {
+      // A failure of the statement itself (not of its data or its transaction): prepared anew next time.
+      if (statementFailed(error) && statements.get(key) === statement) {
         statements.delete(key);
         closing.push(statement.name);
       }
