@@ -30,6 +30,8 @@ const statementFailed = (error: unknown) => {
   return code.startsWith("26") || code.startsWith("42") || code === "0A000";
 };
 
+const keeping = new WeakSet<PGlite>();
+
 const COUNTED_COMMANDS = new Set(["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"]);
 
 function concat(parts: Uint8Array[]): Uint8Array {
@@ -55,6 +57,9 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * (COPY from /dev/blob) takes PGlite's own path; a COPY to /dev/blob would lose its blob here.
  */
 export function keepPreparedStatements(client: PGlite, { maxStatements = 500 } = {}): PGlite {
+  // Once per client: two caches would both name their first statement nl_1.
+  if (keeping.has(client)) return client;
+  keeping.add(client);
   const locks = client as unknown as PGliteLocks;
   const statements = new Map<string, PreparedStatement>();
   const closing: string[] = [];
