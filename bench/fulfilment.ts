@@ -50,29 +50,28 @@ function traceStatements(client: PGlite) {
     return text.split("\0").slice(0, count);
   };
   engine.execProtocolRawSync = (message) => {
-    // A Parse message ('P') names the statement; Bind/Execute/Sync that follow belong to it. A
-    // Bind ('B') of a named statement (pglite-statements.ts) belongs to the one its name was parsed as.
-    if (message[0] === 0x50) {
-      const [name, text] = cstrings(message, 2);
+    // Close messages ('C', statements evicted by pglite-statements.ts) may come first.
+    let offset = 0;
+    while (message[offset] === 0x43)
+      offset += 1 + new DataView(message.buffer, message.byteOffset + offset + 1).getInt32(0);
+    const kind = message[offset];
+    // A Parse ('P') names the statement; Bind/Execute/Sync that follow belong to it. A Bind
+    // ('B') of a named statement belongs to the one its name was parsed as.
+    if (kind === 0x50) {
+      const [name, text] = cstrings(message.subarray(offset), 2);
       statement = text!.replace(/\s+/g, " ").slice(0, 90);
       if (name) named.set(name, statement);
-    } else if (message[0] === 0x51) {
-      statement = decoder.decode(message.subarray(5, 100)).replace(/\s+/g, " ");
-    } else if (message[0] === 0x42 || message[0] === 0x43) {
-      // Close messages may come first; the Bind after them names the statement.
-      let offset = 0;
-      while (message[offset] === 0x43)
-        offset += 1 + new DataView(message.buffer, message.byteOffset + offset + 1).getInt32(0);
-      if (message[offset] === 0x42) {
-        const [, name] = cstrings(message.subarray(offset), 2);
-        if (name) statement = named.get(name) ?? statement;
-      }
+    } else if (kind === 0x51) {
+      statement = decoder.decode(message.subarray(offset + 5, offset + 100)).replace(/\s+/g, " ");
+    } else if (kind === 0x42) {
+      const [, name] = cstrings(message.subarray(offset), 2);
+      if (name) statement = named.get(name) ?? statement;
     }
     const begin = performance.now();
     try {
       return execute(message);
     } finally {
-      const key = `${String.fromCharCode(message[0]!)} ${statement}`;
+      const key = `${String.fromCharCode(kind ?? 0)} ${statement}`;
       const entry = statementCosts.get(key) ?? { count: 0, ms: 0 };
       entry.count += 1;
       entry.ms += performance.now() - begin;

@@ -8,10 +8,9 @@ import {
   subscriptions,
   vpnServers,
 } from "#server/db/schema/index.ts";
-import { generateKeyPair } from "#server/domain/vpn/keys.ts";
-import { addVpnServer } from "#server/domain/vpn/servers.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
+import { addTestVpnServer } from "../support/vpn.ts";
 
 // Decision 056: verifications and payments that arrive together share one fulfilment
 // transaction (group commit); each buyer still gets exactly one subscription, one slot-1 device
@@ -170,14 +169,7 @@ describe.each(databaseKinds)("batched fulfilment on %s", (kind) => {
 
   it("places what a nearly full server cannot hold on another, and leaves buyers pending only when none has room", async () => {
     // The least-loaded server takes the batch; its /29 holds five devices (offsets 2..6).
-    const { server: tiny } = await addVpnServer(app.services.db, {
-      name: "ng-tiny-1",
-      endpoint: "203.0.113.12:51820",
-      publicKey: generateKeyPair().publicKey,
-      ipv4Cidr: "10.71.0.0/29",
-      ipv6Cidr: "fd71::/64",
-      dns: "1.1.1.1",
-    });
+    const tiny = await addTestVpnServer(app.services.db, { name: "ng-tiny-1", octet: 71, ipv4Prefix: 29 });
     const [dev] = await app.services.db.select().from(vpnServers).where(eq(vpnServers.name, "ng-lagos-dev"));
     try {
       const sessions = await paidSessions(app, 7, "overflow");

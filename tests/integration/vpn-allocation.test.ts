@@ -1,24 +1,46 @@
 import { PGlite } from "@electric-sql/pglite";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { queryRows, wrapPglite, type DatabaseHandle, type Executor } from "#server/db/client.ts";
-import { listMigrations } from "#server/db/migrate.ts";
-import { subscriptions, vpnServers } from "#server/db/schema/index.ts";
 import {
+  queryRows,
+  wrapPglite,
+  type DatabaseHandle,
+  type Executor,
+  type Transaction,
+} from "#server/db/client.ts";
+import { listMigrations } from "#server/db/migrate.ts";
+import { subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
+import {
+  insertPreparedDevices,
   issueDevice,
-  issueFirstDevices,
+  prepareFirstDevices,
   revokeDevice,
   revokeSubscriptionDevices,
+  type IssuedDevice,
 } from "#server/domain/vpn/devices.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
-import { addVpnServer } from "#server/domain/vpn/servers.ts";
 import { createSealer } from "#server/secrets.ts";
 import { createTestDatabase, databaseKinds, ignoreTerminatedConnections } from "../support/database.ts";
+import { addTestVpnServer } from "../support/vpn.ts";
 
 // Decision 044: each server's allocation state (live_devices, next_address_index and the
 // vpn_free_addresses list) must always describe its live devices exactly.
 
 const sealer = createSealer(Buffer.alloc(32, 9).toString("base64"));
+
+/** Slot 1 for new subscriptions as batched fulfilment issues it; undefined where no address was left. */
+async function issueFirstDevices(
+  tx: Transaction,
+  newSubscriptions: Pick<Subscription, "id" | "deviceLimit">[],
+): Promise<(IssuedDevice | undefined)[]> {
+  const prepared = await prepareFirstDevices(tx, sealer, newSubscriptions);
+  const issued = await insertPreparedDevices(
+    tx,
+    prepared.filter((entry) => entry !== undefined),
+  );
+  const bySubscription = new Map(issued.map((entry) => [entry.device.subscriptionId, entry]));
+  return newSubscriptions.map((subscription) => bySubscription.get(subscription.id));
+}
 
 async function newSubscription(executor: Executor, deviceLimit = 1) {
   const [subscription] = await executor
@@ -32,18 +54,6 @@ async function newSubscription(executor: Executor, deviceLimit = 1) {
     })
     .returning();
   return subscription!;
-}
-
-async function addServer(executor: Executor, name = "ng-lagos-1", octet = 66) {
-  const { server } = await addVpnServer(executor, {
-    name,
-    endpoint: "203.0.113.10:51820",
-    publicKey: generateKeyPair().publicKey,
-    ipv4Cidr: `10.${octet}.0.0/16`,
-    ipv6Cidr: `fd${octet}::/64`,
-    dns: "1.1.1.1",
-  });
-  return server;
 }
 
 /** Every way the stored state can disagree with the live devices, per server (empty when consistent). */
@@ -85,7 +95,7 @@ describe.each(databaseKinds)("VPN address allocation state on %s", (kind) => {
 
   it("reuses released offsets lowest first, then continues at the high-water mark", async () => {
     handle = await createTestDatabase(kind);
-    await addServer(handle.db);
+    await addTestVpnServer(handle.db);
     const issued = [];
     for (let index = 0; index < 5; index++) issued.push(await issue(handle));
     expect(issued.map((entry) => entry.device.addressIndex)).toEqual([2, 3, 4, 5, 6]);
@@ -101,13 +111,13 @@ describe.each(databaseKinds)("VPN address allocation state on %s", (kind) => {
   it("issues a batch of first devices at the released offsets lowest first, then from the mark", async () => {
     handle = await createTestDatabase(kind);
     const db = handle;
-    const server = await addServer(db.db);
+    const server = await addTestVpnServer(db.db);
     const single = [];
     for (let index = 0; index < 6; index++) single.push(await issue(db)); // offsets 2..7
     await revokeDevice(db.db, single[3]!.device.id); // offset 5
     await revokeDevice(db.db, single[1]!.device.id); // offset 3
     const owners = await Promise.all(Array.from({ length: 4 }, () => newSubscription(db.db)));
-    const batch = await db.db.transaction((tx) => issueFirstDevices(tx, sealer, owners));
+    const batch = await db.db.transaction((tx) => issueFirstDevices(tx, owners));
     expect(batch.map((entry) => entry?.device.addressIndex)).toEqual([3, 5, 8, 9]);
     expect(batch.map((entry) => entry?.device.subscriptionId)).toEqual(owners.map((owner) => owner.id));
     expect(batch.every((entry) => entry?.device.slot === 1)).toBe(true);
@@ -122,16 +132,9 @@ describe.each(databaseKinds)("VPN address allocation state on %s", (kind) => {
     handle = await createTestDatabase(kind);
     const db = handle;
     // A /29 holds host offsets 2..6 for devices: five.
-    await addVpnServer(db.db, {
-      name: "ng-tiny-1",
-      endpoint: "203.0.113.11:51820",
-      publicKey: generateKeyPair().publicKey,
-      ipv4Cidr: "10.70.0.0/29",
-      ipv6Cidr: "fd70::/64",
-      dns: "1.1.1.1",
-    });
+    await addTestVpnServer(db.db, { name: "ng-tiny-1", octet: 70, ipv4Prefix: 29 });
     const owners = await Promise.all(Array.from({ length: 7 }, () => newSubscription(db.db)));
-    const batch = await db.db.transaction((tx) => issueFirstDevices(tx, sealer, owners));
+    const batch = await db.db.transaction((tx) => issueFirstDevices(tx, owners));
     expect(batch.map((entry) => entry?.device.addressIndex)).toEqual([2, 3, 4, 5, 6, undefined, undefined]);
     expect(batch.map((entry) => entry?.device.ipv4)).toEqual([
       "10.70.0.2",
@@ -148,16 +151,9 @@ describe.each(databaseKinds)("VPN address allocation state on %s", (kind) => {
   it("passes over a full server even when it has the fewest devices", async () => {
     handle = await createTestDatabase(kind);
     const db = handle;
-    const roomy = await addServer(db.db);
+    const roomy = await addTestVpnServer(db.db);
     for (let index = 0; index < 6; index++) await issue(db); // six on the roomy server
-    const { server: tiny } = await addVpnServer(db.db, {
-      name: "ng-tiny-2",
-      endpoint: "203.0.113.13:51820",
-      publicKey: generateKeyPair().publicKey,
-      ipv4Cidr: "10.72.0.0/29",
-      ipv6Cidr: "fd72::/64",
-      dns: "1.1.1.1",
-    });
+    const tiny = await addTestVpnServer(db.db, { name: "ng-tiny-2", octet: 72, ipv4Prefix: 29 });
     const placed = [];
     for (let index = 0; index < 7; index++) placed.push(await issue(db));
     // The tiny server (five offsets) is the least loaded until it is full; then the roomy one.
@@ -168,7 +164,7 @@ describe.each(databaseKinds)("VPN address allocation state on %s", (kind) => {
     ]);
     // The bulk allocation passes over it too, and a released offset makes it eligible again.
     const owners = await Promise.all(Array.from({ length: 2 }, () => newSubscription(db.db)));
-    const batch = await db.db.transaction((tx) => issueFirstDevices(tx, sealer, owners));
+    const batch = await db.db.transaction((tx) => issueFirstDevices(tx, owners));
     expect(batch.map((entry) => entry?.server.name)).toEqual([roomy.name, roomy.name]);
     await revokeDevice(db.db, placed[2]!.device.id);
     expect((await issue(db)).device).toMatchObject({ vpnServerId: tiny.id, ipv4: "10.72.0.4" });
@@ -179,15 +175,15 @@ describe.each(databaseKinds)("VPN address allocation state on %s", (kind) => {
     handle = await createTestDatabase(kind);
     const db = handle;
     const owners = await Promise.all(Array.from({ length: 3 }, () => newSubscription(db.db)));
-    const batch = await db.db.transaction((tx) => issueFirstDevices(tx, sealer, owners));
+    const batch = await db.db.transaction((tx) => issueFirstDevices(tx, owners));
     expect(batch).toEqual([undefined, undefined, undefined]);
   });
 
   it("keeps the counters and free list equal to the live devices under concurrent issue and revoke", async () => {
     handle = await createTestDatabase(kind);
     const db = handle;
-    await addServer(db.db);
-    await addServer(db.db, "ng-abuja-1", 67);
+    await addTestVpnServer(db.db);
+    await addTestVpnServer(db.db, { name: "ng-abuja-1", octet: 67 });
     const owners = await Promise.all(Array.from({ length: 60 }, () => newSubscription(db.db, 2)));
     const first = await Promise.all(owners.map((owner) => issue(db, owner)));
     expect(await allocationMismatches(db.db)).toEqual([]);
@@ -224,9 +220,9 @@ describe.each(databaseKinds)("VPN address allocation state on %s", (kind) => {
 
   it("chooses the server with the fewest live devices by its counter", async () => {
     handle = await createTestDatabase(kind);
-    const lagos = await addServer(handle.db);
+    const lagos = await addTestVpnServer(handle.db);
     const one = await issue(handle);
-    const abuja = await addServer(handle.db, "ng-abuja-1", 67);
+    const abuja = await addTestVpnServer(handle.db, { name: "ng-abuja-1", octet: 67 });
     expect((await issue(handle)).server.id).toBe(abuja.id);
     await revokeDevice(handle.db, one.device.id); // lagos: 0 live, abuja: 1 live
     expect((await issue(handle)).server.id).toBe(lagos.id);

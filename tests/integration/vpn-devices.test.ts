@@ -3,10 +3,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#server/db/client.ts";
 import { devices, subscriptions, vpnServers } from "#server/db/schema/index.ts";
 import { DeviceLimitReached, issueDevice } from "#server/domain/vpn/devices.ts";
-import { generateKeyPair } from "#server/domain/vpn/keys.ts";
-import { addVpnServer } from "#server/domain/vpn/servers.ts";
 import { createSealer } from "#server/secrets.ts";
 import { createTestDatabase, databaseKinds, ignoreTerminatedConnections } from "../support/database.ts";
+import { addTestVpnServer } from "../support/vpn.ts";
 
 const sealer = createSealer(Buffer.alloc(32, 9).toString("base64"));
 
@@ -40,14 +39,7 @@ describe.each(databaseKinds)("issuing devices on %s", (kind) => {
 
   async function withServer() {
     handle = await createTestDatabase(kind);
-    const { server } = await addVpnServer(handle.db, {
-      name: "ng-lagos-1",
-      endpoint: "203.0.113.10:51820",
-      publicKey: generateKeyPair().publicKey,
-      ipv4Cidr: "10.66.0.0/16",
-      ipv6Cidr: "fd66::/64",
-      dns: "1.1.1.1",
-    });
+    const server = await addTestVpnServer(handle.db);
     return { handle, server };
   }
 
@@ -103,14 +95,7 @@ describe.each(databaseKinds)("issuing devices on %s", (kind) => {
     const second = await issueForNewSubscription(handle);
     expect(second.device.ipv4).toBe(first.device.ipv4);
     expect(second.server.id).toBe(server.id);
-    const { server: other } = await addVpnServer(handle.db, {
-      name: "ng-abuja-1",
-      endpoint: "203.0.113.11:51820",
-      publicKey: generateKeyPair().publicKey,
-      ipv4Cidr: "10.67.0.0/16",
-      ipv6Cidr: "fd67::/64",
-      dns: "1.1.1.1",
-    });
+    const other = await addTestVpnServer(handle.db, { name: "ng-abuja-1", octet: 67 });
     const third = await issueForNewSubscription(handle);
     expect(third.server.id).toBe(other.id);
     await handle.db.update(vpnServers).set({ active: false }).where(eq(vpnServers.id, other.id));

@@ -180,21 +180,6 @@ export async function insertPreparedDevices(
   }));
 }
 
-/** `prepareFirstDevices` and `insertPreparedDevices` in one call; undefined where no address was left. */
-export async function issueFirstDevices(
-  tx: Transaction,
-  sealer: Sealer,
-  newSubscriptions: Pick<Subscription, "id" | "deviceLimit">[],
-): Promise<(IssuedDevice | undefined)[]> {
-  const prepared = await prepareFirstDevices(tx, sealer, newSubscriptions);
-  const issued = await insertPreparedDevices(
-    tx,
-    prepared.filter((entry) => entry !== undefined),
-  );
-  const bySubscription = new Map(issued.map((entry) => [entry.device.subscriptionId, entry]));
-  return newSubscriptions.map((subscription) => bySubscription.get(subscription.id));
-}
-
 /** New keys and a new download token for the same slot and address (e.g. a leaked config). */
 export async function regenerateDevice(
   tx: Transaction,
