@@ -14,6 +14,7 @@ import { createMailTransport, type MailTransport } from "./domain/mail/transport
 import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
 import { removeAdminToken, writeAdminToken } from "./domain/vpn/admin-token.ts";
 import { startExpiryTimer, type ExpiryTimer } from "./domain/vpn/lifecycle.ts";
+import { startPeerChangeFeed, type PeerChangeFeed } from "./domain/vpn/peer-changes.ts";
 import { refillKeyPairs } from "./domain/vpn/keys.ts";
 import { ensureDevelopmentServer } from "./domain/vpn/servers.ts";
 import { createLogger, type Logger } from "./logger.ts";
@@ -35,6 +36,8 @@ export interface AppServices {
     wake(): void;
     drain(): Promise<void>;
   };
+  /** Wakes held node polls when a VPN server's peers change (decision 046). */
+  peerChanges: PeerChangeFeed;
   /** better-auth: staff accounts and sessions (server/domain/auth). */
   auth: Auth;
 }
@@ -81,12 +84,19 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     ? startExpiryTimer({ db: database.db, logger })
     : undefined;
   await writeAdminToken(config.DATA_DIR);
+  const peerChanges = await startPeerChangeFeed({
+    db: database.db,
+    kind: database.kind,
+    logger,
+    prune: backgroundJobs,
+  });
 
   const base: Omit<AppServices, "auth"> = {
     config,
     db: database.db,
     dbKind: database.kind,
     logger,
+    peerChanges: peerChanges.feed,
     sealer,
     authSecret: secrets.authSecret,
     mail: {
@@ -107,6 +117,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     async close() {
       await outboxWorker?.stop();
       await expiryTimer?.stop();
+      await peerChanges.close();
       await removeAdminToken(config.DATA_DIR);
       await database.close();
     },
