@@ -90,19 +90,25 @@ export function startAgent(options: AgentOptions): RunningAgent {
       aborter.signal.addEventListener("abort", done, { once: true });
     });
 
-  function failed(error: unknown, what: string) {
+  function syncFailed(error: unknown) {
     const reason = (error as Error).message;
     if (error instanceof ControlPlaneError && error.status === 401) {
       log("error", "the control plane refused the node token", { reason });
     } else if (failures === 1 || failures % 10 === 0) {
-      log("warn", `${what} failed; keeping the last applied peers and retrying`, { reason, failures });
+      log("warn", "sync failed; keeping the last applied peers and retrying", { reason, failures });
     }
   }
 
   /** Runs `work` every `everyMs` after the agent is ready, never two at once. */
   function every(everyMs: number, what: string, work: () => Promise<void>) {
     return (async () => {
-      await ready.catch(() => undefined);
+      if (
+        !(await ready.then(
+          () => true,
+          () => false,
+        ))
+      )
+        return;
       while (!stopped) {
         await sleep(everyMs);
         if (stopped) break;
@@ -154,7 +160,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
       } catch (error) {
         if (stopped) break;
         failures += 1;
-        failed(error, "sync");
+        syncFailed(error);
       }
       if (stopped) break;
       const backoff = Math.min(pollMs * 2 ** Math.min(failures, 5), MAX_BACKOFF_MS);

@@ -5,7 +5,7 @@ import { devices, subscriptions, type VpnServer } from "#server/db/schema/index.
 import type { Sealer } from "#server/secrets.ts";
 import { addressesAt, SERVER_ADDRESS_INDEX } from "./addresses.ts";
 import { currentPeerVersion, peerChangesSince, type PeerChangeFeed } from "./peer-changes.ts";
-import { usableSubscription } from "./usable-subscription.ts";
+import { usableSubscription } from "./usable.ts";
 
 // What a VPN server's node agent is told to carry (GET /api/nodes/peers, contract in
 // agent/node-api.ts): the live devices of usable subscriptions on that server, whole or as the
