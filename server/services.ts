@@ -14,9 +14,9 @@ import { createMailTransport, type MailTransport } from "./domain/mail/transport
 import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
 import { removeAdminToken, writeAdminToken } from "./domain/vpn/admin-token.ts";
 import { startExpiryTimer, type ExpiryTimer } from "./domain/vpn/lifecycle.ts";
-import { startPeerChangeFeed, type PeerChangeFeed } from "./domain/vpn/peer-changes.ts";
 import { refillKeyPairs } from "./domain/vpn/keys.ts";
 import { ensureDevelopmentServer } from "./domain/vpn/servers.ts";
+import { startPeerChangeFeed, type PeerChangeFeed } from "./domain/vpn/peer-changes.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createSealer, loadSecrets, type Sealer } from "./secrets.ts";
 
