@@ -1,6 +1,6 @@
 import { errorResponse, handleApi, methodNotAllowed } from "#server/http/api.ts";
 import { authenticateNode, desiredPeerSet } from "#server/domain/vpn/nodes.ts";
-import { nodeUnauthorized } from "#server/domain/vpn/http.ts";
+import { nodeUnauthorized } from "#server/http/node-auth.ts";
 import type { Route } from "./+types/node-peers";
 
 /** The peer set a VPN server must carry; `If-None-Match` with the last version answers 304 when unchanged. */

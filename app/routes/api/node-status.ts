@@ -1,5 +1,5 @@
 import { handleApi, methodNotAllowed, parseInput, readJsonBody } from "#server/http/api.ts";
-import { nodeUnauthorized } from "#server/domain/vpn/http.ts";
+import { nodeUnauthorized } from "#server/http/node-auth.ts";
 import { authenticateNode, nodeStatusSchema, recordNodeStatus } from "#server/domain/vpn/nodes.ts";
 import type { Route } from "./+types/node-status";
 

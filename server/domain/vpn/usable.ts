@@ -1,0 +1,28 @@
+import { and, gt, inArray, type SQL } from "drizzle-orm";
+import { subscriptions, type Subscription, type SubscriptionStatus } from "#server/db/schema/index.ts";
+
+/**
+ * The one rule for "may this subscription's devices connect": paid up (active, or past due
+ * while the provider retries the card) and inside its period. Peers, downloads, new devices
+ * and expiry all ask this module.
+ */
+export const USABLE_STATUSES = ["active", "past_due"] as const satisfies readonly SubscriptionStatus[];
+
+export function isUsable(subscription: Pick<Subscription, "status" | "expiresAt">, now: Date): boolean {
+  return (
+    (USABLE_STATUSES as readonly SubscriptionStatus[]).includes(subscription.status) &&
+    subscription.expiresAt > now
+  );
+}
+
+/** The same rule as a condition on the `subscriptions` table. */
+export function usableSubscription(now: Date): SQL {
+  return and(inArray(subscriptions.status, [...USABLE_STATUSES]), gt(subscriptions.expiresAt, now))!;
+}
+
+/** How an unusable subscription is described to its owner ("expired" while the expiry job has not run yet). */
+export function endedStatusOf(subscription: Pick<Subscription, "status" | "expiresAt">): string {
+  return (USABLE_STATUSES as readonly SubscriptionStatus[]).includes(subscription.status)
+    ? "expired"
+    : subscription.status;
+}
