@@ -23,7 +23,7 @@ const version = async (handle: DatabaseHandle) =>
     )[0]?.version,
   );
 
-describe.each(databaseKinds)("the blog version row on %s", (kind) => {
+describe.each(databaseKinds)("the blog version and the page cache on %s", (kind) => {
   let handle: DatabaseHandle;
   beforeAll(async () => {
     handle = await createTestDatabase(kind);
