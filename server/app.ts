@@ -1,18 +1,20 @@
 // The server entry that React Router builds into build/server/index.js (see vite.config.ts).
 import { createRequestHandler as createExpressHandler } from "@react-router/express";
 import compression from "compression";
-import express, { type RequestHandler } from "express";
-import helmet from "helmet";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import express from "express";
+import { createServer, type Server } from "node:http";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { loadConfig, type Config } from "./config.ts";
-import { createPublicPageCache, watchBlogChanges } from "./domain/blog/cache.ts";
+import { watchBlogFreshness } from "./domain/blog/freshness.ts";
+import { blogPageSource } from "./http/blog-pages.ts";
+import { createPageCache } from "./http/page-cache.ts";
 import { servePrecompressedAssets } from "./http/precompressed-assets.ts";
-import { createStaticPageCache, staticPagePaths } from "./http/static-pages.ts";
+import { withSecurityHeaders } from "./http/security-headers.ts";
+import { staticPageSource, staticPagePaths } from "./http/static-pages.ts";
 import { startServices, type AppServices, type ServiceOptions } from "./services.ts";
 
 export { ConfigError, loadConfig } from "./config.ts";
@@ -52,74 +54,29 @@ function findProjectRoot(): string {
   return directory;
 }
 
-/** The headers a request-independent, header-only middleware sets, recorded by running it once. */
-function recordHeaders(middleware: RequestHandler): Array<[string, string]> {
-  const headers = new Map<string, [string, string]>();
-  const response = {
-    setHeader(name: string, value: unknown) {
-      headers.set(name.toLowerCase(), [name, Array.isArray(value) ? value.join(", ") : String(value)]);
-      return response;
-    },
-    removeHeader(name: string) {
-      headers.delete(name.toLowerCase());
-    },
-    getHeader: (name: string) => headers.get(name.toLowerCase())?.[1],
-  };
-  let passed = false;
-  void middleware({ headers: {}, method: "GET", url: "/" } as never, response as never, () => {
-    passed = true;
-  });
-  if (!passed) throw new Error("recordHeaders: the middleware did not pass the request on synchronously");
-  return [...headers.values()];
-}
-
-export async function createExpressApp(services: AppServices, viteDevServer?: ViteDevServer) {
+/**
+ * Everything the HTTP server answers, as one Node handler: the security headers first (one
+ * helmet for every answer), then a current page from the page cache, then Express.
+ */
+export async function createHttpHandler(services: AppServices, viteDevServer?: ViteDevServer) {
   const app = express();
   app.disable("x-powered-by");
   if (services.config.TRUST_PROXY) app.set("trust proxy", true);
-  const securityHeaders = helmet({
-    contentSecurityPolicy: {
-      directives: {
-        "default-src": ["'self'"],
-        "script-src": ["'self'", "'unsafe-inline'"],
-        "style-src": ["'self'", "'unsafe-inline'"],
-        "img-src": ["'self'", "data:", "https://i.ytimg.com"],
-        "frame-src": ["https://www.youtube-nocookie.com"],
-        "connect-src": ["'self'", ...(viteDevServer ? ["ws:"] : [])],
-        "form-action": ["'self'", "https://checkout.stripe.com"],
-        "upgrade-insecure-requests": null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    hsts: services.config.PUBLIC_URL.startsWith("https://"),
-  });
-  // Rendered blog pages, sitemap and feed served from memory while no post changed (decisions
-  // 021, 022). A fresh hit is answered before compression (its bytes are compressed once, per
-  // render); the rest comes after it, so pass-through answers (404s) are still compressed. Both
-  // run before the static files: these paths never name a file in build/client.
-  const fetchHandler = createFetchHandler(services);
-  const pageCache = viteDevServer
-    ? undefined
-    : createPublicPageCache({
-        db: services.db,
-        handle: fetchHandler,
-        changes: await watchBlogChanges(services.db, services.dbKind),
-        // Helmet's headers depend on its options only (no nonces), so a hit gets a recorded copy
-        // instead of running its twelve middlewares; a test compares them with a live answer.
-        hitHeaders: recordHeaders(securityHeaders),
-      });
-  if (pageCache) {
-    // startServer answers query-free hits before Express; this mount covers other hosts.
-    app.locals.servePageHit = pageCache.serveRaw;
-    app.use(pageCache.serveFresh);
-  }
+  // Production only: in development Vite reloads routes, so a kept page could be stale.
   const build = viteDevServer ? undefined : await loadBuild();
-  app.use(securityHeaders);
-  // The static marketing pages, rendered and compressed once (decision 012); before the
-  // compression middleware, which leaves an already encoded answer alone.
-  if (build) app.use(createStaticPageCache({ paths: staticPagePaths(build), handle: fetchHandler }));
+  const pageCache = build
+    ? createPageCache({
+        handle: createFetchHandler(services),
+        sources: [
+          staticPageSource(staticPagePaths(build)),
+          blogPageSource(await watchBlogFreshness(services.db, services.dbKind)),
+        ],
+      })
+    : undefined;
+  // Before the page cache's misses, so an answer it does not keep (a 404) is still compressed;
+  // the pages it keeps are compressed once per render and left alone here.
   app.use(compression());
-  if (pageCache) app.use(pageCache.handle);
+  if (pageCache) app.use(pageCache.serve);
 
   if (viteDevServer) {
     app.use(viteDevServer.middlewares);
@@ -140,7 +97,12 @@ export async function createExpressApp(services: AppServices, viteDevServer?: Vi
       getLoadContext: (req) => ({ services, clientIp: req.ip ?? "unknown" }) satisfies AppLoadContext,
     }),
   );
-  return app;
+  const options = { https: services.config.PUBLIC_URL.startsWith("https://"), development: !build };
+  // A current page is answered on Node's request, before Express: its router and request
+  // decoration would cost most of a hit (decision 022).
+  return withSecurityHeaders(options, (request, response) => {
+    if (!pageCache?.serveHit(request, response)) app(request, response);
+  });
 }
 
 export interface RunningServer {
@@ -156,14 +118,9 @@ export async function startServer(
   const config = options.config ?? loadConfig();
   const running = await startServices(config, options.services);
   const { services } = running;
-  const app = await createExpressApp(services, options.viteDevServer);
-  // A fresh cached blog page is answered on Node's request before Express (decision 022).
-  const servePageHit = app.locals.servePageHit as
-    ((request: IncomingMessage, response: ServerResponse) => boolean) | undefined;
+  const handler = await createHttpHandler(services, options.viteDevServer);
   const server = await new Promise<Server>((resolve, reject) => {
-    const listening = createServer((request, response) => {
-      if (!servePageHit?.(request, response)) app(request, response);
-    });
+    const listening = createServer(handler);
     listening.once("error", reject);
     listening.listen(config.PORT, config.HOST, () => {
       listening.off("error", reject);

@@ -97,7 +97,6 @@ export function publicConfig(config: Config) {
   return {
     brandName: config.BRAND_NAME,
     supportEmail: config.SUPPORT_EMAIL,
-    staffEmails: config.STAFF_EMAILS,
     publicUrl: config.PUBLIC_URL,
     tutorialVideoId: config.TUTORIAL_VIDEO_ID,
   };

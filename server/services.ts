@@ -14,7 +14,6 @@ import { createMailTransport, type MailTransport } from "./domain/mail/transport
 import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
 import { removeAdminToken, writeAdminToken } from "./domain/vpn/admin-token.ts";
 import { startExpiryTimer, type ExpiryTimer } from "./domain/vpn/lifecycle.ts";
-import { refillKeyPairs } from "./domain/vpn/keys.ts";
 import { ensureDevelopmentServer } from "./domain/vpn/servers.ts";
 import { startPeerChangeFeed, type PeerChangeFeed } from "./domain/vpn/peer-changes.ts";
 import { createLogger, type Logger } from "./logger.ts";
@@ -60,7 +59,6 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
   const database =
     options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
-  void refillKeyPairs(); // on the thread pool while the database migrates
   const applied = await migrate(database.db);
   if (applied.length) logger.info({ migrations: applied }, "database migrated");
   const developmentServer = await ensureDevelopmentServer(database.db, config);

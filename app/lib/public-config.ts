@@ -6,7 +6,6 @@ export type { PublicConfig };
 export const FALLBACK_PUBLIC_CONFIG: PublicConfig = {
   brandName: "NaijaLink",
   supportEmail: "support@naijalink.example",
-  staffEmails: [],
   publicUrl: "",
   tutorialVideoId: "",
 };

@@ -6,46 +6,32 @@ import { PostPageSkeleton } from "#app/components/blog/post-card.tsx";
 import { formatLongDate } from "#app/lib/format.ts";
 import { metaDescription, readingTimeMinutes } from "#app/lib/markdown.ts";
 import { pageMeta, rootPublicConfig } from "#app/lib/meta.ts";
-import { publicConfig } from "#server/config.ts";
-import { matchesIfNoneMatch, publicCacheHeaders } from "#server/domain/blog/cache.ts";
 import { findAdjacentPosts, findVisiblePostBySlug } from "#server/domain/blog/public.ts";
 import { BlogErrorBoundary } from "#app/components/blog/blog-error-boundary.tsx";
 import type { Route } from "./+types/blog-post";
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const { db, config } = context.services;
-  // The validator covers every visible post's slug and timestamps, so it can be checked
-  // before the post is read: a hidden or missing slug can never have had this ETag.
-  const cache = await publicCacheHeaders(db, { kind: "blog-post", publicConfig: publicConfig(config) });
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { db } = context.services;
   const post = await findVisiblePostBySlug(db, params.slug);
   if (!post) throw data(null, { status: 404 });
-  if (matchesIfNoneMatch(request.headers.get("if-none-match"), cache.etag)) {
-    throw data(null, { status: 304, headers: cache.headers });
-  }
   const { previous, next } = await findAdjacentPosts(db, post);
-  return data(
-    {
-      post: {
-        title: post.title,
-        slug: post.slug,
-        author: post.author,
-        content: post.content,
-        publishedAt: post.publishedAt.toISOString(),
-        updatedAt: post.updatedAt.toISOString(),
-        description: metaDescription(post.content),
-        readingMinutes: readingTimeMinutes(post.content),
-      },
-      previous: previous && { title: previous.title, slug: previous.slug },
-      next: next && { title: next.title, slug: next.slug },
+  return {
+    post: {
+      title: post.title,
+      slug: post.slug,
+      author: post.author,
+      content: post.content,
+      publishedAt: post.publishedAt.toISOString(),
+      updatedAt: post.updatedAt.toISOString(),
+      description: metaDescription(post.content),
+      readingMinutes: readingTimeMinutes(post.content),
     },
-    { headers: cache.headers },
-  );
+    previous: previous && { title: previous.title, slug: previous.slug },
+    next: next && { title: next.title, slug: next.slug },
+  };
 }
 
 export const ErrorBoundary = BlogErrorBoundary;
-
-export const headers: Route.HeadersFunction = ({ loaderHeaders, errorHeaders }) =>
-  errorHeaders ?? loaderHeaders;
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   const brand = rootPublicConfig(matches)?.brandName ?? "NaijaLink";

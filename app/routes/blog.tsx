@@ -8,8 +8,6 @@ import { PostCard, PostListSkeleton, type PostSummary } from "#app/components/bl
 import { excerpt } from "#app/lib/markdown.ts";
 import { pageMeta, rootPublicConfig } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
-import { publicConfig } from "#server/config.ts";
-import { matchesIfNoneMatch, publicCacheHeaders } from "#server/domain/blog/cache.ts";
 import { listVisiblePosts, parsePageParam } from "#server/domain/blog/public.ts";
 import { BlogErrorBoundary } from "#app/components/blog/blog-error-boundary.tsx";
 import type { Route } from "./+types/blog";
@@ -21,34 +19,32 @@ interface BlogListData {
   hasNext: boolean;
 }
 
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   const { services } = context;
   const page = parsePageParam(url.searchParams.get("page"));
   if (page === undefined) throw data(null, { status: 404 });
-  const loaded = await loadList(services, page).catch((error: unknown) => {
+  const list = await loadList(services, page).catch((error: unknown) => {
     // Spec §8: a failed list shows the empty message, not an error page.
     services.logger.error({ err: error }, "blog list query failed");
     return undefined;
   });
-  if (!loaded) {
+  if (!list) {
+    // Not kept by the page cache: the next visitor gets the posts as soon as the query works.
     return data<BlogListData>(
       { posts: [], page, hasPrevious: false, hasNext: false },
       { headers: { "Cache-Control": "no-store" } },
     );
   }
-  if (matchesIfNoneMatch(request.headers.get("if-none-match"), loaded.cache.etag)) {
-    throw data(null, { status: 304, headers: loaded.cache.headers });
-  }
-  if (page > 1 && loaded.list.posts.length === 0) throw data(null, { status: 404 });
-  return data(loaded.list, { headers: loaded.cache.headers });
+  if (page > 1 && list.posts.length === 0) throw data(null, { status: 404 });
+  return list;
 }
 
-async function loadList(services: Route.LoaderArgs["context"]["services"], page: number) {
-  const [cache, result] = await Promise.all([
-    publicCacheHeaders(services.db, { kind: "blog-list", publicConfig: publicConfig(services.config) }),
-    listVisiblePosts(services.db, page),
-  ]);
-  const list: BlogListData = {
+async function loadList(
+  services: Route.LoaderArgs["context"]["services"],
+  page: number,
+): Promise<BlogListData> {
+  const result = await listVisiblePosts(services.db, page);
+  return {
     page,
     hasPrevious: result.hasPrevious,
     hasNext: result.hasNext,
@@ -59,7 +55,6 @@ async function loadList(services: Route.LoaderArgs["context"]["services"], page:
       publishedAt: post.publishedAt.toISOString(),
     })),
   };
-  return { cache, list };
 }
 
 /**

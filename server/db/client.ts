@@ -6,7 +6,6 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import fs from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
-import { keepPreparedStatements } from "./pglite-statements.ts";
 import * as schema from "./schema/index.ts";
 
 export type Schema = typeof schema;
@@ -23,13 +22,9 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** Every PGlite the app or a test opens keeps its prepared statements (decision 057). */
 export function wrapPglite(client: PGlite): DatabaseHandle {
   return {
-    db: drizzlePglite(keepPreparedStatements(client), {
-      schema,
-      casing: "snake_case",
-    }) as unknown as Database,
+    db: drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Database,
     kind: "pglite",
     close: async () => {
       if (!client.closed) await client.close();

@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "react-router";
 import type { z } from "zod";
 import { type ZodType } from "zod";
+import { DomainError, type DomainErrorKind } from "#server/domain/errors.ts";
 
 /** A failure the caller can fix or should know about; becomes `{ error, message }` with its status. */
 export class ApiError extends Error {
@@ -31,10 +32,32 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
     },
   );
 
-export function errorResponse(error: ApiError): Response {
+const STATUS_OF: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  "not-found": 404,
+  conflict: 409,
+  gone: 410,
+  "payment-required": 402,
+  "rate-limited": 429,
+  unavailable: 503,
+  "upstream-failed": 502,
+};
+
+/** The HTTP status and headers of a refusal, whether the domain or the HTTP layer raised it. */
+export function statusOf(error: ApiError | DomainError): { status: number; headers: Record<string, string> } {
+  if (error instanceof ApiError) return { status: error.status, headers: error.headers };
+  const headers: Record<string, string> =
+    error.retryAfterSeconds === undefined ? {} : { "Retry-After": String(error.retryAfterSeconds) };
+  return { status: STATUS_OF[error.kind], headers };
+}
+
+export function errorResponse(error: ApiError | DomainError): Response {
+  const { status, headers } = statusOf(error);
   return Response.json(
     { error: error.error, message: error.message },
-    { status: error.status, headers: { "Cache-Control": "no-store", ...error.headers } },
+    { status, headers: { "Cache-Control": "no-store", ...headers } },
   );
 }
 
@@ -103,7 +126,7 @@ export async function handleApi(
     if (result instanceof Response) return result;
     return Response.json(result, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
-    if (error instanceof ApiError) return errorResponse(error);
+    if (error instanceof ApiError || error instanceof DomainError) return errorResponse(error);
     if (error instanceof Response) return error;
     call.context.services.logger.error(
       { err: error, path: new URL(call.request.url).pathname },
@@ -142,13 +165,4 @@ export function methodNotAllowed(allowed: string[]): ApiError {
 /** The loader of a POST-only resource route. */
 export function postOnlyLoader() {
   return errorResponse(methodNotAllowed(["POST"]));
-}
-
-/** Placeholder for an endpoint whose issue is still open: a clear 501, never a fake success. */
-export function notImplementedYet(endpoint: string) {
-  return () =>
-    Response.json(
-      { error: "Not implemented", message: `${endpoint} is not available yet.` },
-      { status: 501, headers: { "Cache-Control": "no-store" } },
-    );
 }

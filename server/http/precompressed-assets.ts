@@ -5,7 +5,7 @@
 import type { NextFunction, Request, Response } from "express";
 import fs from "node:fs";
 import path from "node:path";
-import { preferredEncoding } from "#server/domain/blog/cache.ts";
+import { preferredEncoding } from "./encoding.ts";
 
 const SUFFIX = { br: ".br", gzip: ".gz" } as const;
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, startTestServer, type TestApp, type TestServer } from "../support/app.ts";
 import { HOUR_MS, insertPosts, visibilityFixture } from "../support/blog.ts";
 import { databaseKinds } from "../support/database.ts";
+import { blogSource, servePageCache, type CachedApp } from "../support/page-cache.ts";
 
 const XMLLINT = "/usr/bin/xmllint";
 const SITEMAP_XSD = path.resolve(import.meta.dirname, "../fixtures/sitemap-0.9.xsd");
@@ -130,10 +131,10 @@ describe.each(databaseKinds)("sitemap and RSS feed on %s", (kind) => {
   });
 });
 
-describe("HTTP caching of the public blog outputs", () => {
+describe.each(databaseKinds)("HTTP caching of the public blog outputs on %s", (kind) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ kind });
     await insertPosts(app.services.db, [
       { title: "First", slug: "first", publishedAt: new Date(Date.now() - 3 * HOUR_MS) },
       { title: "Second", slug: "second", publishedAt: new Date(Date.now() - 2 * HOUR_MS) },
@@ -145,43 +146,57 @@ describe("HTTP caching of the public blog outputs", () => {
 
   const PATHS = ["/blog", "/blog/first", "/sitemap.xml", "/blog/rss.xml"];
 
-  it.each(PATHS)(
-    "%s carries Cache-Control, ETag and Last-Modified and answers 304 to If-None-Match",
-    async (path) => {
-      const response = await app.request(path);
-      expect(response.status).toBe(200);
-      const etag = response.headers.get("etag");
-      expect(etag).toMatch(/^W\/".+"$/);
-      expect(response.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
-      expect(new Date(response.headers.get("last-modified")!).getTime()).toBeGreaterThan(
-        Date.now() - 3 * HOUR_MS - 1000,
-      );
-      const again = await app.request(path, { headers: { "If-None-Match": etag! } });
-      expect(again.status).toBe(304);
-      expect(again.headers.get("etag")).toBe(etag);
-      expect(await again.text()).toBe("");
-      const stale = await app.request(path, { headers: { "If-None-Match": 'W/"something-else"' } });
-      expect(stale.status).toBe(200);
-    },
-  );
+  describe("through the page cache", () => {
+    let cached: CachedApp;
+    beforeAll(async () => {
+      cached = await servePageCache({
+        handle: (request) => app.request(new URL(request.url).pathname),
+        sources: [await blogSource(app.services.db, kind)],
+      });
+    });
+    afterAll(async () => {
+      await cached?.close();
+    });
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      fetch(`${cached.url}${path}`, { headers });
 
-  it("changes every validator when a post changes, is unpublished or appears", async () => {
-    const etags = async () =>
-      Promise.all(PATHS.map(async (path) => (await app.request(path)).headers.get("etag")));
-    const before = await etags();
-
-    await app.services.db.execute(
-      sql`update blog_posts set title = 'First, edited', updated_at = now() where slug = 'first'`,
+    it.each(PATHS)(
+      "%s carries Cache-Control, ETag and Last-Modified and answers 304 to If-None-Match",
+      async (path) => {
+        const response = await get(path);
+        expect(response.status).toBe(200);
+        const etag = response.headers.get("etag");
+        expect(etag).toMatch(/^W\/".+"$/);
+        expect(response.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
+        expect(new Date(response.headers.get("last-modified")!).getTime()).toBeGreaterThan(
+          Date.now() - 3 * HOUR_MS - 1000,
+        );
+        const again = await get(path, { "If-None-Match": etag! });
+        expect(again.status).toBe(304);
+        expect(again.headers.get("etag")).toBe(etag);
+        expect(await again.text()).toBe("");
+        const stale = await get(path, { "If-None-Match": 'W/"something-else"' });
+        expect(stale.status).toBe(200);
+      },
     );
-    const afterEdit = await etags();
-    afterEdit.forEach((etag, index) => expect(etag, PATHS[index]).not.toBe(before[index]));
-    const conditional = await app.request("/blog/first", { headers: { "If-None-Match": before[1]! } });
-    expect(conditional.status).toBe(200);
-    expect(await conditional.text()).toContain("First, edited");
 
-    await app.services.db.execute(sql`update blog_posts set deleted_at = now() where slug = 'second'`);
-    const afterDelete = await etags();
-    afterDelete.forEach((etag, index) => expect(etag, PATHS[index]).not.toBe(afterEdit[index]));
+    it("changes every validator when a post changes, is unpublished or appears", async () => {
+      const etags = async () => Promise.all(PATHS.map(async (path) => (await get(path)).headers.get("etag")));
+      const before = await etags();
+
+      await app.services.db.execute(
+        sql`update blog_posts set title = 'First, edited', updated_at = now() where slug = 'first'`,
+      );
+      const afterEdit = await etags();
+      afterEdit.forEach((etag, index) => expect(etag, PATHS[index]).not.toBe(before[index]));
+      const conditional = await get("/blog/first", { "If-None-Match": before[1]! });
+      expect(conditional.status).toBe(200);
+      expect(await conditional.text()).toContain("First, edited");
+
+      await app.services.db.execute(sql`update blog_posts set deleted_at = now() where slug = 'second'`);
+      const afterDelete = await etags();
+      afterDelete.forEach((etag, index) => expect(etag, PATHS[index]).not.toBe(afterEdit[index]));
+    });
   });
 });
 

@@ -1,18 +1,17 @@
-// Decision 022: the O(1) freshness of the public blog outputs (trigger-maintained version row,
-// next scheduled publication, PGlite change feed) and the pre-compressed rendered-page cache.
-import express from "express";
+// Decisions 022 and 023: the O(1) freshness of the public blog outputs (trigger-maintained
+// version row, next scheduled publication, PGlite change feed) and the page cache keeping them.
 import type http from "node:http";
-import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows, type DatabaseHandle } from "#server/db/client.ts";
-import { createPublicPageCache, preferredEncoding, watchBlogChanges } from "#server/domain/blog/cache.ts";
-import { blogFingerprint } from "#server/domain/blog/public.ts";
+import { blogFingerprint, listAllVisiblePosts } from "#server/domain/blog/public.ts";
+import { preferredEncoding } from "#server/http/encoding.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
 import { HOUR_MS, insertPosts } from "../support/blog.ts";
 import { createTestDatabase, databaseKinds } from "../support/database.ts";
 import { rawGet } from "../support/http.ts";
+import { blogSource, servePageCache } from "../support/page-cache.ts";
 
 const version = async (handle: DatabaseHandle) =>
   Number(
@@ -24,7 +23,7 @@ const version = async (handle: DatabaseHandle) =>
     )[0]?.version,
   );
 
-describe.each(databaseKinds)("the blog version row on %s", (kind) => {
+describe.each(databaseKinds)("the blog version and the page cache on %s", (kind) => {
   let handle: DatabaseHandle;
   beforeAll(async () => {
     handle = await createTestDatabase(kind);
@@ -74,22 +73,19 @@ describe.each(databaseKinds)("the blog version row on %s", (kind) => {
     await handle.db.execute(sql`truncate blog_posts`);
     await insertPosts(handle.db, [{ title: "Before", slug: "cached" }]);
     let renders = 0;
-    const cache = createPublicPageCache({
-      db: handle.db,
-      changes: await watchBlogChanges(handle.db, "postgres"), // undefined: every request checks
+    const source = await blogSource(handle.db, kind);
+    const cached = await servePageCache({
+      sources: [{ ...source, changes: undefined }], // without the PGlite counter every request checks
       handle: async () => {
         renders += 1;
         const rows = await queryRows<{ title: string }>(handle.db, sql`select title from blog_posts`);
         return new Response(rows.map((row) => row.title).join(","), {
-          headers: { "content-type": "text/plain", etag: `W/"r${renders}"` },
+          headers: { "content-type": "text/plain" },
         });
       },
     });
-    const app = express().use(cache.serveFresh).use(cache.handle);
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
     try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/blog/cached`;
+      const url = `${cached.url}/blog/cached`;
       expect((await rawGet(url)).body.toString()).toBe("Before");
       expect((await rawGet(url)).headers["x-page-cache"]).toBe("hit");
       expect(renders).toBe(1);
@@ -98,7 +94,41 @@ describe.each(databaseKinds)("the blog version row on %s", (kind) => {
       expect(edited.body.toString()).toBe("After");
       expect(edited.headers["x-page-cache"]).toBe("miss");
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await cached.close();
+    }
+  });
+
+  it("shows a scheduled post when the clock passes its time, with no write in between", async () => {
+    await handle.db.execute(sql`truncate blog_posts`);
+    let clock = Date.now();
+    const due = new Date(clock + 2 * HOUR_MS);
+    await insertPosts(handle.db, [
+      { title: "Old", slug: "old", publishedAt: new Date(clock - HOUR_MS) },
+      { title: "Scheduled", slug: "scheduled", publishedAt: due },
+    ]);
+    let renders = 0;
+    const cached = await servePageCache({
+      sources: [await blogSource(handle.db, kind)],
+      now: () => clock,
+      handle: async () => {
+        renders += 1;
+        const posts = await listAllVisiblePosts(handle.db, new Date(clock));
+        return new Response(posts.map((post) => post.slug).join(","));
+      },
+    });
+    try {
+      const before = await rawGet(`${cached.url}/blog`);
+      expect(before.body.toString()).toBe("old");
+      clock = due.getTime() - 1;
+      expect((await rawGet(`${cached.url}/blog`)).headers["x-page-cache"]).toBe("hit");
+      expect(renders).toBe(1);
+      clock = due.getTime();
+      const after = await rawGet(`${cached.url}/blog`);
+      expect(after.headers["x-page-cache"]).toBe("miss");
+      expect(after.body.toString()).toBe("scheduled,old");
+      expect(after.headers.etag).not.toBe(before.headers.etag);
+    } finally {
+      await cached.close();
     }
   });
 });
@@ -144,7 +174,7 @@ describe("the rendered-page cache of the HTTP server (PGlite change feed)", () =
     expect(notModified.headers.vary).toMatch(/accept-encoding/i);
   });
 
-  it("answers a hit without any database query, with the same security headers as a live answer", async () => {
+  it("answers a hit without any database query", async () => {
     const url = `${server.url}/blog/cached-post`;
     await rawGet(url);
     const client = (server.services.db as unknown as { $client: { query: (...args: unknown[]) => unknown } })
@@ -163,9 +193,9 @@ describe("the rendered-page cache of the HTTP server (PGlite change feed)", () =
     }
     expect(hit.headers["x-page-cache"]).toBe("hit");
     expect(queries).toBe(0);
+  });
 
-    const live = await rawGet(`${server.url}/blog/no-such-post`);
-    expect(live.status).toBe(404);
+  it("sends the same security headers on a cached page as on every answer it does not keep", async () => {
     const security = (headers: http.IncomingHttpHeaders) =>
       Object.fromEntries(
         Object.entries(headers).filter(([name]) =>
@@ -174,23 +204,32 @@ describe("the rendered-page cache of the HTTP server (PGlite change feed)", () =
           ),
         ),
       );
-    expect(Object.keys(security(hit.headers)).length).toBeGreaterThanOrEqual(10);
-    expect(security(hit.headers)).toEqual(security(live.headers));
-  });
-
-  it("shows a scheduled post on the list when its time comes, with no write in between", async () => {
-    const due = new Date(Date.now() + 1500);
-    await insertPosts(server.services.db, [
-      { title: "Scheduled soon", slug: "scheduled-soon", publishedAt: due },
-    ]);
-    const before = await rawGet(`${server.url}/blog`);
-    expect(before.body.toString()).not.toContain("/blog/scheduled-soon");
-    expect((await rawGet(`${server.url}/blog`)).headers["x-page-cache"]).toBe("hit");
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, due.getTime() - Date.now()) + 50));
-    const after = await rawGet(`${server.url}/blog`);
-    expect(after.headers["x-page-cache"]).toBe("miss");
-    expect(after.body.toString()).toContain("/blog/scheduled-soon");
-    expect(after.headers.etag).not.toBe(before.headers.etag);
+    await server.services.db.execute(sql`update blog_posts set title = 'Cached post, again'`);
+    const miss = await rawGet(`${server.url}/blog/cached-post`);
+    const hit = await rawGet(`${server.url}/blog/cached-post`);
+    expect([miss.headers["x-page-cache"], hit.headers["x-page-cache"]]).toEqual(["miss", "hit"]);
+    await rawGet(`${server.url}/pricing`);
+    const staticHit = await rawGet(`${server.url}/pricing`);
+    expect(staticHit.headers["x-page-cache"]).toBe("hit");
+    const expected = security(hit.headers);
+    expect(expected).toMatchObject({
+      "content-security-policy": expect.stringContaining("default-src 'self'"),
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer",
+      "x-frame-options": "SAMEORIGIN",
+    });
+    expect(Object.keys(expected).length).toBeGreaterThanOrEqual(10);
+    const others = {
+      "a cached page's first answer": miss,
+      "a static page from the cache": staticHit,
+      "a 404 page": await rawGet(`${server.url}/blog/no-such-post`),
+      "a hydrated page": await rawGet(`${server.url}/get-started`),
+      "the JSON API": await rawGet(`${server.url}/api/does-not-exist`),
+      "a static file": await rawGet(`${server.url}/robots.txt`),
+    };
+    for (const [answer, response] of Object.entries(others)) {
+      expect(security(response.headers), answer).toEqual(expected);
+    }
   });
 });
 

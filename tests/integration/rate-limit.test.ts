@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#server/db/client.ts";
-import { consumeRateLimit } from "#server/http/rate-limit.ts";
+import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import { createTestDatabase, databaseKinds } from "../support/database.ts";
 
 describe.each(databaseKinds)("the shared rate limiter on %s", (kind) => {

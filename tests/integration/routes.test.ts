@@ -20,6 +20,15 @@ describe("every route is server-rendered", () => {
     await app.close();
   });
 
+  it("sends no staff address to the browser, on static, hydrated or admin pages", async () => {
+    const staffAddresses = app.services.config.STAFF_EMAILS;
+    expect(staffAddresses.length).toBeGreaterThan(0);
+    for (const path of ["/", "/get-started", "/blog", "/admin/login", "/admin/blog"]) {
+      const html = await (await app.request(path)).text();
+      for (const address of staffAddresses) expect(html, path).not.toContain(address);
+    }
+  });
+
   it.each(PAGE_ROUTES)(
     "$path answers 200 with its heading, the navigation and the footer in the HTML",
     async ({ path, heading }) => {

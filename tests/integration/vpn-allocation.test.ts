@@ -1,46 +1,24 @@
 import { PGlite } from "@electric-sql/pglite";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  queryRows,
-  wrapPglite,
-  type DatabaseHandle,
-  type Executor,
-  type Transaction,
-} from "#server/db/client.ts";
+import { queryRows, wrapPglite, type DatabaseHandle, type Executor } from "#server/db/client.ts";
 import { listMigrations } from "#server/db/migrate.ts";
-import { subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
+import { devices, subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
 import {
-  insertPreparedDevices,
   issueDevice,
-  prepareFirstDevices,
+  NoVpnServerAvailable,
   revokeDevice,
   revokeSubscriptionDevices,
-  type IssuedDevice,
 } from "#server/domain/vpn/devices.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
 import { createSealer } from "#server/secrets.ts";
 import { createTestDatabase, databaseKinds, ignoreTerminatedConnections } from "../support/database.ts";
-import { addTestVpnServer } from "../support/vpn.ts";
+import { addTestVpnServer, bareVpnServices } from "../support/vpn.ts";
 
 // Decision 044: each server's allocation state (live_devices, next_address_index and the
 // vpn_free_addresses list) must always describe its live devices exactly.
 
-const sealer = createSealer(Buffer.alloc(32, 9).toString("base64"));
-
-/** Slot 1 for new subscriptions as batched fulfilment issues it; undefined where no address was left. */
-async function issueFirstDevices(
-  tx: Transaction,
-  newSubscriptions: Pick<Subscription, "id" | "deviceLimit">[],
-): Promise<(IssuedDevice | undefined)[]> {
-  const prepared = await prepareFirstDevices(tx, sealer, newSubscriptions);
-  const issued = await insertPreparedDevices(
-    tx,
-    prepared.filter((entry) => entry !== undefined),
-  );
-  const bySubscription = new Map(issued.map((entry) => [entry.device.subscriptionId, entry]));
-  return newSubscriptions.map((subscription) => bySubscription.get(subscription.id));
-}
+const services = bareVpnServices(createSealer(Buffer.alloc(32, 9).toString("base64")));
 
 async function newSubscription(executor: Executor, deviceLimit = 1) {
   const [subscription] = await executor
@@ -88,9 +66,9 @@ describe.each(databaseKinds)("VPN address allocation state on %s", (kind) => {
     handle = undefined;
   });
 
-  async function issue(db: DatabaseHandle, subscription?: { id: string }) {
+  async function issue(db: DatabaseHandle, subscription?: Subscription) {
     const owner = subscription ?? (await newSubscription(db.db));
-    return db.db.transaction((tx) => issueDevice(tx, sealer, owner));
+    return db.db.transaction((tx) => issueDevice(tx, services, owner));
   }
 
   it("reuses released offsets lowest first, then continues at the high-water mark", async () => {
@@ -108,43 +86,24 @@ describe.each(databaseKinds)("VPN address allocation state on %s", (kind) => {
     expect(await allocationMismatches(handle.db)).toEqual([]);
   });
 
-  it("issues a batch of first devices at the released offsets lowest first, then from the mark", async () => {
-    handle = await createTestDatabase(kind);
-    const db = handle;
-    const server = await addTestVpnServer(db.db);
-    const single = [];
-    for (let index = 0; index < 6; index++) single.push(await issue(db)); // offsets 2..7
-    await revokeDevice(db.db, single[3]!.device.id); // offset 5
-    await revokeDevice(db.db, single[1]!.device.id); // offset 3
-    const owners = await Promise.all(Array.from({ length: 4 }, () => newSubscription(db.db)));
-    const batch = await db.db.transaction((tx) => issueFirstDevices(tx, owners));
-    expect(batch.map((entry) => entry?.device.addressIndex)).toEqual([3, 5, 8, 9]);
-    expect(batch.map((entry) => entry?.device.subscriptionId)).toEqual(owners.map((owner) => owner.id));
-    expect(batch.every((entry) => entry?.device.slot === 1)).toBe(true);
-    expect(new Set(batch.map((entry) => entry?.device.publicKey)).size).toBe(4);
-    // One multi-row insert, counted once by the statement trigger (migration 0007).
-    const [state] = await db.db.select().from(vpnServers).where(eq(vpnServers.id, server.id));
-    expect({ live: state!.liveDevices, next: state!.nextAddressIndex }).toEqual({ live: 8, next: 10 });
-    expect(await allocationMismatches(db.db)).toEqual([]);
-  });
-
-  it("places no more of a batch than the chosen server's pool holds", async () => {
+  it("issues no more devices than a server's pool holds, and nothing once it is full", async () => {
     handle = await createTestDatabase(kind);
     const db = handle;
     // A /29 holds host offsets 2..6 for devices: five.
     await addTestVpnServer(db.db, { name: "ng-tiny-1", octet: 70, ipv4Prefix: 29 });
-    const owners = await Promise.all(Array.from({ length: 7 }, () => newSubscription(db.db)));
-    const batch = await db.db.transaction((tx) => issueFirstDevices(tx, owners));
-    expect(batch.map((entry) => entry?.device.addressIndex)).toEqual([2, 3, 4, 5, 6, undefined, undefined]);
-    expect(batch.map((entry) => entry?.device.ipv4)).toEqual([
+    const placed = [];
+    for (let index = 0; index < 5; index++) placed.push(await issue(db));
+    expect(placed.map((entry) => entry.device.addressIndex)).toEqual([2, 3, 4, 5, 6]);
+    expect(placed.map((entry) => entry.device.ipv4)).toEqual([
       "10.70.0.2",
       "10.70.0.3",
       "10.70.0.4",
       "10.70.0.5",
       "10.70.0.6",
-      undefined,
-      undefined,
     ]);
+    const owner = await newSubscription(db.db);
+    await expect(issue(db, owner)).rejects.toBeInstanceOf(NoVpnServerAvailable);
+    expect(await db.db.select().from(devices).where(eq(devices.subscriptionId, owner.id))).toEqual([]);
     expect(await allocationMismatches(db.db)).toEqual([]);
   });
 
@@ -162,21 +121,19 @@ describe.each(databaseKinds)("VPN address allocation state on %s", (kind) => {
       roomy.name,
       roomy.name,
     ]);
-    // The bulk allocation passes over it too, and a released offset makes it eligible again.
-    const owners = await Promise.all(Array.from({ length: 2 }, () => newSubscription(db.db)));
-    const batch = await db.db.transaction((tx) => issueFirstDevices(tx, owners));
-    expect(batch.map((entry) => entry?.server.name)).toEqual([roomy.name, roomy.name]);
+    // A released offset makes it eligible again.
     await revokeDevice(db.db, placed[2]!.device.id);
     expect((await issue(db)).device).toMatchObject({ vpnServerId: tiny.id, ipv4: "10.72.0.4" });
     expect(await allocationMismatches(db.db)).toEqual([]);
   });
 
-  it("issues no batch when no server is available", async () => {
+  it("issues nothing, and writes nothing, when no server is available", async () => {
     handle = await createTestDatabase(kind);
     const db = handle;
-    const owners = await Promise.all(Array.from({ length: 3 }, () => newSubscription(db.db)));
-    const batch = await db.db.transaction((tx) => issueFirstDevices(tx, owners));
-    expect(batch).toEqual([undefined, undefined, undefined]);
+    const owner = await newSubscription(db.db);
+    await expect(issue(db, owner)).rejects.toBeInstanceOf(NoVpnServerAvailable);
+    expect(await db.db.select().from(devices)).toEqual([]);
+    expect(services.queued).toEqual([]);
   });
 
   it("keeps the counters and free list equal to the live devices under concurrent issue and revoke", async () => {

@@ -5,9 +5,10 @@ import { devices, subscriptions, vpnServers } from "#server/db/schema/index.ts";
 import { DeviceLimitReached, issueDevice } from "#server/domain/vpn/devices.ts";
 import { createSealer } from "#server/secrets.ts";
 import { createTestDatabase, databaseKinds, ignoreTerminatedConnections } from "../support/database.ts";
-import { addTestVpnServer } from "../support/vpn.ts";
+import { addTestVpnServer, bareVpnServices } from "../support/vpn.ts";
 
 const sealer = createSealer(Buffer.alloc(32, 9).toString("base64"));
+const services = bareVpnServices(sealer);
 
 async function newSubscription(handle: DatabaseHandle, deviceLimit: number, id = crypto.randomUUID()) {
   const [subscription] = await handle.db
@@ -34,7 +35,7 @@ describe.each(databaseKinds)("issuing devices on %s", (kind) => {
   // PGlite has one connection: create the subscription before opening the transaction.
   async function issueForNewSubscription(db: DatabaseHandle) {
     const subscription = await newSubscription(db, 1);
-    return db.db.transaction((tx) => issueDevice(tx, sealer, subscription));
+    return db.db.transaction((tx) => issueDevice(tx, services, subscription));
   }
 
   async function withServer() {
@@ -48,7 +49,7 @@ describe.each(databaseKinds)("issuing devices on %s", (kind) => {
     const subscriptionList = await Promise.all(Array.from({ length: 200 }, () => newSubscription(handle, 1)));
     const issued = await Promise.all(
       subscriptionList.map((subscription) =>
-        handle.db.transaction((tx) => issueDevice(tx, sealer, subscription)),
+        handle.db.transaction((tx) => issueDevice(tx, services, subscription)),
       ),
     );
     const v4 = new Set(issued.map((entry) => entry.device.ipv4));
@@ -65,7 +66,7 @@ describe.each(databaseKinds)("issuing devices on %s", (kind) => {
     const { handle } = await withServer();
     const subscription = await newSubscription(handle, 3);
     const results = await Promise.allSettled(
-      Array.from({ length: 6 }, () => handle.db.transaction((tx) => issueDevice(tx, sealer, subscription))),
+      Array.from({ length: 6 }, () => handle.db.transaction((tx) => issueDevice(tx, services, subscription))),
     );
     const issued = results.filter((result) => result.status === "fulfilled");
     const refused = results.filter((result) => result.status === "rejected");
@@ -82,10 +83,10 @@ describe.each(databaseKinds)("issuing devices on %s", (kind) => {
   it("refuses a second device on a one-device plan", async () => {
     const { handle } = await withServer();
     const subscription = await newSubscription(handle, 1);
-    await handle.db.transaction((tx) => issueDevice(tx, sealer, subscription));
-    await expect(handle.db.transaction((tx) => issueDevice(tx, sealer, subscription))).rejects.toBeInstanceOf(
-      DeviceLimitReached,
-    );
+    await handle.db.transaction((tx) => issueDevice(tx, services, subscription));
+    await expect(
+      handle.db.transaction((tx) => issueDevice(tx, services, subscription)),
+    ).rejects.toBeInstanceOf(DeviceLimitReached);
   });
 
   it("reuses the address of a revoked device and prefers the least-loaded server", async () => {
@@ -108,7 +109,7 @@ describe.each(databaseKinds)("issuing devices on %s", (kind) => {
     const issued = await issueForNewSubscription(handle);
     const [row] = await handle.db.select().from(devices).where(eq(devices.id, issued.device.id));
     const stored = JSON.stringify(row);
-    expect(stored).not.toContain(issued.downloadToken);
+    expect(stored).not.toContain(sealer.unseal(row!.downloadTokenSealed));
     expect(stored).not.toContain(sealer.unseal(row!.privateKeySealed));
     expect(stored).not.toContain(sealer.unseal(row!.presharedKeySealed));
   });

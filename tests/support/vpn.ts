@@ -1,4 +1,8 @@
-import type { Executor } from "#server/db/client.ts";
+import { subscriptions, type Subscription } from "#server/db/schema/index.ts";
+import type { Database, Executor } from "#server/db/client.ts";
+import type { QueuedEmail } from "#server/domain/mail/outbox.ts";
+import type { MailTransport } from "#server/domain/mail/transport.ts";
+import { issueDevice, type IssuedDevice, type VpnServices } from "#server/domain/vpn/devices.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
 import { addVpnServer } from "#server/domain/vpn/servers.ts";
 
@@ -23,4 +27,76 @@ export async function addTestVpnServer(
     dns: "1.1.1.1",
   });
   return server;
+}
+
+let subscriptionCounter = 0;
+
+/** A paid-up subscription as fulfilment records it (Pro Monthly, 3 devices, 30 days) unless told otherwise. */
+export async function addTestSubscription(
+  executor: Executor,
+  values: Partial<typeof subscriptions.$inferInsert> = {},
+): Promise<Subscription> {
+  subscriptionCounter += 1;
+  const [subscription] = await executor
+    .insert(subscriptions)
+    .values({
+      planId: "pro-monthly",
+      planType: "pro_monthly",
+      deviceLimit: 3,
+      customerEmail: "buyer@example.com",
+      expiresAt: new Date(Date.now() + 30 * 86_400_000),
+      checkoutSessionId: `cs_test_support_${subscriptionCounter}_${process.pid}_${Date.now()}`,
+      ...values,
+    })
+    .returning();
+  return subscription!;
+}
+
+/** An issued device and the token of its download link, in the clear (as its e-mail carries it). */
+export interface TestDevice extends IssuedDevice {
+  downloadToken: string;
+}
+
+/** Issues the subscription's next device (and queues its config e-mail) in a transaction of its own. */
+export async function issueTestDevice(
+  services: VpnServices & { db: Database; mail: { wake(): void } },
+  subscription: Subscription,
+): Promise<TestDevice> {
+  const issued = await services.db.transaction((tx) => issueDevice(tx, services, subscription));
+  services.mail.wake();
+  return { ...issued, downloadToken: services.sealer.unseal(issued.device.downloadTokenSealed) };
+}
+
+/** What tests give issueDevice when they run on a bare database instead of the app's services. */
+export function bareVpnServices(sealer: VpnServices["sealer"]): VpnServices & { queued: unknown[] } {
+  const queued: unknown[] = [];
+  return {
+    config: {
+      BRAND_NAME: "NaijaLink",
+      PUBLIC_URL: "http://localhost:3000",
+      SUPPORT_EMAIL: "support@naijalink.example",
+    },
+    sealer,
+    logger: { error: () => {} },
+    queued,
+    mail: {
+      async enqueue(_executor, email) {
+        queued.push(email);
+        return `queued-${queued.length}`;
+      },
+    },
+  };
+}
+
+/** A mail transport that keeps what it is asked to send. */
+export function captureTransport(): MailTransport & { sent: QueuedEmail[] } {
+  const sent: QueuedEmail[] = [];
+  return {
+    description: "capture",
+    sent,
+    async send(email) {
+      sent.push(email);
+    },
+    close() {},
+  };
 }

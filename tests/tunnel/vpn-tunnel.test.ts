@@ -15,8 +15,9 @@ import path from "node:path";
 import { eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devices, subscriptions, vpnServers } from "#server/db/schema/index.ts";
-import { issueDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
+import { revokeDevice } from "#server/domain/vpn/devices.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
+import { issueTestDevice } from "../support/vpn.ts";
 import { run, runAll, tunnelUnavailableReason, waitFor } from "./host.ts";
 
 const reason = tunnelUnavailableReason();
@@ -270,7 +271,7 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
         checkoutSessionId: `cs_tunnel_${id}_${Date.now()}`,
       })
       .returning();
-    const issued = await db.transaction((tx) => issueDevice(tx, app!.services.sealer, subscription!));
+    const issued = await issueTestDevice(app!.services, subscription!);
     deviceId = issued.device.id;
     downloadToken = issued.downloadToken;
     clientPublicKey = issued.device.publicKey;

@@ -1,5 +1,5 @@
 // POST /api/blog-admin/create {title, slug, content, author, status, published_at} → { post }
-import { staffEndpoint } from "#server/domain/auth/staff.ts";
+import { staffEndpoint } from "#server/http/staff.ts";
 import { createPost, createPostInput } from "#server/domain/blog/admin.ts";
 import { postOnlyLoader } from "#server/http/api.ts";
 

@@ -1,5 +1,5 @@
 // POST /api/blog-admin/delete {id, restore} → { post }: soft delete, or restore when `restore` is true.
-import { staffEndpoint } from "#server/domain/auth/staff.ts";
+import { staffEndpoint } from "#server/http/staff.ts";
 import { deletePost, deletePostInput } from "#server/domain/blog/admin.ts";
 import { postOnlyLoader } from "#server/http/api.ts";
 

@@ -1,5 +1,5 @@
 // POST /api/blog-admin/list → { posts }: every post, drafts and deleted ones included.
-import { requireStaff } from "#server/domain/auth/staff.ts";
+import { requireStaff } from "#server/http/staff.ts";
 import { listPosts } from "#server/domain/blog/admin.ts";
 import { handleApi, methodNotAllowed } from "#server/http/api.ts";
 import type { Route } from "./+types/blog-admin-list";

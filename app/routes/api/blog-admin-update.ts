@@ -1,5 +1,5 @@
 // POST /api/blog-admin/update {id, status} or {id, title, slug, content, author, status, published_at} → { post }
-import { staffEndpoint } from "#server/domain/auth/staff.ts";
+import { staffEndpoint } from "#server/http/staff.ts";
 import { updatePost, updatePostInput } from "#server/domain/blog/admin.ts";
 import { postOnlyLoader } from "#server/http/api.ts";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createCheckout } from "#server/domain/billing/checkout.ts";
 import { jsonEndpoint, postOnlyLoader, tooManyRequests } from "#server/http/api.ts";
-import { consumeRateLimit } from "#server/http/rate-limit.ts";
+import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import type { Route } from "./+types/create-checkout";
 
 const createCheckoutSchema = z.object({

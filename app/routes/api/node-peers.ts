@@ -1,6 +1,6 @@
 import { peersQuerySchema } from "#agent/node-api.ts";
 import { errorResponse, handleApi, methodNotAllowed, parseInput } from "#server/http/api.ts";
-import { nodeUnauthorized } from "#server/domain/vpn/http.ts";
+import { nodeUnauthorized } from "#server/http/node-auth.ts";
 import { pollPeers } from "#server/domain/vpn/node-peers.ts";
 import { authenticateNode } from "#server/domain/vpn/nodes.ts";
 import type { Route } from "./+types/node-peers";

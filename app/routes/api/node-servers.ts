@@ -8,7 +8,7 @@ import {
   readJsonBody,
 } from "#server/http/api.ts";
 import { isAdminAuthorization } from "#server/domain/vpn/admin-token.ts";
-import { nodeUnauthorized } from "#server/domain/vpn/http.ts";
+import { nodeUnauthorized } from "#server/http/node-auth.ts";
 import {
   addVpnServer,
   InvalidVpnServer,

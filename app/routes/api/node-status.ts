@@ -1,6 +1,6 @@
 import { nodeStatusSchema } from "#agent/node-api.ts";
 import { handleApi, methodNotAllowed, parseInput, readJsonBody } from "#server/http/api.ts";
-import { nodeUnauthorized } from "#server/domain/vpn/http.ts";
+import { nodeUnauthorized } from "#server/http/node-auth.ts";
 import { authenticateNode, recordNodeStatus } from "#server/domain/vpn/nodes.ts";
 import type { Route } from "./+types/node-status";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { VerificationFailure } from "#server/domain/billing/errors.ts";
 import { verifyPayment } from "#server/domain/billing/verify.ts";
-import { jsonEndpoint, postOnlyLoader } from "#server/http/api.ts";
+import { DomainError } from "#server/domain/errors.ts";
+import { jsonEndpoint, postOnlyLoader, statusOf } from "#server/http/api.ts";
 import type { Route } from "./+types/verify-payment";
 
 const verifyPaymentSchema = z.object({
@@ -17,10 +17,10 @@ export function action({ request, context, params }: Route.ActionArgs) {
     try {
       return await verifyPayment(context.services, input);
     } catch (error) {
-      if (!(error instanceof VerificationFailure)) throw error;
+      if (!(error instanceof DomainError)) throw error;
       return Response.json(
         { success: false, error: error.error, message: error.message },
-        { status: error.status, headers: { "Cache-Control": "no-store" } },
+        { status: statusOf(error).status, headers: { "Cache-Control": "no-store" } },
       );
     }
   })({ request, context, params });

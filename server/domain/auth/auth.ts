@@ -7,7 +7,7 @@ import type { Config } from "#server/config.ts";
 import type { Database, Executor } from "#server/db/client.ts";
 import * as authSchema from "#server/db/schema/auth.ts";
 import type { OutgoingEmail } from "#server/domain/mail/outbox.ts";
-import { consumeRateLimit } from "#server/http/rate-limit.ts";
+import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import type { Logger } from "#server/logger.ts";
 
 /** Where a confirmed staff member lands (spec §7: sign-up redirect target). */

@@ -3,9 +3,10 @@ import { and, eq } from "drizzle-orm";
 import { findPlan, type Plan } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import { checkoutSessions, type CheckoutSession } from "#server/db/schema/index.ts";
-import { ApiError, badRequest } from "#server/http/api.ts";
+import { invalidInput } from "#server/domain/errors.ts";
 import { generateToken } from "#server/secrets.ts";
 import type { AppServices } from "#server/services.ts";
+import { checkoutUnavailable } from "./errors.ts";
 import { checkoutSessionParams, stripeClient } from "./stripe-provider.ts";
 
 export type CheckoutServices = Pick<AppServices, "config" | "db" | "logger">;
@@ -38,11 +39,7 @@ function stripeProvider(services: CheckoutServices): CheckoutProvider {
         );
       } catch (error) {
         services.logger.error({ err: error, planId: plan.id }, "stripe: creating a checkout session failed");
-        throw new ApiError(
-          502,
-          "Payment provider unavailable",
-          "We could not start the checkout. Please try again.",
-        );
+        throw checkoutUnavailable();
       }
       if (!session.url) throw new Error("Stripe returned a checkout session without a url");
       await services.db.insert(checkoutSessions).values({
@@ -82,7 +79,7 @@ export async function createCheckout(
   input: { planId: string; customerEmail: string | null; origin: string },
 ): Promise<{ url: string; sessionId: string }> {
   const plan = findPlan(input.planId);
-  if (!plan) throw badRequest(`Unknown plan "${input.planId.slice(0, 40)}".`);
+  if (!plan) throw invalidInput(`Unknown plan "${input.planId.slice(0, 40)}".`);
   return checkoutProvider(services).createSession({
     plan,
     customerEmail: input.customerEmail,

@@ -1,43 +1,36 @@
-import { ApiError } from "#server/http/api.ts";
+import { DomainError } from "#server/domain/errors.ts";
 
-/**
- * verify-payment answers its verdict in the spec's shape (`success: false`, `error`, `message`)
- * with a status that says what happened (decision 052).
- */
-export class VerificationFailure extends ApiError {
-  constructor(status: number, error: string, message: string) {
-    super(status, error, message);
-    this.name = "VerificationFailure";
-  }
-}
+// verify-payment's verdicts: answered in the spec's shape (`success: false`, `error`, `message`)
+// with a status that says what happened (decision 052). Device limit reached is the VPN area's
+// `DeviceLimitReached`.
 
 export const sessionNotFound = () =>
-  new VerificationFailure(404, "Payment session not found", "We could not find this payment session.");
+  new DomainError("not-found", "Payment session not found", "We could not find this payment session.");
 
 export const paymentNotCompleted = () =>
-  new VerificationFailure(
-    402,
+  new DomainError(
+    "payment-required",
     "Payment not completed",
     "This payment has not been completed yet. If you were charged, please contact support.",
   );
 
 export const subscriptionEnded = (status: string) =>
-  new VerificationFailure(
-    410,
+  new DomainError(
+    "gone",
     "Subscription ended",
     `This subscription is ${status}; its configs no longer work. Please choose a plan again or contact support.`,
   );
 
-export const deviceLimitReached = (deviceLimit: number) =>
-  new VerificationFailure(
-    409,
-    "Device limit reached",
-    `Your plan includes ${deviceLimit} device${deviceLimit === 1 ? "" : "s"} and all of them already have a config.`,
-  );
-
 export const providerUnavailable = () =>
-  new VerificationFailure(
-    502,
+  new DomainError(
+    "upstream-failed",
     "Payment provider unavailable",
     "We could not reach the payment provider. Please try again in a moment.",
+  );
+
+export const checkoutUnavailable = () =>
+  new DomainError(
+    "upstream-failed",
+    "Payment provider unavailable",
+    "We could not start the checkout. Please try again.",
   );

@@ -1,34 +1,18 @@
 import type { PlanType } from "#app/lib/plans.ts";
-import { and, eq, isNull, sql } from "drizzle-orm";
-import { batcherPerOwner, createBatcher } from "#server/db/batching.ts";
+import { eq } from "drizzle-orm";
 import {
   checkoutSessions,
-  devices,
   subscriptions,
   type CheckoutSession,
   type Device,
   type Subscription,
 } from "#server/db/schema/index.ts";
-import { DeviceLimitReached } from "#server/domain/vpn/devices.ts";
+import { downloadUrl } from "#server/domain/vpn/config-file.ts";
+import { firstDevice, issueDevice, liveDeviceCount } from "#server/domain/vpn/devices.ts";
+import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import { markCheckoutPaid } from "./checkout.ts";
-import {
-  deviceLimitReached,
-  paymentNotCompleted,
-  providerUnavailable,
-  sessionNotFound,
-  subscriptionEnded,
-} from "./errors.ts";
-import {
-  downloadUrlFor,
-  ensureFirstDevice,
-  fulfil,
-  fulfilTogether,
-  issueDeviceWithEmail,
-  liveDeviceCount,
-  type BillingServices,
-  type Fulfilment,
-  type StripeReferences,
-} from "./fulfil.ts";
+import { paymentNotCompleted, providerUnavailable, sessionNotFound, subscriptionEnded } from "./errors.ts";
+import { fulfilCheckout, type BillingServices, type StripeReferences } from "./fulfil.ts";
 import { sessionState, stripeClient } from "./stripe-provider.ts";
 
 export interface VerifiedPayment {
@@ -40,100 +24,79 @@ export interface VerifiedPayment {
   message: string;
 }
 
-const USABLE: Subscription["status"][] = ["active", "past_due"];
+interface Verification {
+  subscription: Subscription;
+  device: Device | undefined;
+  activeDevices: number;
+}
 
 /**
- * The success page's check: the session must be paid (asking Stripe when its webhook has
- * not arrived yet), fulfilment runs (idempotently), and the answer is slot 1 — or, with
- * `newDevice`, the next free slot.
+ * The success page's check: the session must be paid (asking Stripe when its webhook has not
+ * arrived yet), fulfilment runs (idempotently), and the answer is slot 1 — or, with
+ * `newDevice`, the next free slot. A reload of a fulfilled session is answered from reads alone,
+ * without a transaction.
  */
 export async function verifyPayment(
   services: BillingServices,
   input: { sessionId: string; newDevice?: boolean },
   now = new Date(),
 ): Promise<VerifiedPayment> {
-  const {
-    session,
-    answer: known,
-    fulfilment: justFulfilled,
-  } = await readSession(services, input.sessionId, now);
-  if (known && !input.newDevice) return known;
-  if (!session) throw sessionNotFound();
-  if (justFulfilled && !input.newDevice && justFulfilled.created && justFulfilled.firstDevice) {
-    return answer(services, {
-      subscription: justFulfilled.subscription,
-      device: justFulfilled.firstDevice,
-      activeDevices: 1,
-    });
-  }
-  let references: StripeReferences = {};
-  if (session.status !== "paid") {
-    if (session.provider !== "stripe" || !services.config.STRIPE_SECRET_KEY) throw paymentNotCompleted();
-    let state;
-    try {
-      state = sessionState(await stripeClient(services.config).checkout.sessions.retrieve(session.id));
-    } catch (error) {
-      services.logger.error(
-        { err: error, sessionId: session.id },
-        "stripe: retrieving a checkout session failed",
-      );
-      throw providerUnavailable();
+  const [read] = await services.db
+    .select({ session: checkoutSessions, subscription: subscriptions })
+    .from(checkoutSessions)
+    .leftJoin(subscriptions, eq(subscriptions.id, checkoutSessions.subscriptionId))
+    .where(eq(checkoutSessions.id, input.sessionId));
+  if (!read) throw sessionNotFound();
+  if (!input.newDevice && read.subscription && isUsable(read.subscription, now)) {
+    const device = await firstDevice(services.db, read.subscription.id);
+    if (device && !device.revokedAt) {
+      const activeDevices = await liveDeviceCount(services.db, read.subscription.id);
+      return answer(services, { subscription: read.subscription, device, activeDevices });
     }
-    if (!state.paid) throw paymentNotCompleted();
-    references = { stripeCustomerId: state.customerId, stripeSubscriptionId: state.subscriptionId };
-    await markCheckoutPaid(services.db, session.id, {
-      reference: state.paymentIntentId ?? state.subscriptionId,
-      customerEmail: state.customerEmail,
-    });
   }
-  const fulfilment = justFulfilled ?? (await fulfil(services, session.id, references));
-  if (!fulfilment) throw paymentNotCompleted();
-  if (!input.newDevice && fulfilment.created && fulfilment.firstDevice) {
-    return answer(services, {
-      subscription: fulfilment.subscription,
-      device: fulfilment.firstDevice,
-      activeDevices: 1,
-    });
-  }
+  const references = read.session.status === "paid" ? {} : await confirmWithProvider(services, read.session);
 
-  const result = await services.db.transaction(async (tx) => {
-    const subscription = fulfilment.subscription;
-    const [current] = await tx.query.subscriptions.findMany({
-      where: (table, { eq }) => eq(table.id, subscription.id),
-    });
-    if (!current || !USABLE.includes(current.status) || current.expiresAt <= now) {
-      throw subscriptionEnded(
-        current && current.expiresAt <= now && current.status === "active"
-          ? "expired"
-          : (current?.status ?? "gone"),
-      );
-    }
-    let device;
-    if (input.newDevice) {
-      try {
-        ({ device } = await issueDeviceWithEmail(tx, services, current));
-      } catch (error) {
-        if (error instanceof DeviceLimitReached) throw deviceLimitReached(current.deviceLimit);
-        throw error;
-      }
-    } else {
-      device = (await ensureFirstDevice(tx, services, current))?.device;
-    }
+  const verification = await services.db.transaction(async (tx) => {
+    const subscription = await fulfilCheckout(tx, services, read.session.id, references, now);
+    if (!subscription) throw paymentNotCompleted();
+    if (!isUsable(subscription, now)) throw subscriptionEnded(endedStatusOf(subscription));
+    const device = input.newDevice
+      ? (await issueDevice(tx, services, subscription)).device
+      : await firstDevice(tx, subscription.id);
     if (device?.revokedAt) throw subscriptionEnded("canceled");
-    return { subscription: current, device, activeDevices: await liveDeviceCount(tx, current.id) };
+    return { subscription, device, activeDevices: await liveDeviceCount(tx, subscription.id) };
   });
-  if (input.newDevice) services.mail.wake();
+  services.mail.wake();
+  return answer(services, verification);
+}
 
-  return answer(services, result);
+/** A Stripe session whose webhook has not arrived yet: ask Stripe, and record the payment if it is paid. */
+async function confirmWithProvider(
+  services: BillingServices,
+  session: CheckoutSession,
+): Promise<StripeReferences> {
+  if (session.provider !== "stripe" || !services.config.STRIPE_SECRET_KEY) throw paymentNotCompleted();
+  let state;
+  try {
+    state = sessionState(await stripeClient(services.config).checkout.sessions.retrieve(session.id));
+  } catch (error) {
+    services.logger.error(
+      { err: error, sessionId: session.id },
+      "stripe: retrieving a checkout session failed",
+    );
+    throw providerUnavailable();
+  }
+  if (!state.paid) throw paymentNotCompleted();
+  await markCheckoutPaid(services.db, session.id, {
+    reference: state.paymentIntentId ?? state.subscriptionId,
+    customerEmail: state.customerEmail,
+  });
+  return { stripeCustomerId: state.customerId, stripeSubscriptionId: state.subscriptionId };
 }
 
 function answer(
   services: BillingServices,
-  {
-    subscription,
-    device,
-    activeDevices,
-  }: { subscription: Subscription; device: Device | undefined; activeDevices: number },
+  { subscription, device, activeDevices }: Verification,
 ): VerifiedPayment {
   return {
     success: true,
@@ -143,103 +106,10 @@ function answer(
       expiresAt: subscription.expiresAt.toISOString(),
       activeDevices,
     },
-    downloadUrl: device ? downloadUrlFor(services, device) : null,
+    downloadUrl: device ? downloadUrl(services, device) : null,
     configSlot: device?.slot ?? null,
     message: device
       ? `Your config for device ${device.slot} is ready.`
       : "Your payment is confirmed; your configuration is being prepared.",
   };
-}
-
-/**
- * The session, and — the common case, the success page (re)loaded after fulfilment — the
- * answer itself, read without a transaction or row locks: paid session, live subscription,
- * live slot 1. A paid session without a subscription yet (the first verification, when no
- * webhook or checkout got there first) is fulfilled in the same batch.
- */
-async function readSession(
-  services: BillingServices,
-  sessionId: string,
-  now: Date,
-): Promise<{ session?: CheckoutSession; answer?: VerifiedPayment; fulfilment?: Fulfilment }> {
-  const read = await sessionReader(services)(sessionId);
-  if (!read) return {};
-  const { row, fulfilment } = read;
-  const { session, subscription, device, activeDevices } = row;
-  if (
-    session.status !== "paid" ||
-    !subscription ||
-    !device ||
-    !USABLE.includes(subscription.status) ||
-    subscription.expiresAt <= now
-  )
-    return { session, fulfilment };
-  return { session, answer: answer(services, { subscription, device, activeDevices }) };
-}
-
-interface SessionRow {
-  session: CheckoutSession;
-  subscription: Subscription | null;
-  device: Device | null;
-  activeDevices: number;
-}
-
-/**
- * Verifications that arrive together share one read and, for the paid sessions nobody has
- * fulfilled yet, one fulfilment transaction (see `createBatcher`).
- */
-const sessionReader = batcherPerOwner((services: BillingServices) => {
-  const readSessionRows = sessionRowsQuery(services);
-  return createBatcher<string, { row: SessionRow; fulfilment?: Fulfilment } | undefined>({
-    run: async (sessionIds) => {
-      const rows = await readSessionRows.execute({ sessionIds: [...new Set(sessionIds)] });
-      const unfulfilled = rows.filter((row) => row.session.status === "paid" && !row.subscription);
-      const fulfilments = await fulfilTogether(
-        services,
-        unfulfilled.map((row) => ({ checkoutSessionId: row.session.id, paidSession: row.session })),
-      );
-      const results = new Map<string, PromiseSettledResult<{ row: SessionRow; fulfilment?: Fulfilment }>>(
-        rows.map((row) => [row.session.id, { status: "fulfilled", value: { row } }]),
-      );
-      unfulfilled.forEach((row, index) => {
-        const outcome = fulfilments[index]!;
-        results.set(
-          row.session.id,
-          outcome.status === "fulfilled"
-            ? { status: "fulfilled", value: { row, fulfilment: outcome.value } }
-            : outcome,
-        );
-      });
-      return sessionIds.map((id) => results.get(id) ?? { status: "fulfilled", value: undefined });
-    },
-    maxBatchSize: 200,
-    // One at a time, as for fulfilment (see there).
-    maxConcurrentBatches: 1,
-  });
-});
-
-/**
- * Built once per database and run with the batch's ids as one array parameter: the SQL text is
- * the same whatever the batch size, so the database keeps one prepared statement for it
- * (decision 057), and drizzle does not rebuild this wide select for every batch.
- */
-function sessionRowsQuery(services: BillingServices) {
-  return services.db
-    .select({
-      session: checkoutSessions,
-      subscription: subscriptions,
-      device: devices,
-      activeDevices:
-        sql<number>`(select count(*) from devices live where live.subscription_id = ${subscriptions.id} and live.revoked_at is null)`.mapWith(
-          Number,
-        ),
-    })
-    .from(checkoutSessions)
-    .leftJoin(subscriptions, eq(subscriptions.id, checkoutSessions.subscriptionId))
-    .leftJoin(
-      devices,
-      and(eq(devices.subscriptionId, subscriptions.id), eq(devices.slot, 1), isNull(devices.revokedAt)),
-    )
-    .where(sql`${checkoutSessions.id} = any(${sql.placeholder("sessionIds")}::text[])`)
-    .prepare("read_checkout_sessions");
 }

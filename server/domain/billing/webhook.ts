@@ -8,9 +8,10 @@ import {
   type Subscription,
 } from "#server/db/schema/index.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
-import { ApiError, badRequest } from "#server/http/api.ts";
+import { invalidInput, notFound } from "#server/domain/errors.ts";
+import { USABLE_STATUSES } from "#server/domain/vpn/usable.ts";
 import { findCheckoutSession, markCheckoutPaid } from "./checkout.ts";
-import { fulfilInTransaction, type BillingServices } from "./fulfil.ts";
+import { fulfilCheckout, type BillingServices } from "./fulfil.ts";
 import { sessionState, stripeClient } from "./stripe-provider.ts";
 
 export interface WebhookOutcome {
@@ -34,14 +35,14 @@ export async function handleStripeWebhook(
 ): Promise<WebhookOutcome> {
   const secret = services.config.STRIPE_WEBHOOK_SECRET;
   if (!services.config.STRIPE_SECRET_KEY || !secret) {
-    throw new ApiError(404, "Not found", "Stripe webhooks are not enabled on this server.");
+    throw notFound("Stripe webhooks are not enabled on this server.");
   }
-  if (!signature) throw badRequest("The Stripe-Signature header is missing.");
+  if (!signature) throw invalidInput("The Stripe-Signature header is missing.");
   let event: Stripe.Event;
   try {
     event = stripeClient(services.config).webhooks.constructEvent(rawBody, signature, secret);
   } catch {
-    throw badRequest("The webhook signature does not match.");
+    throw invalidInput("The webhook signature does not match.");
   }
   const handled = await services.db.transaction(async (tx) => {
     const [fresh] = await tx
@@ -77,7 +78,7 @@ async function applyEvent(tx: Transaction, services: BillingServices, event: Str
         reference: state.paymentIntentId ?? state.subscriptionId,
         customerEmail: state.customerEmail,
       });
-      await fulfilInTransaction(tx, services, session.id, {
+      await fulfilCheckout(tx, services, session.id, {
         stripeCustomerId: state.customerId,
         stripeSubscriptionId: state.subscriptionId,
       });
@@ -196,7 +197,7 @@ async function byCharge(
     .where(
       and(
         eq(subscriptions.stripeCustomerId, customerId),
-        inArray(subscriptions.status, ["active", "past_due"]),
+        inArray(subscriptions.status, [...USABLE_STATUSES]),
       ),
     )
     .orderBy(desc(subscriptions.createdAt))

@@ -3,7 +3,7 @@ import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "#server/db/client.ts";
 import { blogPosts, POST_STATUSES, type BlogPost } from "#server/db/schema/blog.ts";
-import { conflict, notFound } from "#server/http/api.ts";
+import { conflict, notFound } from "#server/domain/errors.ts";
 
 export const DEFAULT_AUTHOR = "NaijaLink Team";
 

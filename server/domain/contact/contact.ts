@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { contactMessages } from "#server/db/schema/index.ts";
-import { tooManyRequests } from "#server/http/api.ts";
-import { consumeRateLimit } from "#server/http/rate-limit.ts";
+import { rateLimited } from "#server/domain/errors.ts";
+import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import type { AppServices } from "#server/services.ts";
 
 export const CONTACT_LIMITS = {
@@ -67,13 +67,13 @@ export async function submitContactMessage(
 ): Promise<{ id: string }> {
   const { db, config, mail } = services;
   const perClient = await consumeRateLimit(db, `contact:ip:${clientIp}`, CONTACT_RATE_LIMITS.perClient);
-  if (!perClient.allowed) throw tooManyRequests(perClient.retryAfterSeconds);
+  if (!perClient.allowed) throw rateLimited(perClient.retryAfterSeconds);
   const perSender = await consumeRateLimit(
     db,
     `contact:email:${message.email.toLowerCase()}`,
     CONTACT_RATE_LIMITS.perSender,
   );
-  if (!perSender.allowed) throw tooManyRequests(perSender.retryAfterSeconds);
+  if (!perSender.allowed) throw rateLimited(perSender.retryAfterSeconds);
 
   const id = await db.transaction(async (tx) => {
     const [row] = await tx.insert(contactMessages).values(message).returning({ id: contactMessages.id });

@@ -1,23 +1,17 @@
+import { z } from "zod";
 import { findPlan } from "#app/lib/plans.ts";
 import { formatLongDate } from "#app/lib/format.ts";
 import type { Config } from "#server/config.ts";
 import type { Executor } from "#server/db/client.ts";
-import type { Subscription } from "#server/db/schema/index.ts";
+import type { Device, Subscription, VpnServer } from "#server/db/schema/index.ts";
 import type { OutgoingEmail } from "#server/domain/mail/outbox.ts";
 import type { Sealer } from "#server/secrets.ts";
-import type { Device, VpnServer } from "#server/db/schema/index.ts";
-import { configFileName, renderClientConfig, type ClientConfigDevice } from "./config-file.ts";
-import type { IssuedDevice } from "./devices.ts";
+import { configFileName, downloadUrl, renderClientConfig } from "./config-file.ts";
 
 export interface ConfigEmailDeps {
   config: Pick<Config, "BRAND_NAME" | "PUBLIC_URL" | "SUPPORT_EMAIL">;
   sealer: Sealer;
   mail: { enqueue(executor: Executor, email: OutgoingEmail): Promise<string> };
-}
-
-/** The capability URL of a device's config (`GET /api/configs/{token}`). */
-export function configDownloadUrl(publicUrl: string, downloadToken: string): string {
-  return `${publicUrl.replace(/\/+$/, "")}/api/configs/${downloadToken}`;
 }
 
 function escapeHtml(value: string): string {
@@ -27,13 +21,13 @@ function escapeHtml(value: string): string {
 /**
  * Queues, inside the caller's transaction, the e-mail that delivers a device's config: the
  * download link, import steps and the .conf attached. Nothing is queued when the subscription
- * has no customer e-mail (returns null). Call `services.mail.wake()` after the commit; the
+ * has no valid customer e-mail (returns null). Call `services.mail.wake()` after the commit; the
  * outbox worker sends and retries, so a mail-server outage delays the message, never drops it.
  */
 export async function queueConfigEmail(
   tx: Executor,
   deps: ConfigEmailDeps,
-  issued: IssuedDevice,
+  issued: { device: Device; server: VpnServer },
   subscription: ConfigEmailSubscription,
 ): Promise<string | null> {
   const email = configEmail(deps, issued, subscription);
@@ -42,24 +36,19 @@ export async function queueConfigEmail(
 
 type ConfigEmailSubscription = Pick<Subscription, "customerEmail" | "planId" | "expiresAt" | "planType">;
 
-/** What a config e-mail needs of a device: an issued one, or one prepared and not yet inserted. */
-export interface ConfigEmailDevice {
-  device: Pick<Device, "slot"> & ClientConfigDevice;
-  server: VpnServer;
-  downloadToken: string;
-}
+const emailAddress = z.email();
 
-/** The config e-mail of a device, or null when the subscription has no customer e-mail. */
+/** The config e-mail of a device, or null when the subscription has no valid customer e-mail. */
 export function configEmail(
   deps: Pick<ConfigEmailDeps, "config" | "sealer">,
-  issued: ConfigEmailDevice,
+  issued: { device: Device; server: VpnServer },
   subscription: ConfigEmailSubscription,
 ): OutgoingEmail | null {
-  if (!subscription.customerEmail) return null;
+  if (!emailAddress.safeParse(subscription.customerEmail).success) return null;
   const brand = deps.config.BRAND_NAME;
-  const { device, server, downloadToken } = issued;
+  const { device, server } = issued;
   const fileName = configFileName(brand, device.slot);
-  const url = configDownloadUrl(deps.config.PUBLIC_URL, downloadToken);
+  const url = downloadUrl(deps, device);
   const planName = findPlan(subscription.planId)?.name ?? subscription.planType;
   const until = subscription.planType === "unlock" ? "Access until" : "Renews on";
   const steps = [
@@ -94,7 +83,7 @@ export function configEmail(
   ].join("\n");
   return {
     kind: "vpn-config",
-    to: subscription.customerEmail,
+    to: subscription.customerEmail!,
     replyTo: deps.config.SUPPORT_EMAIL,
     subject: `Your ${brand} VPN config (${fileName})`,
     text,

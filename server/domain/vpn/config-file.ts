@@ -1,3 +1,4 @@
+import type { Config } from "#server/config.ts";
 import type { Device, VpnServer } from "#server/db/schema/index.ts";
 import type { Sealer } from "#server/secrets.ts";
 
@@ -24,4 +25,13 @@ export function renderClientConfig(device: ClientConfigDevice, server: VpnServer
 
 export function configFileName(brandName: string, slot: number): string {
   return `${brandName.replace(/[^A-Za-z0-9_-]/g, "")}${slot}.conf`;
+}
+
+/** The capability URL of a device's config (`GET /api/configs/{token}`); only the token's hash is looked up. */
+export function downloadUrl(
+  services: { config: Pick<Config, "PUBLIC_URL">; sealer: Sealer },
+  device: Pick<Device, "downloadTokenSealed">,
+): string {
+  const base = services.config.PUBLIC_URL.replace(/\/+$/, "");
+  return `${base}/api/configs/${services.sealer.unseal(device.downloadTokenSealed)}`;
 }

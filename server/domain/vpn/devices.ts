@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, type WithSubquery } from "drizzle-orm";
+import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import type { Executor, Transaction } from "#server/db/client.ts";
 import {
   devices,
@@ -8,204 +8,150 @@ import {
   type Subscription,
   type VpnServer,
 } from "#server/db/schema/index.ts";
-import { generateToken, hashToken, type Sealer } from "#server/secrets.ts";
+import { DomainError } from "#server/domain/errors.ts";
+import type { Logger } from "#server/logger.ts";
+import { generateToken, hashToken } from "#server/secrets.ts";
 import { addressesAt, poolCapacity } from "./addresses.ts";
-import { generateKeyPair, generatePresharedKey, takeKeyPair } from "./keys.ts";
-import { allocateAddress, allocateAddresses } from "./servers.ts";
+import { queueConfigEmail, type ConfigEmailDeps } from "./config-email.ts";
+import { generateKeyPair, generatePresharedKey } from "./keys.ts";
+import { allocateAddress } from "./servers.ts";
+import { isUsable } from "./usable.ts";
 
-export class DeviceLimitReached extends Error {
+// The VPN area owns devices: slots, limits, addresses, keys, the download link, activation.
+// Billing asks for a subscription's first device; nothing outside this folder writes device rows.
+
+export type VpnServices = ConfigEmailDeps & { logger: Pick<Logger, "error"> };
+
+export class DeviceLimitReached extends DomainError {
   constructor(public readonly deviceLimit: number) {
-    super(`All ${deviceLimit} device slot${deviceLimit === 1 ? "" : "s"} of this subscription are in use.`);
-    this.name = "DeviceLimitReached";
+    super(
+      "conflict",
+      "Device limit reached",
+      `Your plan includes ${deviceLimit} device${deviceLimit === 1 ? "" : "s"} and all of them already have a config.`,
+    );
   }
 }
 
-export class NoVpnServerAvailable extends Error {
+export class NoVpnServerAvailable extends DomainError {
   constructor() {
-    super("No active VPN server has a free address to issue a config.");
-    this.name = "NoVpnServerAvailable";
+    super(
+      "unavailable",
+      "No VPN server available",
+      "No active VPN server has a free address to issue a config.",
+    );
   }
 }
 
-export class AddressPoolExhausted extends Error {
+export class AddressPoolExhausted extends DomainError {
   constructor(serverName: string) {
-    super(`The address pool of VPN server ${serverName} is full.`);
-    this.name = "AddressPoolExhausted";
+    super("unavailable", "No VPN server available", `The address pool of VPN server ${serverName} is full.`);
   }
 }
 
 export interface IssuedDevice {
   device: Device;
   server: VpnServer;
-  /** The capability token of the download URL (only its hash is looked up). */
-  downloadToken: string;
 }
 
+type DeviceOwner = Pick<Subscription, "id" | "customerEmail" | "planId" | "planType" | "expiresAt">;
+
 /**
- * Gives a subscription its next device: the lowest free slot, on the least-loaded active
- * server, at that server's lowest free address (decision 044). The subscription row is locked
- * first (slots cannot race), then one statement picks the slot, locks the server and takes its
- * next offset, and a second inserts the device; the server stays locked until the caller's
- * transaction ends, so keep what follows short.
- *
- * `newSubscription: true` tells it the subscription was inserted in this same transaction and
- * has no device yet (no other transaction can see it), so slot 1 is taken without the lock.
- * Nothing is written when it throws (no slot, no server, full pool).
+ * Gives a subscription its next device and queues the e-mail that delivers its config: the
+ * lowest free slot, on the least-loaded active server, at that server's lowest free address
+ * (decision 044). The subscription row is locked first, so slots cannot race; the chosen server
+ * stays locked until the caller's transaction ends, so keep what follows short. Nothing is
+ * written when it throws (no slot, no server, full pool).
  */
 export async function issueDevice(
   tx: Transaction,
-  sealer: Sealer,
-  subscription: Pick<Subscription, "id"> & Partial<Pick<Subscription, "deviceLimit">>,
-  options: { name?: string; newSubscription?: boolean } = {},
+  services: VpnServices,
+  subscription: DeviceOwner,
+  options: { name?: string } = {},
 ): Promise<IssuedDevice> {
-  let deviceLimit = subscription.deviceLimit;
-  if (options.newSubscription && deviceLimit !== undefined) {
-    if (deviceLimit < 1) throw new DeviceLimitReached(deviceLimit);
-  } else {
-    const [locked] = await tx
-      .select({ deviceLimit: subscriptions.deviceLimit })
-      .from(subscriptions)
-      .where(eq(subscriptions.id, subscription.id))
-      .for("update");
-    if (!locked) throw new Error(`Subscription ${subscription.id} does not exist`);
-    deviceLimit = locked.deviceLimit;
-  }
-  const allocation = await allocateAddress(
-    tx,
-    { id: subscription.id, deviceLimit },
-    options.newSubscription ? 1 : undefined,
-  );
+  const deviceLimit = await lockSubscription(tx, subscription.id);
+  const allocation = await allocateAddress(tx, { id: subscription.id, deviceLimit });
   if (allocation.slot === null) throw new DeviceLimitReached(deviceLimit);
   const { server, addressIndex, slot } = allocation;
   if (!server || addressIndex === undefined) throw new NoVpnServerAvailable();
   if (addressIndex > poolCapacity(server.ipv4Cidr, server.ipv6Cidr))
     throw new AddressPoolExhausted(server.name);
-  const { values, downloadToken } = newDeviceRow(sealer, {
-    subscriptionId: subscription.id,
-    slot,
-    name: options.name,
-    server,
-    addressIndex,
-  });
-  const [device] = await tx.insert(devices).values(values).returning();
-  return { device: device!, server, downloadToken };
-}
-
-/** A device row with fresh keys and download token; the token is returned once, in the clear. */
-function newDeviceRow(
-  sealer: Sealer,
-  at: { subscriptionId: string; slot: number; name?: string; server: VpnServer; addressIndex: number },
-): { values: PreparedDevice["values"]; downloadToken: string } {
-  const { ipv4, ipv6 } = addressesAt(at.server.ipv4Cidr, at.server.ipv6Cidr, at.addressIndex);
-  const keys = takeKeyPair();
-  const downloadToken = generateToken();
-  return {
-    values: {
-      subscriptionId: at.subscriptionId,
-      slot: at.slot,
-      name: at.name ?? `Device ${at.slot}`,
-      vpnServerId: at.server.id,
-      publicKey: keys.publicKey,
-      privateKeySealed: sealer.seal(keys.privateKey),
-      presharedKeySealed: sealer.seal(generatePresharedKey()),
-      addressIndex: at.addressIndex,
-      ipv4,
-      ipv6,
-      downloadTokenHash: hashToken(downloadToken),
-      downloadTokenSealed: sealer.seal(downloadToken),
-    },
-    downloadToken,
-  };
-}
-
-/** A device's row, made but not yet inserted (keys, sealed secrets, address). */
-export interface PreparedDevice {
-  values: typeof devices.$inferInsert & { slot: number };
-  server: VpnServer;
-  /** The capability token of the download URL, in the clear (only its hash is stored). */
-  downloadToken: string;
-}
-
-/**
- * Slot 1 for subscriptions inserted in this same transaction (batched fulfilment): one
- * allocation for all of them, and their rows ready to insert with `insertPreparedDevices`.
- * Answers in the input order; an entry is undefined when no address was left for it (no
- * server, or the chosen server's pool is full), and the caller issues those one by one with
- * `issueDevice`, which explains why.
- */
-export async function prepareFirstDevices(
-  tx: Transaction,
-  sealer: Sealer,
-  newSubscriptions: Pick<Subscription, "id" | "deviceLimit">[],
-): Promise<(PreparedDevice | undefined)[]> {
-  const wanted = newSubscriptions.filter((subscription) => subscription.deviceLimit >= 1);
-  if (wanted.length === 0) return newSubscriptions.map(() => undefined);
-  const allocation = await allocateAddresses(tx, wanted.length);
-  if (!allocation) return newSubscriptions.map(() => undefined);
-  const { server, addressIndexes } = allocation;
-  const prepared = new Map(
-    addressIndexes.map((addressIndex, index) => {
-      const subscriptionId = wanted[index]!.id;
-      const row = newDeviceRow(sealer, { subscriptionId, slot: 1, server, addressIndex });
-      return [subscriptionId, { ...row, server }] as const;
-    }),
-  );
-  return newSubscriptions.map((subscription) => prepared.get(subscription.id));
-}
-
-/**
- * Inserts prepared devices in one statement; `alongside` (e.g. their config e-mails' outbox
- * rows) goes into the same statement as a data-modifying CTE, saving a round trip while the
- * VPN server's row is locked. Answers in the input order.
- */
-export async function insertPreparedDevices(
-  tx: Transaction,
-  prepared: PreparedDevice[],
-  alongside?: (tx: Transaction) => WithSubquery,
-): Promise<IssuedDevice[]> {
-  if (prepared.length === 0) return [];
-  const values = prepared.map((entry) => entry.values);
-  let inserted: Device[];
-  if (alongside) {
-    const newDevices = tx.$with("new_devices").as(tx.insert(devices).values(values).returning());
-    inserted = (await tx.with(newDevices, alongside(tx)).select().from(newDevices)) as Device[];
-  } else {
-    inserted = await tx.insert(devices).values(values).returning();
-  }
-  const bySubscription = new Map(inserted.map((device) => [device.subscriptionId, device]));
-  return prepared.map((entry) => ({
-    device: bySubscription.get(entry.values.subscriptionId)!,
-    server: entry.server,
-    downloadToken: entry.downloadToken,
-  }));
-}
-
-/** New keys and a new download token for the same slot and address (e.g. a leaked config). */
-export async function regenerateDevice(
-  tx: Transaction,
-  sealer: Sealer,
-  deviceId: string,
-): Promise<IssuedDevice> {
-  const [current] = await tx.select().from(devices).where(eq(devices.id, deviceId)).for("update");
-  if (!current) throw new Error(`Device ${deviceId} does not exist`);
+  const { ipv4, ipv6 } = addressesAt(server.ipv4Cidr, server.ipv6Cidr, addressIndex);
   const keys = generateKeyPair();
   const downloadToken = generateToken();
   const [device] = await tx
-    .update(devices)
-    .set({
+    .insert(devices)
+    .values({
+      subscriptionId: subscription.id,
+      slot,
+      name: options.name ?? `Device ${slot}`,
+      vpnServerId: server.id,
       publicKey: keys.publicKey,
-      privateKeySealed: sealer.seal(keys.privateKey),
-      presharedKeySealed: sealer.seal(generatePresharedKey()),
+      privateKeySealed: services.sealer.seal(keys.privateKey),
+      presharedKeySealed: services.sealer.seal(generatePresharedKey()),
+      addressIndex,
+      ipv4,
+      ipv6,
       downloadTokenHash: hashToken(downloadToken),
-      downloadTokenSealed: sealer.seal(downloadToken),
-      activatedAt: null,
-      activatedVia: null,
-      updatedAt: new Date(),
+      downloadTokenSealed: services.sealer.seal(downloadToken),
     })
-    .where(eq(devices.id, deviceId))
     .returning();
-  const [server] = await tx.select().from(vpnServers).where(eq(vpnServers.id, device!.vpnServerId));
-  return { device: device!, server: server!, downloadToken };
+  const issued = { device: device!, server };
+  await queueConfigEmail(tx, services, issued, subscription);
+  return issued;
+}
+
+/**
+ * Slot 1 of the subscription, issued when missing. While no server can take it (none active,
+ * or every pool full) the subscription stays without a device: the success page shows
+ * Configuration Pending, the reason is logged, and the next verification tries again.
+ */
+export async function ensureFirstDevice(
+  tx: Transaction,
+  services: VpnServices,
+  subscription: DeviceOwner,
+): Promise<Device | undefined> {
+  await lockSubscription(tx, subscription.id);
+  const existing = await firstDevice(tx, subscription.id);
+  if (existing) return existing;
+  try {
+    return (await issueDevice(tx, services, subscription)).device;
+  } catch (error) {
+    if (!(error instanceof NoVpnServerAvailable || error instanceof AddressPoolExhausted)) throw error;
+    services.logger.error(
+      { err: error, subscriptionId: subscription.id },
+      "config pending: cannot issue a device",
+    );
+    return undefined;
+  }
+}
+
+/** Locks the subscription row for the rest of the transaction; answers its device limit. */
+async function lockSubscription(tx: Transaction, subscriptionId: string): Promise<number> {
+  const [locked] = await tx
+    .select({ deviceLimit: subscriptions.deviceLimit })
+    .from(subscriptions)
+    .where(eq(subscriptions.id, subscriptionId))
+    .for("update");
+  if (!locked) throw new Error(`Subscription ${subscriptionId} does not exist`);
+  return locked.deviceLimit;
+}
+
+/** Slot 1 of a subscription, live or revoked; undefined while it was never issued. */
+export async function firstDevice(executor: Executor, subscriptionId: string): Promise<Device | undefined> {
+  const [device] = await executor
+    .select()
+    .from(devices)
+    .where(and(eq(devices.subscriptionId, subscriptionId), eq(devices.slot, 1)));
+  return device;
+}
+
+/** How many devices of the subscription hold a working config. */
+export async function liveDeviceCount(executor: Executor, subscriptionId: string): Promise<number> {
+  const [row] = await executor
+    .select({ value: count() })
+    .from(devices)
+    .where(and(eq(devices.subscriptionId, subscriptionId), isNull(devices.revokedAt)));
+  return Number(row?.value ?? 0);
 }
 
 export async function revokeDevice(executor: Executor, deviceId: string, now = new Date()): Promise<void> {
@@ -215,7 +161,7 @@ export async function revokeDevice(executor: Executor, deviceId: string, now = n
     .where(and(eq(devices.id, deviceId), isNull(devices.revokedAt)));
 }
 
-/** Revokes every live device of the given subscriptions; their peers leave the servers at the next agent sync. */
+/** Revokes every live device of the subscriptions; their peers leave the servers at the next agent sync. */
 export async function revokeSubscriptionDevices(
   executor: Executor,
   subscriptionIds: string[],
@@ -230,18 +176,12 @@ export async function revokeSubscriptionDevices(
   return revoked.length;
 }
 
-export function downloadTokenOf(device: Device, sealer: Sealer): string {
-  return sealer.unseal(device.downloadTokenSealed);
-}
-
 export type DeviceAccess =
   | { state: "unknown" }
   | { state: "gone"; reason: string }
   | { state: "ok"; device: Device; server: VpnServer; subscription: Subscription };
 
-const USABLE_STATUSES: Subscription["status"][] = ["active", "past_due"];
-
-/** Resolves a capability token: unknown, gone (revoked or expired) or usable. */
+/** Resolves a capability token: unknown, gone (revoked or ended) or usable. */
 export async function findDeviceByToken(
   executor: Executor,
   token: string,
@@ -256,9 +196,8 @@ export async function findDeviceByToken(
     .where(eq(devices.downloadTokenHash, hashToken(token)));
   if (!row) return { state: "unknown" };
   if (row.device.revokedAt) return { state: "gone", reason: "This config has been revoked." };
-  if (!USABLE_STATUSES.includes(row.subscription.status) || row.subscription.expiresAt <= now) {
+  if (!isUsable(row.subscription, now))
     return { state: "gone", reason: "The subscription of this config has ended." };
-  }
   return { state: "ok", ...row };
 }
 

@@ -3,6 +3,7 @@ import type { Database } from "#server/db/client.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
 import type { Logger } from "#server/logger.ts";
 import { revokeSubscriptionDevices } from "./devices.ts";
+import { USABLE_STATUSES } from "./usable.ts";
 
 export interface ExpiryResult {
   /** Subscriptions whose period ended: `expired`, or `canceled` when cancelled at period end. */
@@ -24,7 +25,7 @@ export async function expireDue(db: Database, now = new Date()): Promise<ExpiryR
         status: sql`case when ${subscriptions.cancelAtPeriodEnd} then 'canceled' else 'expired' end`,
         updatedAt: now,
       })
-      .where(and(inArray(subscriptions.status, ["active", "past_due"]), lte(subscriptions.expiresAt, now)))
+      .where(and(inArray(subscriptions.status, [...USABLE_STATUSES]), lte(subscriptions.expiresAt, now)))
       .returning({ id: subscriptions.id });
     const unusable = await tx
       .select({ id: subscriptions.id })

@@ -1,10 +1,10 @@
-import { asc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
+import { asc, eq, getTableColumns, sql } from "drizzle-orm";
 import { toSnakeCase } from "drizzle-orm/casing";
 import type { Config } from "#server/config.ts";
 import { queryRows, type Executor } from "#server/db/client.ts";
 import { vpnServers, type VpnServer } from "#server/db/schema/index.ts";
 import { generateToken, hashToken } from "#server/secrets.ts";
-import { isValidPool, poolCapacity } from "./addresses.ts";
+import { isValidPool } from "./addresses.ts";
 import { generateKeyPair, isWireGuardKey } from "./keys.ts";
 
 export interface NewVpnServer {
@@ -69,33 +69,6 @@ const hasFreeAddress = sql`(
     2000000000)
   or exists (select 1 from vpn_free_addresses free where free.server_id = vpn_servers.id))`;
 
-/**
- * The CTEs both allocating statements share: `chosen`, the least-loaded active server with a
- * free address (and `condition`), locked `FOR UPDATE`; and `reused`, its `count` lowest released
- * offsets popped from `vpn_free_addresses` with `FOR UPDATE SKIP LOCKED`.
- */
-function chosenServerAndReusedOffsets(count: number, condition: SQL = sql`true`): SQL {
-  return sql`chosen as (
-          select * from vpn_servers
-          where active and public_key is not null and ${hasFreeAddress} and ${condition}
-          order by live_devices, created_at
-          limit 1
-          for update
-        ),
-        reused as (
-          delete from vpn_free_addresses f
-          where f.server_id = (select id from chosen)
-            and f.address_index in (
-              select l.address_index from vpn_free_addresses l
-              where l.server_id = (select id from chosen)
-              order by l.address_index
-              limit ${count}::int
-              for update skip locked
-            )
-          returning f.address_index
-        )`;
-}
-
 export interface Allocation {
   /** The slot the device takes, or null when every slot of the subscription is used. */
   slot: number | null;
@@ -106,9 +79,8 @@ export interface Allocation {
 }
 
 /**
- * One statement (decision 044): the subscription's lowest free slot (or `slot` when the caller
- * knows it), the least-loaded active server with a free address by its `live_devices` counter
- * (index `vpn_servers_least_loaded_idx`), locked `FOR UPDATE`, and that server's next offset — the
+ * One statement (decision 044): the subscription's lowest free slot, the least-loaded active
+ * server with a free address by its `live_devices` counter (index `vpn_servers_least_loaded_idx`), locked `FOR UPDATE`, and that server's next offset — the
  * lowest entry popped from `vpn_free_addresses`, else `next_address_index`. Nothing is locked
  * or popped when no slot is free. The caller must lock the subscription row first (in an
  * earlier statement, so this one's snapshot sees the devices committed before that lock).
@@ -121,17 +93,33 @@ export interface Allocation {
 export async function allocateAddress(
   tx: Executor,
   subscription: { id: string; deviceLimit: number },
-  slot?: number,
 ): Promise<Allocation> {
-  const freeSlot =
-    slot === undefined
-      ? sql`select min(g)::int as slot from generate_series(1, ${subscription.deviceLimit}::int) g
-            where g not in (select d.slot from devices d where d.subscription_id = ${subscription.id})`
-      : sql`select ${slot}::int as slot`;
   const [row] = await queryRows<Record<string, unknown>>(
     tx,
-    sql`with free_slot as (${freeSlot}),
-        ${chosenServerAndReusedOffsets(1, sql`(select slot from free_slot) is not null`)}
+    sql`with free_slot as (
+          select min(g)::int as slot from generate_series(1, ${subscription.deviceLimit}::int) g
+          where g not in (select d.slot from devices d where d.subscription_id = ${subscription.id})
+        ),
+        chosen as (
+          select * from vpn_servers
+          where active and public_key is not null and ${hasFreeAddress}
+            and (select slot from free_slot) is not null
+          order by live_devices, created_at
+          limit 1
+          for update
+        ),
+        reused as (
+          delete from vpn_free_addresses f
+          where f.server_id = (select id from chosen)
+            and f.address_index = (
+              select l.address_index from vpn_free_addresses l
+              where l.server_id = (select id from chosen)
+              order by l.address_index
+              limit 1
+              for update skip locked
+            )
+          returning f.address_index
+        )
         select free_slot.slot as "allocatedSlot",
                (select address_index from reused) as "reusedIndex",
                ${serverSelectList}
@@ -154,39 +142,6 @@ function serverFromRow(row: Record<string, unknown>): VpnServer {
       row[key] == null ? null : (column.mapFromDriverValue(row[key]) as unknown),
     ]),
   ) as VpnServer;
-}
-
-export interface BulkAllocation {
-  /** The chosen server, locked until the caller's transaction ends. */
-  server: VpnServer;
-  /** Up to `count` offsets, lowest first: released ones, then from the high-water mark up, within the pool. */
-  addressIndexes: number[];
-}
-
-/**
- * `allocateAddress` for `count` new devices at once (batched fulfilment): one statement locks
- * the least-loaded active server with a free address and pops its `count` lowest released
- * offsets (`SKIP LOCKED`, as above); the rest continue from its high-water mark. Fewer than `count` offsets come back
- * when the server's pool is nearly full; undefined when no server is available. The caller
- * inserts the devices in this transaction (the trigger then raises the mark and counts them).
- */
-export async function allocateAddresses(tx: Executor, count: number): Promise<BulkAllocation | undefined> {
-  const [row] = await queryRows<Record<string, unknown>>(
-    tx,
-    sql`with ${chosenServerAndReusedOffsets(count)}
-        select (select string_agg(address_index::text, ',' order by address_index) from reused) as "reusedIndexes",
-               ${serverSelectList}
-        from chosen`,
-  );
-  if (!row) return undefined;
-  const server = serverFromRow(row);
-  const reused = row.reusedIndexes ? String(row.reusedIndexes).split(",").map(Number) : [];
-  const capacity = poolCapacity(server.ipv4Cidr, server.ipv6Cidr);
-  const addressIndexes = [...reused];
-  for (let next = server.nextAddressIndex; addressIndexes.length < count && next <= capacity; next++) {
-    addressIndexes.push(next);
-  }
-  return { server, addressIndexes };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ApiError } from "#server/http/api.ts";
+import { ApiError } from "./api.ts";
 
 /** 401 for a missing or wrong node/admin token, with the scheme the caller should use. */
 export function nodeUnauthorized(message = "Send a valid node token as Authorization: Bearer <token>.") {
