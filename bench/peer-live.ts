@@ -201,6 +201,7 @@ async function main() {
 
     const firstSeen = new Map<string, number>();
     let watching = true;
+    cleanups.push(() => (watching = false));
     const watcher = (async () => {
       while (watching) {
         const keys = await interfacePeers(iface).catch(() => new Set<string>());
