@@ -5,6 +5,7 @@ import { defineConfig } from "vite";
 import { enhancementScript } from "./scripts/vite-enhancement-script.ts";
 
 const alias = {
+  "#agent": fileURLToPath(new URL("./agent", import.meta.url)),
   "#app": fileURLToPath(new URL("./app", import.meta.url)),
   "#server": fileURLToPath(new URL("./server", import.meta.url)),
 };

@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 const alias = {
+  "#agent": fileURLToPath(new URL("./agent", import.meta.url)),
   "#app": fileURLToPath(new URL("./app", import.meta.url)),
   "#server": fileURLToPath(new URL("./server", import.meta.url)),
 };

@@ -1,6 +1,7 @@
-import { ControlPlane, ControlPlaneError, type PeerSet, type PeerStatus } from "./control-plane.ts";
-import { applyDiffToModel, diffPeers, isEmptyDiff, type ActualPeer } from "./peers.ts";
-import { applyDiff, configureInterface, ensureNodeKey, readInterface, type WgCommand } from "./wg.ts";
+import { createPeerApplier, type PeerApplier } from "./applier.ts";
+import { ControlPlane, ControlPlaneError, type PeerStatus } from "./control-plane.ts";
+import { MAX_WAIT_SECONDS } from "./node-api.ts";
+import { ensureNodeKey, readInterface, type WgCommand } from "./wg.ts";
 
 export interface AgentOptions {
   apiUrl: string;
@@ -8,8 +9,13 @@ export interface AgentOptions {
   iface: string;
   privateKeyFile: string;
   wg?: WgCommand;
-  /** How often to ask for the desired peers (an unchanged set is one 304). */
+  /**
+   * The least time between two polls the control plane answered at once with "unchanged"
+   * (it holds a poll for up to `waitSeconds` otherwise), and the first retry delay after a failure.
+   */
   pollMs?: number;
+  /** How long the control plane may hold a poll until a change arrives (0 = plain polling). */
+  waitSeconds?: number;
   /** How often to compare the interface with `wg show dump` and repair drift. */
   reconcileMs?: number;
   /** How often to report handshakes. */
@@ -39,100 +45,78 @@ export interface RunningAgent {
 const MAX_BACKOFF_MS = 30_000;
 
 /**
- * The node agent: registers the node's public key, pulls the desired peer set, applies only
- * the difference with `wg set`, reconciles against `wg show dump`, reports handshakes. When the
- * control plane is down the interface keeps the last applied set and the agent retries with
- * backoff.
+ * The node agent: registers the node's public key, takes the full peer set once and then each
+ * change as the control plane announces it (a held poll answered at once), applies only the
+ * difference with one `wg set` call (applier.ts), reconciles against `wg show dump` on a timer,
+ * reports handshakes. When the control plane is down the interface keeps the last applied set and the
+ * agent retries with backoff.
  */
 export function startAgent(options: AgentOptions): RunningAgent {
   const wg = options.wg ?? { argv: ["wg"] };
   const log = options.log ?? jsonLog;
-  const pollMs = options.pollMs ?? 2_000;
-  const reconcileMs = options.reconcileMs ?? 60_000;
-  const statusMs = options.statusMs ?? 30_000;
+  const pollMs = options.pollMs ?? 1_000;
+  const waitSeconds = Math.min(options.waitSeconds ?? MAX_WAIT_SECONDS, MAX_WAIT_SECONDS);
   const controlPlane = new ControlPlane(options.apiUrl, options.nodeToken);
+  const aborter = new AbortController();
 
   let stopped = false;
   let publicKey = "";
-  let desired: PeerSet | null = null;
-  let appliedVersion: string | null = null;
-  /** What the interface holds, as far as the agent knows (refreshed from the dump on reconcile). */
-  let model = new Map<string, ActualPeer>();
-  let listenPortSet = 0;
+  let applier: PeerApplier | undefined;
   const reportedHandshakes = new Map<string, number>();
   let failures = 0;
-  let wakeUp: (() => void) | undefined;
-  let lastReconcile = 0;
-  let lastStatus = 0;
   let registered = false;
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wakeUp = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
-  async function reconcile(reason: "start" | "timer") {
-    const state = await readInterface(wg, options.iface);
-    const changed = await configureInterface(wg, options.iface, {
-      privateKeyFile: options.privateKeyFile,
-      publicKey,
-      listenPort: desired?.server.listenPort,
-      current: state,
-    });
-    if (changed) log("info", "interface key and listen port set", { iface: options.iface });
-    if (desired) listenPortSet = desired.server.listenPort;
-    model = state.peers;
-    if (!desired) return;
-    const diff = diffPeers(desired.peers, model);
-    if (isEmptyDiff(diff)) return;
-    await applyDiff(wg, options.iface, diff);
-    applyDiffToModel(model, diff);
-    log(
-      reason === "start" ? "info" : "warn",
-      reason === "start" ? "initial sync applied" : "drift repaired",
-      {
-        added: diff.upserts.length,
-        removed: diff.removals.length,
-      },
-    );
-  }
-
-  async function pull() {
-    const result = await controlPlane.fetchPeers(appliedVersion);
-    if (result === "unchanged") return;
-    desired = result;
-    if (desired.server.listenPort !== listenPortSet) {
-      await reconcile("start");
-    } else {
-      const diff = diffPeers(desired.peers, model);
-      if (!isEmptyDiff(diff)) {
-        await applyDiff(wg, options.iface, diff);
-        applyDiffToModel(model, diff);
-        log("info", "peer changes applied", { added: diff.upserts.length, removed: diff.removals.length });
-      }
-    }
-    appliedVersion = desired.version;
-  }
 
   async function report() {
     const state = await readInterface(wg, options.iface);
     const peers: PeerStatus[] = [];
     for (const peer of state.peers.values()) {
       if (peer.latestHandshake > 0 && reportedHandshakes.get(peer.publicKey) !== peer.latestHandshake) {
-        peers.push({
-          publicKey: peer.publicKey,
-          latestHandshake: peer.latestHandshake,
-          rxBytes: peer.rxBytes,
-          txBytes: peer.txBytes,
-        });
+        const { latestHandshake, rxBytes, txBytes } = peer;
+        peers.push({ publicKey: peer.publicKey, latestHandshake, rxBytes, txBytes });
       }
     }
-    await controlPlane.postStatus({ publicKey, appliedVersion, peers });
+    await controlPlane.postStatus({ publicKey, appliedVersion: applier?.version ?? null, peers });
     for (const peer of peers) reportedHandshakes.set(peer.publicKey, peer.latestHandshake);
+  }
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        aborter.signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      aborter.signal.addEventListener("abort", done, { once: true });
+    });
+
+  function syncFailed(error: unknown) {
+    const reason = (error as Error).message;
+    if (error instanceof ControlPlaneError && error.status === 401) {
+      log("error", "the control plane refused the node token", { reason });
+    } else if (failures === 1 || failures % 10 === 0) {
+      log("warn", "sync failed; keeping the last applied peers and retrying", { reason, failures });
+    }
+  }
+
+  /** Runs `work` every `everyMs` after the agent is ready, never two at once. */
+  function every(everyMs: number, what: string, work: () => Promise<void>) {
+    return (async () => {
+      if (
+        !(await ready.then(
+          () => true,
+          () => false,
+        ))
+      )
+        return;
+      while (!stopped) {
+        await sleep(everyMs);
+        if (stopped) break;
+        await work().catch((error: unknown) => {
+          if (!stopped) log("warn", `${what} failed`, { reason: (error as Error).message });
+        });
+      }
+    })();
   }
 
   let resolveReady!: () => void;
@@ -146,8 +130,9 @@ export function startAgent(options: AgentOptions): RunningAgent {
   const loop = (async () => {
     try {
       publicKey = await ensureNodeKey(wg, options.privateKeyFile);
-      await reconcile("start");
-      lastReconcile = Date.now();
+      const { iface, privateKeyFile } = options;
+      applier = createPeerApplier({ wg, iface, privateKeyFile, publicKey, log });
+      await applier.reconcile("start");
     } catch (error) {
       log("error", "cannot start", { reason: (error as Error).message });
       rejectReady(error as Error);
@@ -155,42 +140,46 @@ export function startAgent(options: AgentOptions): RunningAgent {
     }
     log("info", "agent started", { iface: options.iface, api: new URL(options.apiUrl).origin });
     while (!stopped) {
+      const started = Date.now();
+      let quietFor = 0;
       try {
-        const now = Date.now();
-        if (!registered || now - lastStatus >= statusMs) {
+        if (!registered) {
           await report();
-          lastStatus = Date.now();
-          if (!registered) log("info", "node registered with the control plane", { iface: options.iface });
+          log("info", "node registered with the control plane", { iface: options.iface });
           registered = true;
         }
-        await pull();
-        if (Date.now() - lastReconcile >= reconcileMs) {
-          await reconcile("timer");
-          lastReconcile = Date.now();
-        }
+        const answer = await controlPlane.fetchPeers(applier!.version, {
+          waitSeconds,
+          signal: aborter.signal,
+        });
+        if (answer === "unchanged") quietFor = Math.max(0, pollMs - (Date.now() - started));
+        else await applier!.take(answer);
         if (failures > 0) log("info", "control plane reachable again", { after: failures });
         failures = 0;
         resolveReady();
       } catch (error) {
+        if (stopped) break;
         failures += 1;
-        const reason = (error as Error).message;
-        if (error instanceof ControlPlaneError && error.status === 401) {
-          log("error", "the control plane refused the node token", { reason });
-        } else if (failures === 1 || failures % 10 === 0) {
-          log("warn", "sync failed; keeping the last applied peers and retrying", { reason, failures });
-        }
+        syncFailed(error);
       }
       if (stopped) break;
-      await sleep(failures === 0 ? pollMs : Math.min(pollMs * 2 ** Math.min(failures, 5), MAX_BACKOFF_MS));
+      const backoff = Math.min(pollMs * 2 ** Math.min(failures, 5), MAX_BACKOFF_MS);
+      const delay = failures > 0 ? backoff : quietFor;
+      if (delay > 0) await sleep(delay);
     }
   })();
+
+  const timers = [
+    every(options.statusMs ?? 30_000, "status report", report),
+    every(options.reconcileMs ?? 60_000, "reconcile", () => applier!.reconcile("timer")),
+  ];
 
   return {
     ready,
     async stop() {
       stopped = true;
-      wakeUp?.();
-      await loop;
+      aborter.abort();
+      await Promise.all([loop, ...timers]);
     },
   };
 }

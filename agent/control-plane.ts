@@ -1,17 +1,13 @@
-import type { DesiredPeer } from "./peers.ts";
+import {
+  checkPeerAnswer,
+  NODE_PEERS_PATH,
+  NODE_STATUS_PATH,
+  NodeApiError,
+  type CheckedAnswer,
+  type NodeStatus,
+} from "./node-api.ts";
 
-export interface PeerSet {
-  version: string;
-  server: { name: string; listenPort: number; ipv4: string; ipv6: string };
-  peers: DesiredPeer[];
-}
-
-export interface PeerStatus {
-  publicKey: string;
-  latestHandshake: number;
-  rxBytes: number;
-  txBytes: number;
-}
+export type PeerStatus = NodeStatus["peers"] extends Array<infer Peer> | undefined ? Peer : never;
 
 export class ControlPlaneError extends Error {
   constructor(
@@ -22,22 +18,28 @@ export class ControlPlaneError extends Error {
   }
 }
 
+/** Time a request may take beyond the long-poll's own hold. */
+const REQUEST_TIMEOUT_MS = 15_000;
+
 /** The control plane's node API (`/api/nodes/*`), authenticated with the node token. */
 export class ControlPlane {
   constructor(
     private readonly apiUrl: string,
     private readonly nodeToken: string,
-    private readonly timeoutMs = 15_000,
   ) {}
 
-  private async call(pathname: string, init: RequestInit): Promise<Response> {
+  private async call(
+    pathname: string,
+    init: RequestInit & { timeoutMs?: number; signal?: AbortSignal },
+  ): Promise<Response> {
     const url = new URL(pathname, this.apiUrl.endsWith("/") ? this.apiUrl : `${this.apiUrl}/`);
+    const timeout = AbortSignal.timeout(init.timeoutMs ?? REQUEST_TIMEOUT_MS);
     let response: Response;
     try {
       response = await fetch(url, {
         ...init,
         headers: { ...init.headers, authorization: `Bearer ${this.nodeToken}` },
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
       });
     } catch (error) {
       const reason =
@@ -45,29 +47,40 @@ export class ControlPlane {
       throw new ControlPlaneError(`control plane unreachable at ${url.origin}: ${reason}`);
     }
     if (response.status >= 400) {
-      const body = (await response.json().catch(() => ({}))) as { message?: string };
-      throw new ControlPlaneError(
-        `${url.pathname} answered ${response.status}: ${body.message ?? response.statusText}`,
-        response.status,
-      );
+      const body = (await response.json().catch(() => ({}))) as { message?: unknown };
+      const message = typeof body.message === "string" ? body.message.slice(0, 300) : response.statusText;
+      throw new ControlPlaneError(`${url.pathname} answered ${response.status}: ${message}`, response.status);
     }
     return response;
   }
 
-  /** The desired peers, or "unchanged" when `knownVersion` is still current (HTTP 304). */
-  async fetchPeers(knownVersion: string | null): Promise<PeerSet | "unchanged"> {
-    const response = await this.call("api/nodes/peers", {
-      headers: knownVersion ? { "if-none-match": `"${knownVersion}"` } : {},
+  /**
+   * The peers to apply: with `since`, the changes since that version, waiting up to `waitSeconds`
+   * for one; without, the full set. "unchanged" when nothing changed (HTTP 304). Every answer
+   * and every peer is checked against the contract (agent/node-api.ts).
+   */
+  async fetchPeers(
+    since: string | null,
+    options: { waitSeconds?: number; signal?: AbortSignal } = {},
+  ): Promise<CheckedAnswer | "unchanged"> {
+    const query = new URLSearchParams();
+    if (since !== null) query.set("since", since);
+    if (since !== null && options.waitSeconds) query.set("wait", String(options.waitSeconds));
+    const response = await this.call(`${NODE_PEERS_PATH}${query.size ? `?${query}` : ""}`, {
+      timeoutMs: REQUEST_TIMEOUT_MS + (options.waitSeconds ?? 0) * 1000,
+      signal: options.signal,
     });
     if (response.status === 304) return "unchanged";
-    const body = (await response.json()) as PeerSet;
-    if (!body || typeof body.version !== "string" || !Array.isArray(body.peers))
-      throw new ControlPlaneError("api/nodes/peers answered an unexpected body");
-    return body;
+    try {
+      return checkPeerAnswer(await response.json());
+    } catch (error) {
+      if (error instanceof NodeApiError) throw new ControlPlaneError(`${NODE_PEERS_PATH}: ${error.message}`);
+      throw new ControlPlaneError(`${NODE_PEERS_PATH} answered a body that is not JSON`);
+    }
   }
 
-  async postStatus(status: { publicKey: string; appliedVersion: string | null; peers: PeerStatus[] }) {
-    await this.call("api/nodes/status", {
+  async postStatus(status: NodeStatus) {
+    await this.call(NODE_STATUS_PATH, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(status),

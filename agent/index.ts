@@ -2,14 +2,16 @@
 //   npm run agent -- --api https://naijalink.example --token-file /etc/naijalink/node-token --interface wg0
 // or `npx tsx agent/index.ts …`. Flags win over the environment (NAIJALINK_API,
 // NAIJALINK_NODE_TOKEN_FILE, NAIJALINK_NODE_TOKEN, NAIJALINK_INTERFACE, NAIJALINK_PRIVATE_KEY_FILE).
-// Only Node built-ins and `wg` are needed: no app code, no React Router.
+// It needs `wg`, Node built-ins and zod (for the node API contract, agent/node-api.ts): no app
+// code, no React Router.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { jsonLog, startAgent } from "./agent.ts";
+import { MAX_WAIT_SECONDS } from "./node-api.ts";
 
 const usage = `Usage: agent --api URL (--token-file FILE | --token TOKEN) [--interface wg0]
              [--private-key-file /var/lib/naijalink-agent/private.key] [--wg wg]
-             [--poll-ms 2000] [--reconcile-ms 60000] [--status-ms 30000]`;
+             [--wait-seconds 25] [--poll-ms 1000] [--reconcile-ms 60000] [--status-ms 30000]`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${usage}\n`);
@@ -24,6 +26,7 @@ const { values } = parseArgs({
     interface: { type: "string" },
     "private-key-file": { type: "string" },
     wg: { type: "string" },
+    "wait-seconds": { type: "string" },
     "poll-ms": { type: "string" },
     "reconcile-ms": { type: "string" },
     "status-ms": { type: "string" },
@@ -52,13 +55,19 @@ if (!nodeToken && tokenFile) {
 if (!nodeToken)
   fail("a node token is needed: --token-file FILE (printed once by `npm run vpn -- add-server`)");
 
-function milliseconds(name: "poll-ms" | "reconcile-ms" | "status-ms", fallback: number): number {
+function integer(
+  name: "wait-seconds" | "poll-ms" | "reconcile-ms" | "status-ms",
+  fallback: number,
+  [min, max]: [number, number],
+): number {
   const raw = values[name];
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 100 || value > 3_600_000) fail(`--${name} must be 100..3600000`);
+  if (!Number.isInteger(value) || value < min || value > max) fail(`--${name} must be ${min}..${max}`);
   return value;
 }
+const milliseconds = (name: "poll-ms" | "reconcile-ms" | "status-ms", fallback: number) =>
+  integer(name, fallback, [100, 3_600_000]);
 
 const agent = startAgent({
   apiUrl,
@@ -67,7 +76,8 @@ const agent = startAgent({
   privateKeyFile:
     values["private-key-file"] ?? env.NAIJALINK_PRIVATE_KEY_FILE ?? "/var/lib/naijalink-agent/private.key",
   wg: { argv: (values.wg ?? "wg").split(" ").filter(Boolean) },
-  pollMs: milliseconds("poll-ms", 2_000),
+  waitSeconds: integer("wait-seconds", MAX_WAIT_SECONDS, [0, MAX_WAIT_SECONDS]),
+  pollMs: milliseconds("poll-ms", 1_000),
   reconcileMs: milliseconds("reconcile-ms", 60_000),
   statusMs: milliseconds("status-ms", 30_000),
   log: jsonLog,

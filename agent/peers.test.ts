@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
+  applyChangesToDesired,
   applyDiffToModel,
-  diffPeers,
+  desiredMap,
+  diffChanges,
+  diffPeers as diffPeerMap,
   isEmptyDiff,
   parseDump,
   type ActualPeer,
@@ -24,6 +27,8 @@ const actual = (peer: DesiredPeer, overrides: Partial<ActualPeer> = {}): ActualP
   ...overrides,
 });
 const modelOf = (peers: ActualPeer[]) => new Map(peers.map((peer) => [peer.publicKey, peer]));
+const diffPeers = (peers: DesiredPeer[], model: Map<string, ActualPeer>) =>
+  diffPeerMap(desiredMap(peers), model);
 
 describe("the agent's peer diff", () => {
   it("changes nothing when the interface already holds the desired peers (allowed IPs in any order)", () => {
@@ -73,6 +78,42 @@ describe("the agent's peer diff", () => {
     const diff = diffPeers(changed, model);
     expect(diff.upserts).toHaveLength(1);
     expect(diff.removals).toEqual([peers[0]!.publicKey]);
+  });
+});
+
+describe("a change from the control plane", () => {
+  const tenThousand = Array.from({ length: 10_000 }, (_, index) => desired(index + 2));
+
+  it("yields only the changed peers, leaving every other peer (even a drifted one) to the reconcile", () => {
+    const model = modelOf(
+      tenThousand.map((peer, index) => actual(peer, index % 100 === 0 ? { presharedKey: null } : {})),
+    );
+    const removed = tenThousand[5]!.publicKey;
+    const diff = diffChanges({ upserts: [desired(20_000)], removals: [removed] }, model);
+    expect(diff).toEqual({ upserts: [desired(20_000)], removals: [removed] });
+    expect(diffPeerMap(desiredMap(tenThousand), model).upserts).toHaveLength(100);
+  });
+
+  it("skips an upsert the interface already holds and a removal of a peer it does not hold", () => {
+    const model = modelOf([actual(desired(2)), actual(desired(3))]);
+    const diff = diffChanges({ upserts: [desired(2)], removals: [key(99)] }, model);
+    expect(isEmptyDiff(diff)).toBe(true);
+  });
+
+  it("re-applies a peer whose preshared key changed (a re-keyed device)", () => {
+    const model = modelOf([actual(desired(2))]);
+    const rekeyed = desired(2, key(5000));
+    expect(diffChanges({ upserts: [rekeyed], removals: [] }, model).upserts).toEqual([rekeyed]);
+  });
+
+  it("keeps the desired set in step, so the reconcile timer repairs toward the latest change", () => {
+    const wanted = desiredMap([desired(2), desired(3)]);
+    applyChangesToDesired(wanted, { upserts: [desired(4)], removals: [key(2)] });
+    expect([...wanted.keys()].sort()).toEqual([key(3), key(4)].sort());
+    const model = modelOf([actual(desired(2)), actual(desired(3))]);
+    const repair = diffPeerMap(wanted, model);
+    expect(repair.upserts.map((peer) => peer.publicKey)).toEqual([key(4)]);
+    expect(repair.removals).toEqual([key(2)]);
   });
 });
 

@@ -1,13 +1,10 @@
 // The desired peer set, the interface's actual peers and the difference between them. Pure
-// functions: the hot path diffs against the agent's model of the interface, the reconcile timer
-// against a fresh `wg show <iface> dump`.
+// functions: a change from the control plane is compared with the agent's model of the
+// interface peer by peer (no pass over every peer); a full set and the reconcile timer's fresh
+// `wg show <iface> dump` are compared whole.
+import type { DesiredPeer } from "./node-api.ts";
 
-export interface DesiredPeer {
-  publicKey: string;
-  presharedKey: string;
-  /** e.g. ["10.66.0.2/32", "fd66::2/128"] */
-  allowedIps: string[];
-}
+export type { DesiredPeer };
 
 export interface ActualPeer {
   publicKey: string;
@@ -54,30 +51,56 @@ function normalizeCidr(cidr: string): string {
   return cidr.trim().toLowerCase();
 }
 
+function differs(peer: DesiredPeer, current: ActualPeer | undefined): boolean {
+  return (
+    !current ||
+    current.presharedKey !== peer.presharedKey ||
+    !sameAllowedIps(current.allowedIps, peer.allowedIps)
+  );
+}
+
+/** The whole desired set against the interface: O(peers), for a full set and for reconciling. */
 export function diffPeers(
-  desired: readonly DesiredPeer[],
+  desired: ReadonlyMap<string, DesiredPeer>,
   actual: ReadonlyMap<string, ActualPeer>,
 ): PeerDiff {
   const upserts: DesiredPeer[] = [];
   let present = 0;
-  for (const peer of desired) {
+  for (const peer of desired.values()) {
     const current = actual.get(peer.publicKey);
     if (current) present += 1;
-    if (
-      !current ||
-      current.presharedKey !== peer.presharedKey ||
-      !sameAllowedIps(current.allowedIps, peer.allowedIps)
-    ) {
-      upserts.push(peer);
-    }
+    if (differs(peer, current)) upserts.push(peer);
   }
   // Every peer on the interface is wanted when all of them were matched: skip the set.
   if (present === actual.size) return { upserts, removals: [] };
-  const wanted = new Set<string>();
-  for (const peer of desired) wanted.add(peer.publicKey);
   const removals: string[] = [];
-  for (const publicKey of actual.keys()) if (!wanted.has(publicKey)) removals.push(publicKey);
+  for (const publicKey of actual.keys()) if (!desired.has(publicKey)) removals.push(publicKey);
   return { upserts, removals };
+}
+
+/** A change from the control plane against the interface: O(changed peers). */
+export function diffChanges(
+  changes: { upserts: readonly DesiredPeer[]; removals: readonly string[] },
+  actual: ReadonlyMap<string, ActualPeer>,
+): PeerDiff {
+  const upserted = new Set(changes.upserts.map((peer) => peer.publicKey));
+  return {
+    upserts: changes.upserts.filter((peer) => differs(peer, actual.get(peer.publicKey))),
+    removals: changes.removals.filter((key) => actual.has(key) && !upserted.has(key)),
+  };
+}
+
+/** The desired set after a change: removals first, so a key both removed and upserted stays. */
+export function applyChangesToDesired(
+  desired: Map<string, DesiredPeer>,
+  changes: { upserts: readonly DesiredPeer[]; removals: readonly string[] },
+): void {
+  for (const publicKey of changes.removals) desired.delete(publicKey);
+  for (const peer of changes.upserts) desired.set(peer.publicKey, peer);
+}
+
+export function desiredMap(peers: readonly DesiredPeer[]): Map<string, DesiredPeer> {
+  return new Map(peers.map((peer) => [peer.publicKey, peer]));
 }
 
 export function isEmptyDiff(diff: PeerDiff): boolean {

@@ -69,42 +69,38 @@ async function withKeyDirectory<T>(work: (directory: string) => Promise<T>): Pro
 }
 
 /**
- * Applies only the difference: `wg set <iface> peer K remove …` for removals, then
- * `wg set <iface> peer K preshared-key <file> allowed-ips a,b …` for additions and changes.
- * Never `wg syncconf`, whose cost grows with every peer on the interface.
+ * Applies only the difference, in one `wg set <iface>` call per 1,000 peers: `peer K remove`
+ * clauses first (an address a removed peer held is then free for a new one), then
+ * `peer K preshared-key <file> allowed-ips a,b`. Never `wg syncconf`, whose cost grows with every
+ * peer on the interface.
  */
 export async function applyDiff(command: WgCommand, iface: string, diff: PeerDiff): Promise<void> {
-  for (let start = 0; start < diff.removals.length; start += PEERS_PER_CALL) {
-    const args = ["set", iface];
-    for (const publicKey of diff.removals.slice(start, start + PEERS_PER_CALL))
-      args.push("peer", publicKey, "remove");
-    await runWg(command, args);
-  }
-  if (diff.upserts.length === 0) return;
-  await withKeyDirectory(async (directory) => {
-    for (let start = 0; start < diff.upserts.length; start += PEERS_PER_CALL) {
-      const chunk: DesiredPeer[] = diff.upserts.slice(start, start + PEERS_PER_CALL);
+  const clauses: Array<{ remove: string } | { upsert: DesiredPeer }> = [
+    ...diff.removals.map((remove) => ({ remove })),
+    ...diff.upserts.map((upsert) => ({ upsert })),
+  ];
+  if (clauses.length === 0) return;
+  const run = async (directory: string | null) => {
+    for (let start = 0; start < clauses.length; start += PEERS_PER_CALL) {
+      const chunk = clauses.slice(start, start + PEERS_PER_CALL);
       const args = ["set", iface];
-      await Promise.all(
-        chunk.map((peer, index) =>
-          fs.writeFile(path.join(directory, String(start + index)), `${peer.presharedKey}\n`, {
-            mode: 0o600,
-          }),
-        ),
-      );
-      chunk.forEach((peer, index) => {
-        args.push(
-          "peer",
-          peer.publicKey,
-          "preshared-key",
-          path.join(directory, String(start + index)),
-          "allowed-ips",
-          peer.allowedIps.join(","),
-        );
+      const keyFiles: Array<Promise<void>> = [];
+      chunk.forEach((clause, index) => {
+        if ("remove" in clause) {
+          args.push("peer", clause.remove, "remove");
+          return;
+        }
+        const file = path.join(directory!, String(start + index));
+        keyFiles.push(fs.writeFile(file, `${clause.upsert.presharedKey}\n`, { mode: 0o600 }));
+        args.push("peer", clause.upsert.publicKey, "preshared-key", file);
+        args.push("allowed-ips", clause.upsert.allowedIps.join(","));
       });
+      await Promise.all(keyFiles);
       await runWg(command, args);
     }
-  });
+  };
+  if (diff.upserts.length === 0) await run(null);
+  else await withKeyDirectory(run);
 }
 
 /** Points the interface at the node's private key file and listen port when they differ. */

@@ -1,7 +1,8 @@
 // `npm run bench:peer-apply`: the node agent's cost per peer change on a big interface.
-// On a wireguard-go interface holding 10,000 peers it times
-//   - cold sync: the agent's diff/apply path bringing an empty interface to 10,000 peers;
-//   - one change (add or remove one peer) through the agent's diff/apply path (`wg set`);
+// On a wireguard-go interface holding 10,000 peers it times, through the agent's own code
+// (agent/applier.ts, the answer checked with the node API contract as it comes off the wire):
+//   - cold sync: a full set of 10,000 peers applied to an empty interface;
+//   - one change (add or remove one peer): a "changes" answer checked and applied (`wg set`);
 //   - the same change as `wg syncconf` of the full 10,000-peer config (what the agent avoids);
 // and prints both and their ratio. Target: ≤ 10 ms per change. Needs root, /dev/net/tun,
 // wireguard-go, wg and ip; the interface lives in a network namespace of its own.
@@ -10,8 +11,10 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { applyDiffToModel, diffPeers, type ActualPeer, type DesiredPeer } from "../agent/peers.ts";
-import { applyDiff, readInterface, runWg } from "../agent/wg.ts";
+import { createPeerApplier } from "../agent/applier.ts";
+import { checkPeerAnswer, type NodeServer } from "../agent/node-api.ts";
+import { desiredMap, diffPeers, type DesiredPeer } from "../agent/peers.ts";
+import { readInterface, runWg } from "../agent/wg.ts";
 import { addressesAt } from "../server/domain/vpn/addresses.ts";
 import { generateKeyPair, generatePresharedKey } from "../server/domain/vpn/keys.ts";
 
@@ -35,6 +38,15 @@ function run(argv: string[]) {
   return result.stdout;
 }
 
+const SERVER: NodeServer = {
+  name: "ng-bench-1",
+  listenPort: 51821,
+  ipv4: "10.66.0.1/16",
+  ipv6: "fd66::1/64",
+  ipv4Pool: "10.66.0.0/16",
+  ipv6Pool: "fd66::/64",
+};
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const percentile = (values: number[], p: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
@@ -50,7 +62,7 @@ function peerAt(index: number): DesiredPeer {
 }
 
 function fullConfig(privateKey: string, peers: DesiredPeer[]): string {
-  const lines = ["[Interface]", `PrivateKey = ${privateKey}`, "ListenPort = 51821", ""];
+  const lines = ["[Interface]", `PrivateKey = ${privateKey}`, `ListenPort = ${SERVER.listenPort}`, ""];
   for (const peer of peers) {
     lines.push("[Peer]", `PublicKey = ${peer.publicKey}`, `PresharedKey = ${peer.presharedKey}`);
     lines.push(`AllowedIPs = ${peer.allowedIps.join(", ")}`, "");
@@ -81,40 +93,52 @@ async function main() {
       if (attempt > 100) throw new Error("wireguard-go did not come up within 10 s");
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const privateKey = generateKeyPair().privateKey;
+    const { privateKey, publicKey } = generateKeyPair();
     const keyFile = path.join(workDir, "private.key");
     await fs.writeFile(keyFile, privateKey, { mode: 0o600 });
-    await runWg(wg, ["set", iface, "private-key", keyFile, "listen-port", "51821"]);
+    const log = () => undefined;
+    const applier = createPeerApplier({ wg, iface, privateKeyFile: keyFile, publicKey, log });
+    /** What the agent does with an answer body: parse, check against the contract, apply. */
+    const take = (body: unknown) => applier.take(checkPeerAnswer(JSON.parse(JSON.stringify(body))));
 
     console.log(`Generating ${PEERS} peers...`);
     const desired = Array.from({ length: PEERS }, (_, index) => peerAt(index));
 
-    // Cold sync through the agent's path.
-    let model = new Map<string, ActualPeer>();
     let started = performance.now();
-    const coldDiff = diffPeers(desired, model);
-    await applyDiff(wg, iface, coldDiff);
-    applyDiffToModel(model, coldDiff);
+    await take({ kind: "full", version: "1", server: SERVER, peers: desired });
     const coldMs = performance.now() - started;
     const afterCold = await readInterface(wg, iface);
     if (afterCold.peers.size !== PEERS)
       throw new Error(`expected ${PEERS} peers, found ${afterCold.peers.size}`);
-    model = afterCold.peers;
 
-    // One change at a time through the agent's diff/apply path: add a peer, then remove it.
+    // One change at a time as the control plane sends it: add a peer, then remove it.
     const extra = peerAt(PEERS);
     const agentTimes: number[] = [];
-    const diffTimes: number[] = [];
     let current = desired;
     for (let change = 0; change < CHANGES; change += 1) {
-      const next = change % 2 === 0 ? [...desired, extra] : desired;
+      const adding = change % 2 === 0;
+      const body = {
+        kind: "changes",
+        since: applier.version,
+        version: String(change + 2),
+        server: SERVER,
+        upserts: adding ? [extra] : [],
+        removals: adding ? [] : [extra.publicKey],
+      };
       started = performance.now();
-      const diff = diffPeers(next, model);
-      diffTimes.push(performance.now() - started);
-      await applyDiff(wg, iface, diff);
-      applyDiffToModel(model, diff);
+      await take(body);
       agentTimes.push(performance.now() - started);
-      current = next;
+      current = adding ? [...desired, extra] : desired;
+    }
+    if (applier.version !== String(CHANGES + 1)) throw new Error("the agent did not apply every change");
+    // What each change cost before decision 046: a diff of the whole set.
+    const wholeDiffTimes: number[] = [];
+    const model = afterCold.peers;
+    for (let index = 0; index < 10; index += 1) {
+      const next = desiredMap(index % 2 === 0 ? [...desired, extra] : desired);
+      started = performance.now();
+      diffPeers(next, model);
+      wholeDiffTimes.push(performance.now() - started);
     }
     // The floor under any `wg set`: starting a wg process at all (`wg --version` touches no interface).
     const spawnTimes: number[] = [];
@@ -144,13 +168,13 @@ async function main() {
       `peer-apply on a wireguard-go interface with ${PEERS.toLocaleString("en-US")} peers (${os.cpus().length} CPUs, Node ${process.version})`,
     );
     console.log(
-      `  cold sync of ${PEERS.toLocaleString("en-US")} peers (agent diff + wg set):  ${ms(coldMs)}`,
+      `  cold sync of ${PEERS.toLocaleString("en-US")} peers (full set checked, diffed, wg set):  ${ms(coldMs)}`,
     );
     console.log(
-      `  one change via the agent (diff + wg set), ${CHANGES} runs:  median ${ms(perChange)}, p95 ${ms(percentile(agentTimes, 0.95))}`,
+      `  one change via the agent (answer checked, change diffed, one wg set), ${CHANGES} runs:  median ${ms(perChange)}, p95 ${ms(percentile(agentTimes, 0.95))}`,
     );
     console.log(
-      `    of which the diff over ${PEERS.toLocaleString("en-US")} peers: median ${ms(median(diffTimes))}; a bare \`wg --version\` process: median ${ms(median(spawnTimes))}`,
+      `    a bare \`wg --version\` process: median ${ms(median(spawnTimes))}; a whole-set diff over ${PEERS.toLocaleString("en-US")} peers (no longer per change): median ${ms(median(wholeDiffTimes))}`,
     );
     console.log(
       `  one change via wg syncconf of the full config, ${SYNCCONF_RUNS} runs:  median ${ms(syncconf)}`,

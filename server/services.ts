@@ -15,6 +15,7 @@ import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain
 import { removeAdminToken, writeAdminToken } from "./domain/vpn/admin-token.ts";
 import { startExpiryTimer, type ExpiryTimer } from "./domain/vpn/lifecycle.ts";
 import { ensureDevelopmentServer } from "./domain/vpn/servers.ts";
+import { startPeerChangeFeed, type PeerChangeFeed } from "./domain/vpn/peer-changes.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createSealer, loadSecrets, type Sealer } from "./secrets.ts";
 
@@ -34,6 +35,8 @@ export interface AppServices {
     wake(): void;
     drain(): Promise<void>;
   };
+  /** Wakes held node polls when a VPN server's peers change (decision 046). */
+  peerChanges: PeerChangeFeed;
   /** better-auth: staff accounts and sessions (server/domain/auth). */
   auth: Auth;
 }
@@ -79,12 +82,19 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     ? startExpiryTimer({ db: database.db, logger })
     : undefined;
   await writeAdminToken(config.DATA_DIR);
+  const peerChanges = await startPeerChangeFeed({
+    db: database.db,
+    kind: database.kind,
+    logger,
+    prune: backgroundJobs,
+  });
 
   const base: Omit<AppServices, "auth"> = {
     config,
     db: database.db,
     dbKind: database.kind,
     logger,
+    peerChanges: peerChanges.feed,
     sealer,
     authSecret: secrets.authSecret,
     mail: {
@@ -105,6 +115,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     async close() {
       await outboxWorker?.stop();
       await expiryTimer?.stop();
+      await peerChanges.close();
       await removeAdminToken(config.DATA_DIR);
       await database.close();
     },

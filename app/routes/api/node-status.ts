@@ -1,6 +1,7 @@
+import { nodeStatusSchema } from "#agent/node-api.ts";
 import { handleApi, methodNotAllowed, parseInput, readJsonBody } from "#server/http/api.ts";
 import { nodeUnauthorized } from "#server/http/node-auth.ts";
-import { authenticateNode, nodeStatusSchema, recordNodeStatus } from "#server/domain/vpn/nodes.ts";
+import { authenticateNode, recordNodeStatus } from "#server/domain/vpn/nodes.ts";
 import type { Route } from "./+types/node-status";
 
 /** A node agent's report: its public key, the applied peer-set version and peer handshakes. */

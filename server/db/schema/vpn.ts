@@ -130,6 +130,32 @@ export const devices = pgTable(
   ],
 );
 
+/**
+ * The node change feed (decision 046), written only by database triggers on `devices` and
+ * `subscriptions`: each write that may change a server's peers bumps that server's version and
+ * logs the public keys it touched under the new version. Versions of one server are handed out
+ * under the row lock of its `vpn_peer_versions` row, so they follow commit order.
+ */
+export const vpnPeerVersions = pgTable("vpn_peer_versions", {
+  serverId: uuid()
+    .primaryKey()
+    .references(() => vpnServers.id, { onDelete: "cascade" }),
+  version: integer().notNull().default(0),
+});
+
+export const vpnPeerChanges = pgTable(
+  "vpn_peer_changes",
+  {
+    serverId: uuid()
+      .notNull()
+      .references(() => vpnServers.id, { onDelete: "cascade" }),
+    version: integer().notNull(),
+    publicKey: text().notNull(),
+    changedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.serverId, table.version, table.publicKey] })],
+);
+
 export type VpnServer = typeof vpnServers.$inferSelect;
 export type Subscription = typeof subscriptions.$inferSelect;
 export type Device = typeof devices.$inferSelect;

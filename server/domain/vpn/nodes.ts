@@ -1,15 +1,13 @@
-import crypto from "node:crypto";
-import { and, count, eq, gte, inArray, isNull, sql } from "drizzle-orm";
-import { z } from "zod";
+import { and, count, eq, gte, isNull, sql } from "drizzle-orm";
+import type { z } from "zod";
+import type { nodeStatusSchema } from "#agent/node-api.ts";
 import type { Executor } from "#server/db/client.ts";
-import { devices, subscriptions, vpnServers, type VpnServer } from "#server/db/schema/index.ts";
-import { hashToken, type Sealer } from "#server/secrets.ts";
-import { addressesAt, SERVER_ADDRESS_INDEX } from "./addresses.ts";
-import { isWireGuardKey } from "./keys.ts";
+import { devices, vpnServers, type VpnServer } from "#server/db/schema/index.ts";
+import { hashToken } from "#server/secrets.ts";
 
-// The control-plane side of the node agent (agent/): which peers a VPN server must carry, and
-// what the node reports back. Nodes authenticate with `Authorization: Bearer <node token>`;
-// only the token's hash is stored.
+// The control-plane side of the node agent (agent/): who the node is and what it reports back
+// (the peers it must carry: node-peers.ts). Nodes authenticate with
+// `Authorization: Bearer <node token>`; only the token's hash is stored.
 
 /** The VPN server a bearer node token belongs to, or undefined. */
 export async function authenticateNode(
@@ -25,99 +23,8 @@ export async function authenticateNode(
   return server;
 }
 
-export interface DesiredPeer {
-  publicKey: string;
-  presharedKey: string;
-  /** `ipv4/32` and `ipv6/128` of the device. */
-  allowedIps: string[];
-}
-
-export interface PeerSet {
-  /** Changes whenever any peer is added, removed or changed; the HTTP ETag. */
-  version: string;
-  server: { name: string; listenPort: number; ipv4: string; ipv6: string };
-  peers: DesiredPeer[];
-}
-
-const USABLE = ["active", "past_due"] as const;
-
-function listenPortOf(endpoint: string): number {
-  return Number(endpoint.slice(endpoint.lastIndexOf(":") + 1));
-}
-
-/**
- * The peers a server must carry: live devices of usable (active or past-due, not yet expired)
- * subscriptions. The version is a hash of the stored rows, so an unchanged set is recognised
- * without unsealing any key (`knownVersion` → `{ unchanged: true }`).
- */
-export async function desiredPeerSet(
-  executor: Executor,
-  sealer: Sealer,
-  server: VpnServer,
-  options: { now?: Date; knownVersion?: string | null } = {},
-): Promise<PeerSet | { unchanged: true; version: string }> {
-  const now = options.now ?? new Date();
-  const rows = await executor
-    .select({
-      publicKey: devices.publicKey,
-      presharedKeySealed: devices.presharedKeySealed,
-      ipv4: devices.ipv4,
-      ipv6: devices.ipv6,
-    })
-    .from(devices)
-    .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
-    .where(
-      and(
-        eq(devices.vpnServerId, server.id),
-        isNull(devices.revokedAt),
-        inArray(subscriptions.status, [...USABLE]),
-        sql`${subscriptions.expiresAt} > ${now.toISOString()}`,
-      ),
-    )
-    .orderBy(devices.publicKey);
-  const hash = crypto.createHash("sha256");
-  for (const row of rows) hash.update(`${row.publicKey} ${row.presharedKeySealed} ${row.ipv4} ${row.ipv6}\n`);
-  const version = hash.digest("base64url").slice(0, 27);
-  if (options.knownVersion === version) return { unchanged: true, version };
-  const own = addressesAt(server.ipv4Cidr, server.ipv6Cidr, SERVER_ADDRESS_INDEX);
-  return {
-    version,
-    server: {
-      name: server.name,
-      listenPort: listenPortOf(server.endpoint),
-      ipv4: `${own.ipv4}/${server.ipv4Cidr.split("/")[1]}`,
-      ipv6: `${own.ipv6}/${server.ipv6Cidr.split("/")[1]}`,
-    },
-    peers: rows.map((row) => ({
-      publicKey: row.publicKey,
-      presharedKey: sealer.unseal(row.presharedKeySealed),
-      allowedIps: [`${row.ipv4}/32`, `${row.ipv6}/128`],
-    })),
-  };
-}
-
-const wireGuardKey = z.string().refine(isWireGuardKey, "must be a base64 WireGuard public key");
-
-export const nodeStatusSchema = z.object({
-  /** The public key of the node's interface (its private key never leaves the node). */
-  publicKey: wireGuardKey,
-  /** The peer-set version the node has applied. */
-  appliedVersion: z.string().max(100).nullable().optional(),
-  /** Peers whose handshake changed since the last report (unix seconds; 0 = never). */
-  peers: z
-    .array(
-      z.object({
-        publicKey: wireGuardKey,
-        latestHandshake: z.number().int().min(0),
-        rxBytes: z.number().int().min(0).optional(),
-        txBytes: z.number().int().min(0).optional(),
-      }),
-    )
-    .max(100_000)
-    .default([]),
-});
-
-export type NodeStatus = z.infer<typeof nodeStatusSchema>;
+/** A node's report, as parsed with the contract's `nodeStatusSchema`. */
+export type NodeStatus = z.output<typeof nodeStatusSchema>;
 
 /**
  * Records a node's report: last seen, applied version, its public key (registered on first

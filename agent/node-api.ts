@@ -1,0 +1,182 @@
+// The node API contract (`/api/nodes/*`), shared by the control plane (which validates what
+// nodes send) and the node agent (which validates every answer and every peer). Self-contained:
+// the agent is bundled alone, so nothing here may import from server/ or app/.
+import { BlockList, isIPv4, isIPv6 } from "node:net";
+import { z } from "zod";
+
+export const NODE_PEERS_PATH = "api/nodes/peers";
+export const NODE_STATUS_PATH = "api/nodes/status";
+/** The longest the control plane holds a long-poll before answering 304. */
+export const MAX_WAIT_SECONDS = 25;
+
+const WIREGUARD_KEY = /^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/;
+export const wireGuardKeySchema = z.string().regex(WIREGUARD_KEY, "must be a base64 WireGuard key");
+
+/** Opaque to the agent: it hands back the last version it applied. */
+const versionSchema = z.string().min(1).max(64);
+
+function parseCidr(text: string): { address: string; prefix: number; family: 4 | 6 } | null {
+  const [address, prefixText, extra] = text.split("/");
+  if (!address || !prefixText || extra !== undefined || !/^[0-9]{1,3}$/.test(prefixText)) return null;
+  const prefix = Number(prefixText);
+  if (isIPv4(address) && prefix <= 32) return { address, prefix, family: 4 };
+  if (isIPv6(address) && prefix <= 128) return { address, prefix, family: 6 };
+  return null;
+}
+
+const cidrOf = (family: 4 | 6) =>
+  z.string().refine((text) => parseCidr(text)?.family === family, `must be an IPv${family} CIDR`);
+
+export const nodeServerSchema = z.object({
+  name: z.string().min(1).max(63),
+  listenPort: z.number().int().min(1).max(65_535),
+  /** The interface's own addresses, such as 10.66.0.1/16 and fd66::1/64. */
+  ipv4: cidrOf(4),
+  ipv6: cidrOf(6),
+  /** The pools every peer's allowed IPs must lie in. */
+  ipv4Pool: cidrOf(4),
+  ipv6Pool: cidrOf(6),
+});
+export type NodeServer = z.infer<typeof nodeServerSchema>;
+
+export const desiredPeerSchema = z.object({
+  publicKey: wireGuardKeySchema,
+  presharedKey: wireGuardKeySchema,
+  /** The device's `ipv4/32` and `ipv6/128`. */
+  allowedIps: z.array(z.string().max(64)).length(2),
+});
+export type DesiredPeer = z.infer<typeof desiredPeerSchema>;
+
+function peerAnswerOf<Peer extends z.ZodType, Key extends z.ZodType>(peer: Peer, key: Key) {
+  return z.discriminatedUnion("kind", [
+    /** Every peer the server must carry. */
+    z.object({
+      kind: z.literal("full"),
+      version: versionSchema,
+      server: nodeServerSchema,
+      peers: z.array(peer),
+    }),
+    /** What changed since the agent's version: peers to add or replace, keys to remove. */
+    z.object({
+      kind: z.literal("changes"),
+      since: versionSchema,
+      version: versionSchema,
+      server: nodeServerSchema,
+      upserts: z.array(peer),
+      removals: z.array(key),
+    }),
+  ]);
+}
+
+/** `GET /api/nodes/peers` answers this with 200 (304 when nothing changed). */
+export const peerAnswerSchema = peerAnswerOf(desiredPeerSchema, wireGuardKeySchema);
+export type PeerAnswer = z.infer<typeof peerAnswerSchema>;
+
+/**
+ * `GET /api/nodes/peers?since=<version>&wait=<seconds>`: the changes since that version (the
+ * full set when the version is unknown or too old), held up to `wait` seconds until there are any.
+ * Without `since`, the full set (`If-None-Match: "<version>"` → 304 when unchanged).
+ */
+export const peersQuerySchema = z.object({
+  since: versionSchema.optional(),
+  wait: z.coerce.number().int().min(0).max(MAX_WAIT_SECONDS).optional(),
+});
+
+/** `POST /api/nodes/status`: the node's public key, applied version and changed handshakes. */
+export const nodeStatusSchema = z.object({
+  /** The public key of the node's interface (its private key never leaves the node). */
+  publicKey: wireGuardKeySchema,
+  appliedVersion: z.string().max(100).nullable().optional(),
+  /** Peers whose handshake changed since the last report (unix seconds; 0 = never). */
+  peers: z
+    .array(
+      z.object({
+        publicKey: wireGuardKeySchema,
+        latestHandshake: z.number().int().min(0),
+        rxBytes: z.number().int().min(0).optional(),
+        txBytes: z.number().int().min(0).optional(),
+      }),
+    )
+    .max(100_000)
+    .default([]),
+});
+export type NodeStatus = z.input<typeof nodeStatusSchema>;
+
+/** Checks each peer's allowed IPs: exactly one /32 in the IPv4 pool and one /128 in the IPv6 pool. */
+export function poolChecker(server: Pick<NodeServer, "ipv4Pool" | "ipv6Pool">) {
+  const v4 = new BlockList();
+  const v6 = new BlockList();
+  const pool4 = parseCidr(server.ipv4Pool)!;
+  const pool6 = parseCidr(server.ipv6Pool)!;
+  v4.addSubnet(pool4.address, pool4.prefix, "ipv4");
+  v6.addSubnet(pool6.address, pool6.prefix, "ipv6");
+  return (allowedIps: readonly string[]): boolean => {
+    let has4 = false;
+    let has6 = false;
+    for (const cidr of allowedIps) {
+      const parsed = parseCidr(cidr);
+      if (parsed?.family === 4 && parsed.prefix === 32 && !has4 && v4.check(parsed.address, "ipv4"))
+        has4 = true;
+      else if (parsed?.family === 6 && parsed.prefix === 128 && !has6 && v6.check(parsed.address, "ipv6"))
+        has6 = true;
+      else return false;
+    }
+    return has4 && has6;
+  };
+}
+
+export class NodeApiError extends Error {}
+
+/** An answer the agent may apply: peers that do not fit were left out and counted in `refused`. */
+export type CheckedAnswer =
+  | { kind: "full"; version: string; server: NodeServer; peers: DesiredPeer[]; refused: number }
+  | {
+      kind: "changes";
+      since: string;
+      version: string;
+      server: NodeServer;
+      upserts: DesiredPeer[];
+      removals: string[];
+      refused: number;
+    };
+
+const peerAnswerEnvelope = peerAnswerOf(z.unknown(), z.unknown());
+
+/**
+ * Validates a peers answer. A malformed envelope throws; a peer that does not fit (bad key,
+ * allowed IPs not one /32 and one /128 inside the pools) is refused, and when its public key is
+ * readable it is treated as a removal, so a refused change never leaves the old peer in place.
+ */
+export function checkPeerAnswer(body: unknown): CheckedAnswer {
+  const envelope = peerAnswerEnvelope.safeParse(body);
+  if (!envelope.success) {
+    const issue = envelope.error.issues[0]!;
+    throw new NodeApiError(`unexpected peers answer (${issue.path.join(".")}: ${issue.message})`);
+  }
+  const answer = envelope.data;
+  const fits = poolChecker(answer.server);
+  let refused = 0;
+  const removals: string[] = [];
+  const accept = (raw: unknown): DesiredPeer | null => {
+    const peer = desiredPeerSchema.safeParse(raw);
+    if (peer.success && fits(peer.data.allowedIps)) return peer.data;
+    refused += 1;
+    const key = wireGuardKeySchema.safeParse((raw as { publicKey?: unknown } | null)?.publicKey);
+    if (key.success) removals.push(key.data);
+    return null;
+  };
+  const acceptAll = (raws: unknown[]) =>
+    raws.map(accept).filter((peer): peer is DesiredPeer => peer !== null);
+  if (answer.kind === "full") {
+    const peers = acceptAll(answer.peers);
+    return { kind: "full", version: answer.version, server: answer.server, peers, refused };
+  }
+  const upserts = acceptAll(answer.upserts);
+  for (const raw of answer.removals) {
+    const key = wireGuardKeySchema.safeParse(raw);
+    if (key.success) removals.push(key.data);
+    else refused += 1;
+  }
+  const { since, version, server } = answer;
+  return { kind: "changes", since, version, server, upserts, removals, refused };
+}
