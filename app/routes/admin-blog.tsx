@@ -6,7 +6,7 @@ import { authCall, blogAdminCall, type AdminPost } from "#app/components/admin/a
 import { POST_TABS, PostTable, postsInTab, type PostTab } from "#app/components/admin/post-table.tsx";
 import { TwoFactorSettings } from "#app/components/admin/two-factor-settings.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { flashCookie } from "#app/lib/flash.ts";
+import { flashCookie, type Flash } from "#app/lib/flash.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { cn } from "#app/lib/utils.ts";
 import { staffAccess } from "#server/domain/auth/staff.ts";
@@ -20,18 +20,17 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: "robots", content: "noindex" },
 ];
 
-/** Signed out → the login page; signed in but not staff → told so and sent home (spec §6). */
+const ACCESS_DENIED: Flash = {
+  type: "error",
+  title: "Access Denied",
+  description: "You don't have permission to access this page.",
+};
+
+/** Signed out → the login page; signed in but not staff → sent home, told so there (spec §6). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const access = await staffAccess(request, context.services);
   if (access.kind === "anonymous") throw redirect("/admin/login");
-  if (access.kind !== "staff") {
-    const denied = {
-      type: "error",
-      title: "Access Denied",
-      description: "You don't have permission to access this page.",
-    } as const;
-    throw redirect("/", { headers: { "Set-Cookie": flashCookie(denied) } });
-  }
+  if (access.kind !== "staff") throw redirect("/", { headers: { "Set-Cookie": flashCookie(ACCESS_DENIED) } });
   return { twoFactorEnabled: access.user.twoFactorEnabled };
 }
 
