@@ -7,42 +7,80 @@ const alias = {
   "#server": fileURLToPath(new URL("./server", import.meta.url)),
 };
 
+// Generous: the first test of a worker pays for PGlite's initdb, slow on a busy 2-core machine.
+const timeouts = { testTimeout: 90_000, hookTimeout: 120_000 };
+
+/**
+ * Where the app comes from (tests/support/app.ts). "source": the app's own Vite config (its
+ * React Router and enhancement-script plugins), so `#server/app.ts` loads
+ * `virtual:react-router/server-build`, the route table, from source; one project only, as the
+ * plugin writes .react-router/types when it starts. "build": the production build, rebuilt
+ * first when a source is newer (vitest runs a project's global setup only when it has tests).
+ */
+const fromSource = { extends: "./vite.config.ts", provide: { appFrom: "source" as const } };
+const fromBuild = {
+  resolve: { alias },
+  provide: { appFrom: "build" as const },
+  globalSetup: ["./tests/support/global-setup.ts"],
+};
+
+/** Integration files about what only the build serves: its assets, `node server.js`. */
+const BUILD_TESTS = ["tests/integration/static-pages.test.ts", "tests/integration/startup.test.ts"];
+
 export default defineConfig({
   resolve: { alias },
   test: {
     reporters: ["default", "./tests/support/summary-reporter.ts"],
     maxWorkers: 2,
-    globalSetup: ["./tests/support/global-setup.ts"],
     projects: [
       {
         resolve: { alias },
         test: {
           name: "unit",
-          include: [
-            "app/**/*.test.{ts,tsx}",
-            "server/**/*.test.ts",
-            "agent/**/*.test.ts",
-            "tests/integration/**/*.test.ts",
-          ],
-          // Generous: the first test of a worker pays for PGlite's initdb, slow on a busy 2-core machine.
-          testTimeout: 90_000,
-          hookTimeout: 120_000,
+          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "agent/**/*.test.ts"],
+          ...timeouts,
         },
       },
       {
-        resolve: { alias },
+        extends: fromSource.extends,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          exclude: BUILD_TESTS,
+          provide: fromSource.provide,
+          // The root route links its stylesheet by URL (`./app.css?url`), as in a build.
+          css: true,
+          ...timeouts,
+        },
+      },
+      {
+        resolve: fromBuild.resolve,
+        test: {
+          name: "integration-build",
+          include: BUILD_TESTS,
+          provide: fromBuild.provide,
+          globalSetup: fromBuild.globalSetup,
+          ...timeouts,
+        },
+      },
+      {
+        resolve: fromBuild.resolve,
         test: {
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
+          provide: fromBuild.provide,
+          globalSetup: fromBuild.globalSetup,
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
       },
       {
-        resolve: { alias },
+        resolve: fromBuild.resolve,
         test: {
           name: "tunnel",
           include: ["tests/tunnel/**/*.test.ts"],
+          provide: fromBuild.provide,
+          globalSetup: fromBuild.globalSetup,
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,

@@ -1,13 +1,25 @@
-import { useEffect, type ReactNode } from "react";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, useMatches, useRouteError } from "react-router";
-import { Toaster } from "sonner";
+import { useEffect, useRef, type ReactNode } from "react";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from "react-router";
+import { toast, Toaster } from "sonner";
 import enhancementScriptUrl from "virtual:enhancement-script";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { NotFound } from "./components/not-found.tsx";
+import { PageNotice } from "./components/page-notice.tsx";
 import { ScrollToTop } from "./components/scroll-to-top.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
+import { CLEAR_FLASH_COOKIE, flashCookie, readFlash, type Flash } from "./lib/flash.ts";
 import { isStaticPage } from "./lib/static-page.ts";
 import { publicConfig } from "#server/config.ts";
 
@@ -17,13 +29,22 @@ export const links: Route.LinksFunction = () => [
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
 ];
 
-export function loader({ context }: Route.LoaderArgs) {
-  return { publicConfig: publicConfig(context.services.config) };
+/** The public config, and the flash a redirect left for this page (read once: it is cleared). */
+export function loader({ request, context }: Route.LoaderArgs) {
+  const flash = readFlash(request.headers.get("Cookie"));
+  return data(
+    { publicConfig: publicConfig(context.services.config), flash },
+    flash ? { headers: { "Set-Cookie": CLEAR_FLASH_COOKIE } } : undefined,
+  );
 }
 
 export function Layout({ children }: { children: ReactNode }) {
-  // Static pages get the enhancement script instead of React's (decision 012).
-  const staticPage = isStaticPage(useMatches());
+  // Static pages get the enhancement script instead of React's (decision 012). Only the server
+  // renders one: in the browser, React meets a static route only after a client-side
+  // navigation, which App turns into a document load.
+  const matches = useMatches();
+  const staticPage = import.meta.env.SSR && isStaticPage(matches);
+  const flash = useRouteLoaderData<typeof loader>("root")?.flash;
   return (
     <html lang="en">
       <head>
@@ -44,6 +65,8 @@ export function Layout({ children }: { children: ReactNode }) {
         </a>
         <SiteHeader staticPage={staticPage} />
         <main id="main" className="flex-1 pt-16">
+          {/* A cached static page never has one; the enhancement script reads its cookie instead. */}
+          {staticPage && flash ? <PageNotice flash={flash} /> : null}
           {children}
         </main>
         <SiteFooter />
@@ -58,17 +81,43 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-export default function App() {
+export default function App({ loaderData }: Route.ComponentProps) {
+  const matches = useMatches();
+  const toStaticPage = !import.meta.env.SSR && isStaticPage(matches);
+  const { flash } = loaderData;
+  const handledFlash = useRef<Flash | null>(null);
   useEffect(() => {
     // Browser tests wait for this before interacting.
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  useEffect(() => {
+    // The loader's data outlives navigations that do not revalidate it: show a flash once.
+    const fresh = flash && flash !== handledFlash.current ? flash : null;
+    handledFlash.current = flash;
+    if (toStaticPage) {
+      // Its redirect made the root loader read (and clear) the flash meant for the static
+      // page; the page's enhancement script shows it from the cookie.
+      if (fresh) document.cookie = flashCookie(fresh);
+      window.location.reload();
+    } else if (fresh) {
+      showToast(fresh);
+    }
+  }, [toStaticPage, flash]);
+  // A client-side navigation (a `<Link>`, `navigate()`, a loader's redirect) reached a static
+  // page: the effect loads it as a document (history already holds its URL), so it is always
+  // the server's HTML with its enhancement script, never a React render without its behaviour.
+  if (toStaticPage) return null;
   return (
     <>
       <ScrollToTop />
       <Outlet />
     </>
   );
+}
+
+function showToast({ type, title, description }: Flash): void {
+  const show = type === "error" ? toast.error : type === "success" ? toast.success : toast.info;
+  show(title, { description });
 }
 
 export function ErrorBoundary() {

@@ -1,1 +1,2 @@
+export function buildIsStale(): boolean;
 export function buildIfStale(): boolean;

@@ -7,7 +7,16 @@ import { precompressAssets } from "./precompress-assets.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const output = path.join(root, "build/server/index.js");
-const sources = ["app", "server", "public", "package.json", "vite.config.ts", "react-router.config.ts"];
+const sources = [
+  "app",
+  "server",
+  "public",
+  "package.json",
+  "vite.config.ts",
+  "react-router.config.ts",
+  "scripts/vite-enhancement-script.ts",
+  "scripts/precompress-assets.js",
+];
 
 function newestMtime(target) {
   let stat;
@@ -16,17 +25,23 @@ function newestMtime(target) {
   } catch {
     return 0;
   }
-  if (!stat.isDirectory()) return stat.mtimeMs;
+  // Unit tests beside the code are not part of the build.
+  if (!stat.isDirectory()) return /\.test\.tsx?$/.test(target) ? 0 : stat.mtimeMs;
   let newest = stat.mtimeMs;
   for (const entry of fs.readdirSync(target))
     newest = Math.max(newest, newestMtime(path.join(target, entry)));
   return newest;
 }
 
-export function buildIfStale() {
+/** True when build/ is missing or older than a source file. */
+export function buildIsStale() {
   const built = fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0;
   const newest = Math.max(...sources.map((source) => newestMtime(path.join(root, source))));
-  if (built > newest) return false;
+  return built <= newest;
+}
+
+export function buildIfStale() {
+  if (!buildIsStale()) return false;
   console.log("Building NaijaLink (react-router build)...");
   const result = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);

@@ -1,6 +1,7 @@
 // The /contact form (spec §4/§5/§8): idle → Sending... → cleared on success; every failure
-// says how else to reach us. The markup is app/components/marketing/contact-form.tsx.
-import { toast } from "./toast.ts";
+// says how else to reach us, in a message under the button. The markup is
+// app/components/marketing/contact-form.tsx.
+import { noticeAfter } from "./notice.ts";
 
 const FIELDS = ["name", "email", "subject", "message"] as const;
 
@@ -9,6 +10,8 @@ export function enhanceContactForm(form: HTMLFormElement): void {
   const label = button?.querySelector<HTMLElement>("[data-label]");
   const idleLabel = label?.textContent ?? "";
   const supportEmail = form.dataset.supportEmail ?? "";
+  const notice = noticeAfter(button ?? form);
+  const fail = (description: string) => notice.show({ type: "error", title: "Error", description });
   let sending = false;
 
   const setSending = (value: boolean) => {
@@ -20,15 +23,16 @@ export function enhanceContactForm(form: HTMLFormElement): void {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (sending) return;
+    notice.clear();
     const data = new FormData(form);
     const values = Object.fromEntries(FIELDS.map((field) => [field, String(data.get(field) ?? "")]));
     if (Object.values(values).some((value) => !value.trim())) {
-      toast.error("Error", { description: "Please fill in all fields" });
+      fail("Please fill in all fields.");
       return;
     }
     const emailInput = form.elements.namedItem("email") as HTMLInputElement | null;
     if (emailInput && !emailInput.validity.valid) {
-      toast.error("Error", { description: "Please enter a valid email address" });
+      fail("Please enter a valid email address");
       emailInput.focus();
       return;
     }
@@ -42,19 +46,19 @@ export function enhanceContactForm(form: HTMLFormElement): void {
       if (response.status === 400) {
         const body = (await response.json().catch(() => null)) as { message?: string } | null;
         if (body?.message) {
-          toast.error("Error", { description: body.message });
+          fail(body.message);
           return;
         }
       }
       if (!response.ok) throw new Error(`send-contact-email answered ${response.status}`);
       form.reset();
-      toast.success("Message Sent!", {
+      notice.show({
+        type: "success",
+        title: "Message Sent!",
         description: "Thank you for contacting us. We'll get back to you within 24 hours.",
       });
     } catch {
-      toast.error("Error", {
-        description: `Failed to send message. Please try again or email us directly at ${supportEmail}.`,
-      });
+      fail(`Failed to send message. Please try again or email us directly at ${supportEmail}.`);
     } finally {
       setSending(false);
     }

@@ -3,14 +3,16 @@
 // did there, reading what it needs from the markup (data-* attributes), and nothing else.
 import { findPlan } from "#app/lib/plans.ts";
 import { storeSelectedPlan } from "#app/lib/purchase-storage.ts";
-import { takeHandedOverToasts } from "#app/lib/toast-handover.ts";
-import { mountToaster, toast } from "./toast.ts";
 import { enhanceContactForm } from "./contact-form.ts";
+import { noticeAfter, showFlash, type Notice } from "./notice.ts";
 
 /** How long the /pricing welcome notice is read before the setup guide opens (DESIGN.md §2a). */
 const NOTICE_READ_MS = 1200;
 
 const MENU_ID = "mobile-menu";
+
+/** The message regions of the plan buttons that show a notice before moving on. */
+const planNotices = new Map<Element, Notice>();
 
 function menuToggle(): HTMLButtonElement | null {
   return document.querySelector<HTMLButtonElement>(`button[aria-controls="${MENU_ID}"]`);
@@ -44,12 +46,13 @@ function choosePlan(button: HTMLElement): void {
   const next = button.dataset.next;
   if (!plan || !next) return;
   storeSelectedPlan(plan);
-  const notice = button.dataset.noticeTitle;
-  if (!notice) {
+  const notice = planNotices.get(button);
+  const title = button.dataset.noticeTitle;
+  if (!notice || !title) {
     location.assign(next);
     return;
   }
-  toast.success(notice, { description: button.dataset.noticeDescription });
+  notice.show({ type: "success", title, description: button.dataset.noticeDescription });
   window.setTimeout(() => location.assign(next), NOTICE_READ_MS);
 }
 
@@ -99,13 +102,15 @@ function onKeyDown(event: KeyboardEvent): void {
 }
 
 function enhance(): void {
-  mountToaster();
   document.addEventListener("click", onClick);
   document.addEventListener("keydown", onKeyDown);
   for (const form of document.querySelectorAll<HTMLFormElement>("form[data-contact-form]")) {
     enhanceContactForm(form);
   }
-  for (const handed of takeHandedOverToasts()) toast.show(handed.type, handed.title, handed.description);
+  for (const button of document.querySelectorAll("[data-select-plan][data-notice-title]")) {
+    planNotices.set(button, noticeAfter(button));
+  }
+  showFlash();
   // Browser tests wait for this before interacting, as they do for React's hydration.
   document.documentElement.dataset.hydrated = "true";
 }

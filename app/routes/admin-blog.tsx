@@ -6,6 +6,7 @@ import { authCall, blogAdminCall, type AdminPost } from "#app/components/admin/a
 import { POST_TABS, PostTable, postsInTab, type PostTab } from "#app/components/admin/post-table.tsx";
 import { TwoFactorSettings } from "#app/components/admin/two-factor-settings.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { flashCookie, type Flash } from "#app/lib/flash.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { cn } from "#app/lib/utils.ts";
 import { staffAccess } from "#server/domain/auth/staff.ts";
@@ -19,25 +20,22 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: "robots", content: "noindex" },
 ];
 
-/** Signed out → the login page; signed in but not staff → told so and sent home (spec §6). */
+const ACCESS_DENIED: Flash = {
+  type: "error",
+  title: "Access Denied",
+  description: "You don't have permission to access this page.",
+};
+
+/** Signed out → the login page; signed in but not staff → sent home, told so there (spec §6). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const access = await staffAccess(request, context.services);
   if (access.kind === "anonymous") throw redirect("/admin/login");
-  if (access.kind !== "staff") return { denied: true as const };
-  return { denied: false as const, twoFactorEnabled: access.user.twoFactorEnabled };
+  if (access.kind !== "staff") throw redirect("/", { headers: { "Set-Cookie": flashCookie(ACCESS_DENIED) } });
+  return { twoFactorEnabled: access.user.twoFactorEnabled };
 }
 
 export default function AdminBlog({ loaderData }: Route.ComponentProps) {
-  return loaderData.denied ? <AccessDenied /> : <BlogAdmin twoFactorEnabled={loaderData.twoFactorEnabled} />;
-}
-
-function AccessDenied() {
-  const navigate = useNavigate();
-  useEffect(() => {
-    toast.error("Access Denied", { description: "You don't have permission to access this page." });
-    navigate("/", { replace: true });
-  }, [navigate]);
-  return null;
+  return <BlogAdmin twoFactorEnabled={loaderData.twoFactorEnabled} />;
 }
 
 const TAB_LABELS: Record<PostTab, string> = {

@@ -13,7 +13,7 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import type { Route } from "./+types/home";
 
-export { clientLoader, handle, loader } from "#app/lib/static-page.ts";
+export { handle } from "#app/lib/static-page.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(

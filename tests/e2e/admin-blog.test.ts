@@ -6,7 +6,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "#server/db/client.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
-import { launchBrowser, waitForHydration } from "../support/browser.ts";
+import { launchBrowser, waitForHydration, waitForStaticDocument } from "../support/browser.ts";
 import { totp } from "../integration/admin-helpers.ts";
 
 const STAFF_EMAIL = "admin@naijalink.example";
@@ -195,13 +195,29 @@ describe("the staff blog admin in a real browser", () => {
     await signUpAndConfirm(page, server, "reader@example.com");
     // The confirmation link signs the user in and leads to /admin/blog, which refuses them.
     await page.waitForURL(`${server.url}/`);
-    await toast(page, "Access Denied").waitFor();
-    expect(await toast(page, "Access Denied").innerText()).toContain(
-      "You don't have permission to access this page.",
-    );
+    await waitForHydration(page);
+    const denied = ["Access Denied", "You don't have permission to access this page."];
+    expect(await page.getByRole("alert").locator("p").allInnerTexts()).toEqual(denied);
+    // Shown once: the flash is gone on the next visit.
+    await page.reload();
+    await waitForHydration(page);
+    expect(await page.getByRole("alert").count()).toBe(0);
+
+    // Signing in on the (hydrated) login page leads to the list by a client-side navigation:
+    // its redirect to the static home page still carries the message.
+    await page.goto(`${server.url}/admin/login`);
+    await waitForHydration(page);
+    await page.getByLabel("Email").fill("reader@example.com");
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign In" }).click();
+    await page.waitForURL(`${server.url}/`);
+    await waitForStaticDocument(page);
+    expect(await page.getByRole("alert").locator("p").allInnerTexts()).toEqual(denied);
 
     await page.goto(`${server.url}/admin/blog/new`);
     await page.waitForURL(`${server.url}/`);
+    await waitForHydration(page);
+    expect(await page.getByRole("alert").count()).toBe(0);
     expect(await page.locator("[data-sonner-toast]").count()).toBe(0);
 
     // The server refuses the API too, whatever the page does.

@@ -22,7 +22,9 @@ describe("the contact form in a real browser", () => {
     await page.getByLabel("Message").fill(values.message);
   }
 
-  const toastText = (page: Page) => page.locator("[data-sonner-toast]").allInnerTexts();
+  /** The form's messages of one role (title, then text), written under its button. */
+  const messages = (page: Page, role: "status" | "alert") =>
+    page.getByRole("form", { name: "Contact form" }).getByRole(role).locator("p").allInnerTexts();
 
   async function outboxFiles(): Promise<string[]> {
     try {
@@ -41,7 +43,7 @@ describe("the contact form in a real browser", () => {
     await page.close();
   });
 
-  it("refuses an incomplete form with the spec's toast and sends nothing", async () => {
+  it("refuses an incomplete form with the spec's error under the button and sends nothing", async () => {
     const page = await openContact();
     let posted = 0;
     page.on("request", (request) => {
@@ -50,8 +52,15 @@ describe("the contact form in a real browser", () => {
     await page.getByLabel("Full Name").fill("Ada Obi");
     await page.getByLabel("Email Address").fill("ada@example.com");
     await page.getByRole("button", { name: "Send Message" }).click();
-    await expect.poll(() => toastText(page)).toEqual([expect.stringContaining("Please fill in all fields")]);
-    expect((await toastText(page))[0]).toContain("Error");
+    await expect.poll(() => messages(page, "alert")).toEqual(["Error", "Please fill in all fields."]);
+    expect(await messages(page, "status")).toEqual([]);
+    // Right under the button, as the first of the form's messages.
+    expect(
+      await page.evaluate(
+        () =>
+          document.querySelector('form[data-contact-form] button[type="submit"] ~ [role="alert"]') !== null,
+      ),
+    ).toBe(true);
     expect(posted).toBe(0);
     // What was typed is kept.
     expect(await page.getByLabel("Full Name").inputValue()).toBe("Ada Obi");
@@ -79,7 +88,10 @@ describe("the contact form in a real browser", () => {
     await expect.poll(() => button.innerText()).toBe("Sending...");
     expect(await button.isDisabled()).toBe(true);
     release();
-    await expect.poll(() => toastText(page)).toEqual([expect.stringContaining("Message Sent")]);
+    await expect
+      .poll(() => messages(page, "status"))
+      .toEqual(["Message Sent!", "Thank you for contacting us. We'll get back to you within 24 hours."]);
+    expect(await messages(page, "alert")).toEqual([]);
     expect(await button.innerText()).toBe("Send Message");
     for (const label of ["Full Name", "Email Address", "Subject", "Message"]) {
       expect(await page.getByLabel(label).inputValue(), `${label} is cleared`).toBe("");
@@ -104,7 +116,7 @@ describe("the contact form in a real browser", () => {
       (route: Route) => route.fulfill({ status: 500, json: { error: "Internal error", message: "x" } }),
     ],
     ["the network is down", (route: Route) => route.abort("connectionrefused")],
-  ])("keeps the message and shows the spec's failure toast when %s", async (_case, handler) => {
+  ])("keeps the message and shows the spec's failure message when %s", async (_case, handler) => {
     const page = await openContact();
     await page.route("**/api/send-contact-email", handler);
     const values = {
@@ -116,11 +128,10 @@ describe("the contact form in a real browser", () => {
     await fill(page, values);
     await page.getByRole("button", { name: "Send Message" }).click();
     await expect
-      .poll(() => toastText(page))
+      .poll(() => messages(page, "alert"))
       .toEqual([
-        expect.stringContaining(
-          "Failed to send message. Please try again or email us directly at support@naijalink.example.",
-        ),
+        "Error",
+        "Failed to send message. Please try again or email us directly at support@naijalink.example.",
       ]);
     expect(await page.getByLabel("Message").inputValue()).toBe(values.message);
     expect(await page.getByRole("button", { name: "Send Message" }).isEnabled()).toBe(true);
@@ -131,7 +142,9 @@ describe("the contact form in a real browser", () => {
     const page = await openContact();
     await fill(page, { name: "Bola", email: "bola@example", subject: "Help", message: "Hi" });
     await page.getByRole("button", { name: "Send Message" }).click();
-    await expect.poll(() => toastText(page)).toEqual([expect.stringMatching(/valid email/i)]);
+    await expect
+      .poll(() => messages(page, "alert"))
+      .toEqual(["Error", expect.stringMatching(/valid email/i)]);
     await page.close();
   });
 });

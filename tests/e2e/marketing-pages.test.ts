@@ -271,9 +271,11 @@ describe("the marketing pages in a real browser", () => {
   it("the pricing page's Get Started shows the welcome notice, then stores the plan and opens the details step", async () => {
     const page = await open("/pricing");
     await page.locator('[data-plan-id="pro-monthly"]').getByRole("button", { name: "Get Started" }).click();
-    const toast = page.locator("[data-sonner-toast]");
-    await expect.poll(() => toast.innerText(), { timeout: 5_000 }).toContain("Welcome to NaijaLink!");
-    expect(await toast.innerText()).toContain("Redirecting to setup guide...");
+    // The notice is written under the button that was pressed.
+    const notice = page.locator('[data-plan-id="pro-monthly"]').getByRole("status").locator("p");
+    await expect
+      .poll(() => notice.allInnerTexts(), { timeout: 5_000 })
+      .toEqual(["Welcome to NaijaLink!", "Redirecting to setup guide..."]);
     expect(new URL(page.url()).pathname).toBe("/pricing");
     await page.waitForURL(`${server.url}/get-started/details`, { timeout: 10_000 });
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("selectedPlan") ?? "null"));

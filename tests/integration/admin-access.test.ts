@@ -145,14 +145,26 @@ describe.each(databaseKinds)("staff access to the blog admin API (%s)", (kind) =
     expect(staffList.status).toBe(200);
     expect(await staffList.text()).toContain("Blog Admin");
     const deniedList = await page("/admin/blog", "nonStaff");
-    expect(deniedList.status).toBe(200);
+    expect(deniedList.status).toBe(302);
+    expect(deniedList.headers.get("location")).toBe("/");
     expect(await deniedList.text()).not.toContain("New Post");
+    // The reason travels in a flash cookie that the next page shows once (spec §6).
+    const flash = deniedList.headers.get("set-cookie") ?? "";
+    expect(flash).toMatch(/^flash=[^;]+; Path=\/; Max-Age=\d+; SameSite=Lax$/);
+    const home = await app.request("/", { headers: { cookie: flash.split(";")[0]! } });
+    expect(home.headers.get("set-cookie")).toMatch(/^flash=; Path=\/; Max-Age=0/);
+    const alert = /<div role="alert"[^>]*>(.*?)<\/div>/.exec(await home.text())?.[1] ?? "";
+    expect(alert.replace(/<[^>]+>/g, " ").replace(/&#x27;/g, "'")).toMatch(
+      /Access Denied\s+You don't have permission to access this page\./,
+    );
 
     for (const who of ["anonymous", "nonStaff", "unverifiedStaff"] as const) {
       for (const path of ["/admin/blog/new", `/admin/blog/edit/${seededId}`]) {
         const response = await page(path, who);
         expect(response.status, `${path} as ${who}`).toBe(302);
         expect(response.headers.get("location")).toBe("/");
+        // Silently: no message for the next page.
+        expect(response.headers.get("set-cookie") ?? "").not.toContain("flash=");
       }
     }
     const editor = await page(`/admin/blog/edit/${seededId}`, "staff");

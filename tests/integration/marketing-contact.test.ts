@@ -1,4 +1,4 @@
-// POST /api/send-contact-email against the built app: validation, storage, the outbox, rate limits, real SMTP.
+// POST /api/send-contact-email against the app: validation, storage, the outbox, rate limits, real SMTP.
 import fs from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
@@ -6,12 +6,12 @@ import { SMTPServer } from "smtp-server";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { contactMessages, outboxMessages } from "#server/db/schema/index.ts";
 import { deliverDueEmails } from "#server/domain/mail/worker.ts";
-import { createTestApp, loadServerBundle, type TestApp } from "../support/app.ts";
+import { createTestApp, loadServer, type TestApp } from "../support/app.ts";
 import { createTestDatabase, databaseKinds } from "../support/database.ts";
 
-// The first PGlite of a worker runs initdb and the bundle loads once: pay that here, not in a test's timeout.
+// The first PGlite of a worker runs initdb and the app loads once: pay that here, not in a test's timeout.
 beforeAll(async () => {
-  await loadServerBundle();
+  await loadServer();
   await (await createTestDatabase("pglite")).close();
 }, 180_000);
 

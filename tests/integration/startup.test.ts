@@ -3,7 +3,9 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { blogPosts } from "#server/db/schema/index.ts";
-import { loadServerBundle, makeDataDir, testEnv } from "../support/app.ts";
+import { loadConfig } from "#server/config.ts";
+import { startServices } from "#server/services.ts";
+import { makeDataDir, testEnv } from "../support/app.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -54,13 +56,12 @@ describe("start-up", () => {
   });
 
   it("keeps the data across a restart", async () => {
-    const bundle = await loadServerBundle();
     const dataDir = await makeDataDir();
-    const config = bundle.loadConfig(testEnv(dataDir, { LOG_LEVEL: "silent" }));
-    const first = await bundle.startServices(config, { backgroundJobs: false });
+    const config = loadConfig(testEnv(dataDir, { LOG_LEVEL: "silent" }));
+    const first = await startServices(config, { backgroundJobs: false });
     await first.services.db.insert(blogPosts).values({ title: "Kept", slug: "kept", content: "still here" });
     await first.close();
-    const second = await bundle.startServices(config, { backgroundJobs: false });
+    const second = await startServices(config, { backgroundJobs: false });
     const rows = await second.services.db.select().from(blogPosts);
     expect(rows.map((row) => row.slug)).toEqual(["kept"]);
     await second.close();

@@ -1,14 +1,23 @@
-// Runs the built server in-process (the same bundle `npm start` serves) against a test database.
+// The app against a test database, in-process (createTestApp: a Request in, a Response out) or
+// as the real HTTP server (startTestServer). Each vitest project says where the app comes from
+// (`provide: { appFrom }`, vitest.config.ts):
+// - "source": tests/integration, with the app's own Vite config, so a test sees every edit at
+//   once and shares module instances with the app;
+// - "build": the production build, for browsers and for what only the build serves (its
+//   assets, `node server.js`). Those projects rebuild a stale build first
+//   (tests/support/global-setup.ts), and loading refuses a stale one.
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
+import { inject } from "vitest";
 import type { DatabaseHandle, DatabaseKind } from "#server/db/client.ts";
 import type { Config } from "#server/config.ts";
 import type { AppServices } from "#server/services.ts";
 import type { MailTransport } from "#server/domain/mail/transport.ts";
 import { createLogger } from "#server/logger.ts";
+import { buildIsStale } from "../../scripts/build-if-stale.js";
 import { createTestDatabase } from "./database.ts";
 
 interface ServerBundle {
@@ -34,10 +43,35 @@ interface ServerBundle {
   }): Promise<{ url: string; services: AppServices; stop(): Promise<void> }>;
 }
 
+declare module "vitest" {
+  export interface ProvidedContext {
+    appFrom: "source" | "build";
+  }
+}
+
 export const BUILD_ENTRY = path.resolve(import.meta.dirname, "../../build/server/index.js");
 
-export async function loadServerBundle(): Promise<ServerBundle> {
+/** The production build's server entry; never a build older than the sources. */
+async function loadServerBundle(): Promise<ServerBundle> {
+  if (buildIsStale()) {
+    throw new Error(
+      "build/ is older than the sources: run this test in a vitest project whose globalSetup rebuilds it (vitest.config.ts)",
+    );
+  }
   return (await import(/* @vite-ignore */ BUILD_ENTRY)) as ServerBundle;
+}
+
+/**
+ * The server entry from source. Imported on call: `#server/app.ts` needs the React Router Vite
+ * plugin (its `virtual:react-router/server-build`), which only the "source" projects load.
+ */
+async function loadServerSource(): Promise<ServerBundle> {
+  return import("#server/app.ts");
+}
+
+/** The server entry this project runs. */
+export function loadServer(): Promise<ServerBundle> {
+  return inject("appFrom") === "source" ? loadServerSource() : loadServerBundle();
 }
 
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString("base64");
@@ -96,7 +130,7 @@ export async function createTestApp(
     backgroundJobs?: boolean;
   } = {},
 ): Promise<TestApp> {
-  const bundle = await loadServerBundle();
+  const bundle = await loadServer();
   const dataDir = await makeDataDir();
   const config = bundle.loadConfig(testEnv(dataDir, options.env));
   const database = await createTestDatabase(options.kind ?? "pglite");
@@ -149,11 +183,11 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-/** The real HTTP server (Express + static assets) on a free port, for browser tests. */
+/** The real HTTP server (Express + static assets) on a free port. */
 export async function startTestServer(
   options: { env?: Record<string, string>; backgroundJobs?: boolean; transport?: MailTransport } = {},
 ): Promise<TestServer> {
-  const bundle = await loadServerBundle();
+  const bundle = await loadServer();
   const dataDir = await makeDataDir();
   const config = bundle.loadConfig(testEnv(dataDir, options.env));
   const database = await createTestDatabase("pglite");

@@ -31,6 +31,16 @@ export async function waitForHydration(page: Page): Promise<void> {
 }
 
 /**
+ * Waits until the page is a static page's document, enhanced: after a client-side navigation
+ * from a hydrated page, the old document (React's, hydrated too) stays until the new one loads.
+ */
+export async function waitForStaticDocument(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => !("__reactRouterContext" in window) && document.documentElement.dataset.hydrated === "true",
+  );
+}
+
+/**
  * The built app on a free port and a headless Chromium, started before the file's tests and
  * stopped after them. Read `server` and `browser` inside tests (they are set by then).
  */
