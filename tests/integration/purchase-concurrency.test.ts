@@ -178,6 +178,17 @@ describe.each(databaseKinds)("concurrent fulfilment on %s", (kind) => {
         },
       });
       expect(app.log.text).toContain("No active VPN server has a free address to issue a config.");
+
+      // A server with room again: the next verifications, side by side, issue slot 1 once.
+      await app.services.db.update(vpnServers).set({ active: true }).where(eq(vpnServers.id, dev!.id));
+      const later = await Promise.all(Array.from({ length: 5 }, () => verify(app, late!.id)));
+      expect(later.map(({ body }) => body.configSlot)).toEqual([1, 1, 1, 1, 1]);
+      expect(new Set(later.map(({ body }) => body.downloadUrl)).size).toBe(1);
+      const [lateSubscription] = await app.services.db
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.checkoutSessionId, late!.id));
+      expect(await devicesOf(app, [lateSubscription!])).toHaveLength(1);
     } finally {
       await app.services.db.update(vpnServers).set({ active: true }).where(eq(vpnServers.id, dev!.id));
       await app.services.db.update(vpnServers).set({ active: false }).where(eq(vpnServers.id, tiny.id));

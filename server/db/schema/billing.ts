@@ -1,5 +1,4 @@
-import { integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { subscriptions } from "./vpn.ts";
+import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 export const CHECKOUT_STATUSES = ["open", "paid", "expired"] as const;
 
@@ -12,7 +11,6 @@ export const checkoutSessions = pgTable("checkout_sessions", {
   currency: text().notNull().default("usd"),
   status: text({ enum: CHECKOUT_STATUSES }).notNull().default("open"),
   paymentReference: text(),
-  subscriptionId: uuid().references(() => subscriptions.id),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   paidAt: timestamp({ withTimezone: true }),
 });

@@ -54,14 +54,9 @@ export async function fulfilCheckout(
     })
     .onConflictDoNothing({ target: subscriptions.checkoutSessionId })
     .returning();
-  if (created) {
-    await tx
-      .update(checkoutSessions)
-      .set({ subscriptionId: created.id })
-      .where(eq(checkoutSessions.id, session.id));
-  }
   const subscription = created ?? (await withReferences(tx, session.id, references));
-  if (isUsable(subscription, now)) await ensureFirstDevice(tx, services, subscription);
+  if (isUsable(subscription, now))
+    await ensureFirstDevice(tx, services, subscription, { newSubscription: created !== undefined });
   return subscription;
 }
 

@@ -8,7 +8,7 @@ import {
   type Subscription,
 } from "#server/db/schema/index.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
-import { firstDevice, issueDevice, liveDeviceCount } from "#server/domain/vpn/devices.ts";
+import { deviceSummary, issueDevice } from "#server/domain/vpn/devices.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import { markCheckoutPaid } from "./checkout.ts";
 import { paymentNotCompleted, providerUnavailable, sessionNotFound, subscriptionEnded } from "./errors.ts";
@@ -44,15 +44,17 @@ export async function verifyPayment(
   const [read] = await services.db
     .select({ session: checkoutSessions, subscription: subscriptions })
     .from(checkoutSessions)
-    .leftJoin(subscriptions, eq(subscriptions.id, checkoutSessions.subscriptionId))
+    .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
     .where(eq(checkoutSessions.id, input.sessionId));
   if (!read) throw sessionNotFound();
   if (!input.newDevice && read.subscription && isUsable(read.subscription, now)) {
-    const device = await firstDevice(services.db, read.subscription.id);
-    if (device && !device.revokedAt) {
-      const activeDevices = await liveDeviceCount(services.db, read.subscription.id);
-      return answer(services, { subscription: read.subscription, device, activeDevices });
-    }
+    const { firstDevice, liveDevices } = await deviceSummary(services.db, read.subscription.id);
+    if (firstDevice && !firstDevice.revokedAt)
+      return answer(services, {
+        subscription: read.subscription,
+        device: firstDevice,
+        activeDevices: liveDevices,
+      });
   }
   const references = read.session.status === "paid" ? {} : await confirmWithProvider(services, read.session);
 
@@ -60,11 +62,11 @@ export async function verifyPayment(
     const subscription = await fulfilCheckout(tx, services, read.session.id, references, now);
     if (!subscription) throw paymentNotCompleted();
     if (!isUsable(subscription, now)) throw subscriptionEnded(endedStatusOf(subscription));
-    const device = input.newDevice
-      ? (await issueDevice(tx, services, subscription)).device
-      : await firstDevice(tx, subscription.id);
+    const issued = input.newDevice ? (await issueDevice(tx, services, subscription)).device : undefined;
+    const { firstDevice, liveDevices } = await deviceSummary(tx, subscription.id);
+    const device = issued ?? firstDevice;
     if (device?.revokedAt) throw subscriptionEnded("canceled");
-    return { subscription, device, activeDevices: await liveDeviceCount(tx, subscription.id) };
+    return { subscription, device, activeDevices: liveDevices };
   });
   services.mail.wake();
   return answer(services, verification);

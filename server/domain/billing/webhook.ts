@@ -186,7 +186,7 @@ async function byCharge(
     const [row] = await tx
       .select({ subscription: subscriptions })
       .from(checkoutSessions)
-      .innerJoin(subscriptions, eq(subscriptions.id, checkoutSessions.subscriptionId))
+      .innerJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
       .where(eq(checkoutSessions.paymentReference, paymentIntentId));
     if (row) return row.subscription;
   }

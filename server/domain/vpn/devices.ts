@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, isNull } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor, Transaction } from "#server/db/client.ts";
 import {
   devices,
@@ -69,6 +69,17 @@ export async function issueDevice(
   options: { name?: string } = {},
 ): Promise<IssuedDevice> {
   const deviceLimit = await lockSubscription(tx, subscription.id);
+  return issueOnLockedSubscription(tx, services, subscription, deviceLimit, options);
+}
+
+/** `issueDevice` once the caller holds the subscription's row lock (or alone can see the subscription). */
+async function issueOnLockedSubscription(
+  tx: Transaction,
+  services: VpnServices,
+  subscription: DeviceOwner,
+  deviceLimit: number,
+  options: { name?: string } = {},
+): Promise<IssuedDevice> {
   const allocation = await allocateAddress(tx, { id: subscription.id, deviceLimit });
   if (allocation.slot === null) throw new DeviceLimitReached(deviceLimit);
   const { server, addressIndex, slot } = allocation;
@@ -104,17 +115,24 @@ export async function issueDevice(
  * Slot 1 of the subscription, issued when missing. While no server can take it (none active,
  * or every pool full) the subscription stays without a device: the success page shows
  * Configuration Pending, the reason is logged, and the next verification tries again.
+ *
+ * `newSubscription`: the caller inserted the subscription in this same transaction, so no other
+ * transaction can see it or give it a device; the lock and the look for slot 1 are skipped.
  */
 export async function ensureFirstDevice(
   tx: Transaction,
   services: VpnServices,
-  subscription: DeviceOwner,
+  subscription: DeviceOwner & Pick<Subscription, "deviceLimit">,
+  options: { newSubscription?: boolean } = {},
 ): Promise<Device | undefined> {
-  await lockSubscription(tx, subscription.id);
-  const existing = await firstDevice(tx, subscription.id);
-  if (existing) return existing;
+  let deviceLimit = subscription.deviceLimit;
+  if (!options.newSubscription) {
+    deviceLimit = await lockSubscription(tx, subscription.id);
+    const { firstDevice: existing } = await deviceSummary(tx, subscription.id);
+    if (existing) return existing;
+  }
   try {
-    return (await issueDevice(tx, services, subscription)).device;
+    return (await issueOnLockedSubscription(tx, services, subscription, deviceLimit)).device;
   } catch (error) {
     if (!(error instanceof NoVpnServerAvailable || error instanceof AddressPoolExhausted)) throw error;
     services.logger.error(
@@ -136,22 +154,24 @@ async function lockSubscription(tx: Transaction, subscriptionId: string): Promis
   return locked.deviceLimit;
 }
 
-/** Slot 1 of a subscription, live or revoked; undefined while it was never issued. */
-export async function firstDevice(executor: Executor, subscriptionId: string): Promise<Device | undefined> {
-  const [device] = await executor
-    .select()
-    .from(devices)
-    .where(and(eq(devices.subscriptionId, subscriptionId), eq(devices.slot, 1)));
-  return device;
+export interface DeviceSummary {
+  /** Slot 1, live or revoked; undefined while it was never issued. */
+  firstDevice: Device | undefined;
+  /** How many devices of the subscription hold a working config. */
+  liveDevices: number;
 }
 
-/** How many devices of the subscription hold a working config. */
-export async function liveDeviceCount(executor: Executor, subscriptionId: string): Promise<number> {
-  const [row] = await executor
+/** Slot 1 and the live device count of a subscription, in one read. */
+export async function deviceSummary(executor: Executor, subscriptionId: string): Promise<DeviceSummary> {
+  const live = executor
     .select({ value: count() })
     .from(devices)
     .where(and(eq(devices.subscriptionId, subscriptionId), isNull(devices.revokedAt)));
-  return Number(row?.value ?? 0);
+  const [row] = await executor
+    .select({ liveDevices: sql<number>`(${live})`.mapWith(Number), device: devices })
+    .from(sql`(select 1) as one`)
+    .leftJoin(devices, and(eq(devices.subscriptionId, subscriptionId), eq(devices.slot, 1)));
+  return { firstDevice: row?.device ?? undefined, liveDevices: row?.liveDevices ?? 0 };
 }
 
 export async function revokeDevice(executor: Executor, deviceId: string, now = new Date()): Promise<void> {
