@@ -1,5 +1,25 @@
 import { index, route, type RouteConfig } from "@react-router/dev/routes";
 
+/** The JSON API (DESIGN.md §2a: these paths are fixed), path under /api → its module in routes/api/. */
+const API_ROUTES: Record<string, string> = {
+  "send-contact-email": "send-contact-email",
+  "create-checkout": "create-checkout",
+  "verify-payment": "verify-payment",
+  "blog-admin/list": "blog-admin-list",
+  "blog-admin/create": "blog-admin-create",
+  "blog-admin/update": "blog-admin-update",
+  "blog-admin/delete": "blog-admin-delete",
+  sitemap: "sitemap",
+  "webhooks/stripe": "webhooks-stripe",
+  "configs/:token": "config-download",
+  "configs/:token/qr.svg": "config-qr",
+  "nodes/peers": "node-peers",
+  "nodes/status": "node-status",
+  "nodes/servers": "node-servers",
+  "auth/*": "auth",
+  "*": "unknown",
+};
+
 export default [
   // Marketing site
   index("routes/home.tsx"),
@@ -36,23 +56,8 @@ export default [
   route("healthz", "routes/healthz.ts"),
   route("readyz", "routes/readyz.ts"),
 
-  // JSON API (DESIGN.md §2a: these paths are fixed)
-  route("api/send-contact-email", "routes/api/send-contact-email.ts"),
-  route("api/create-checkout", "routes/api/create-checkout.ts"),
-  route("api/verify-payment", "routes/api/verify-payment.ts"),
-  route("api/blog-admin/list", "routes/api/blog-admin-list.ts"),
-  route("api/blog-admin/create", "routes/api/blog-admin-create.ts"),
-  route("api/blog-admin/update", "routes/api/blog-admin-update.ts"),
-  route("api/blog-admin/delete", "routes/api/blog-admin-delete.ts"),
-  route("api/sitemap", "routes/api/sitemap.ts"),
-  route("api/webhooks/stripe", "routes/api/webhooks-stripe.ts"),
-  route("api/configs/:token", "routes/api/config-download.ts"),
-  route("api/configs/:token/qr.svg", "routes/api/config-qr.ts"),
-  route("api/nodes/peers", "routes/api/node-peers.ts"),
-  route("api/nodes/status", "routes/api/node-status.ts"),
-  route("api/nodes/servers", "routes/api/node-servers.ts"),
-  route("api/auth/*", "routes/api/auth.ts"),
-  route("api/*", "routes/api/unknown.ts"),
+  // JSON API: one resource route module each, under routes/api/
+  ...Object.entries(API_ROUTES).map(([path, module]) => route(`api/${path}`, `routes/api/${module}.ts`)),
 
   route("404", "routes/not-found.tsx", { id: "not-found" }),
   route("*", "routes/not-found.tsx", { id: "catch-all" }),

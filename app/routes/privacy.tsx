@@ -1,20 +1,12 @@
 import { LegalPage, MailLink, TextLink, type LegalSection } from "#app/components/marketing/legal-page.tsx";
+import { LEGAL_PAGES } from "#app/components/marketing/legal-pages.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import type { Route } from "./+types/privacy";
 
 export { handle } from "#app/lib/static-page.ts";
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(
-    {
-      title: "Privacy Policy",
-      description:
-        "How NaijaLink handles your personal data: our zero-log policy, what we keep to deliver your config, and your rights.",
-      path: "/privacy",
-    },
-    matches,
-  );
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(LEGAL_PAGES.privacy, matches);
 
 export default function Privacy() {
   const { brandName, supportEmail } = usePublicConfig();

@@ -1,20 +1,12 @@
 import { LegalPage, MailLink, TextLink, type LegalSection } from "#app/components/marketing/legal-page.tsx";
+import { LEGAL_PAGES } from "#app/components/marketing/legal-pages.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import type { Route } from "./+types/refund-policy";
 
 export { handle } from "#app/lib/static-page.ts";
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(
-    {
-      title: "Refund Policy",
-      description:
-        "The NaijaLink 7-day guarantee, the 72-hour rule after activation, and how to ask for a refund.",
-      path: "/refund-policy",
-    },
-    matches,
-  );
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(LEGAL_PAGES.refundPolicy, matches);
 
 export default function RefundPolicy() {
   const { brandName, supportEmail } = usePublicConfig();

@@ -1,20 +1,12 @@
 import { LegalPage, MailLink, TextLink, type LegalSection } from "#app/components/marketing/legal-page.tsx";
+import { LEGAL_PAGES } from "#app/components/marketing/legal-pages.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import type { Route } from "./+types/terms";
 
 export { handle } from "#app/lib/static-page.ts";
 
-export const meta: Route.MetaFunction = ({ matches }) =>
-  pageMeta(
-    {
-      title: "Terms and Conditions",
-      description:
-        "The terms of the NaijaLink VPN service: plans, renewals, the 7-day guarantee, refunds and acceptable use.",
-      path: "/terms",
-    },
-    matches,
-  );
+export const meta: Route.MetaFunction = ({ matches }) => pageMeta(LEGAL_PAGES.terms, matches);
 
 export default function Terms() {
   const { brandName, supportEmail } = usePublicConfig();
