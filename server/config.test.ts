@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, publicConfig } from "./config.ts";
+import { ConfigError, loadConfig, publicConfig, usesTestCheckout } from "./config.ts";
 
 describe("configuration", () => {
   it("starts on the embedded defaults with no settings at all", () => {
@@ -11,6 +11,39 @@ describe("configuration", () => {
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.PUBLIC_URL).toBe("http://localhost:3000");
     expect(config.DATA_DIR).toMatch(/\/data$/);
+  });
+
+  it("runs in demo mode unless live mode is chosen", () => {
+    expect(loadConfig({}).NAIJALINK_MODE).toBe("demo");
+    expect(() => loadConfig({ NAIJALINK_MODE: "production" })).toThrow(/NAIJALINK_MODE/);
+  });
+
+  it("refuses live mode without each setting a real store needs, naming every missing one", () => {
+    const live = {
+      NAIJALINK_MODE: "live",
+      STRIPE_SECRET_KEY: "sk_live_x",
+      STRIPE_WEBHOOK_SECRET: "whsec_x",
+      SMTP_URL: "smtp://mail.naijalink.example:587",
+      PUBLIC_URL: "https://naijalink.example",
+    };
+    expect(loadConfig(live).NAIJALINK_MODE).toBe("live");
+    for (const name of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SMTP_URL", "PUBLIC_URL"]) {
+      const { [name]: _missing, ...rest } = live as Record<string, string>;
+      expect(() => loadConfig(rest), name).toThrow(new RegExp(`${name}: required when NAIJALINK_MODE=live`));
+    }
+    try {
+      loadConfig({ NAIJALINK_MODE: "live" });
+      expect.unreachable();
+    } catch (error) {
+      for (const name of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SMTP_URL", "PUBLIC_URL"])
+        expect(String(error)).toContain(name);
+    }
+    expect(() => loadConfig({ ...live, PUBLIC_URL: "http://naijalink.example" })).toThrow(/https/);
+  });
+
+  it("uses the built-in test checkout only in demo mode without Stripe", () => {
+    expect(usesTestCheckout(loadConfig({}))).toBe(true);
+    expect(usesTestCheckout(loadConfig({ STRIPE_SECRET_KEY: "sk_test_x" }))).toBe(false);
   });
 
   it("names the variable of a bad value", () => {

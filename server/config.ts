@@ -23,6 +23,8 @@ const booleanFlag = z
   .transform((value) => value === "true" || value === "1");
 
 const configSchema = z.object({
+  /** demo: what a fresh machine gets (simulated payments); live: a real store (decision 060). */
+  NAIJALINK_MODE: z.enum(["demo", "live"]).default("demo"),
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
@@ -66,6 +68,23 @@ export type Config = Omit<RawConfig, "PUBLIC_URL"> & {
   DATA_DIR: string;
 };
 
+/** What live mode cannot run without: real payments, real e-mail, and the address buyers use. */
+const LIVE_REQUIREMENTS: Array<[keyof RawConfig, string]> = [
+  ["STRIPE_SECRET_KEY", "live payments go through Stripe Checkout"],
+  ["STRIPE_WEBHOOK_SECRET", "Stripe's payment events must be verified"],
+  ["SMTP_URL", "configs and sign-in links are sent by e-mail"],
+  ["PUBLIC_URL", "links in e-mails and Stripe's return address need the site's https address"],
+];
+
+function liveModeIssues(raw: RawConfig): string[] {
+  const issues = LIVE_REQUIREMENTS.filter(([name]) => !raw[name]).map(
+    ([name, why]) => `${name}: required when NAIJALINK_MODE=live (${why})`,
+  );
+  if (raw.PUBLIC_URL && !raw.PUBLIC_URL.startsWith("https://"))
+    issues.push("PUBLIC_URL: must be an https address when NAIJALINK_MODE=live");
+  return issues;
+}
+
 export class ConfigError extends Error {
   constructor(public readonly issues: string[]) {
     super(`Invalid configuration:\n${issues.map((issue) => `  - ${issue}`).join("\n")}`);
@@ -85,6 +104,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const raw = result.data;
+  if (raw.NAIJALINK_MODE === "live") {
+    const issues = liveModeIssues(raw);
+    if (issues.length) throw new ConfigError(issues);
+  }
   return {
     ...raw,
     PUBLIC_URL: (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),
@@ -92,9 +115,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
+/** The built-in test checkout sells only in demo mode, and only while Stripe is not configured. */
+export function usesTestCheckout(config: Pick<Config, "NAIJALINK_MODE" | "STRIPE_SECRET_KEY">): boolean {
+  return config.NAIJALINK_MODE === "demo" && !config.STRIPE_SECRET_KEY;
+}
+
 /** The values the browser may see. Nothing secret belongs here. */
 export function publicConfig(config: Config) {
   return {
+    demo: config.NAIJALINK_MODE === "demo",
     brandName: config.BRAND_NAME,
     supportEmail: config.SUPPORT_EMAIL,
     publicUrl: config.PUBLIC_URL,

@@ -1,4 +1,4 @@
-import type { Config } from "./config.ts";
+import { usesTestCheckout, type Config } from "./config.ts";
 import {
   openDatabase,
   type Database,
@@ -61,7 +61,8 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
   const applied = await migrate(database.db);
   if (applied.length) logger.info({ migrations: applied }, "database migrated");
-  const developmentServer = await ensureDevelopmentServer(database.db, config);
+  const developmentServer =
+    config.NAIJALINK_MODE === "demo" ? await ensureDevelopmentServer(database.db, config) : undefined;
   if (developmentServer)
     logger.info({ vpnServer: developmentServer.name }, "created the development VPN server");
   if (config.SEED_SAMPLE_CONTENT) {
@@ -72,6 +73,15 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   const sealer = createSealer(secrets.configEncryptionKey);
   const transport = options.transport ?? createMailTransport(config);
   const from = config.MAIL_FROM ?? `${config.BRAND_NAME} <${config.SUPPORT_EMAIL}>`;
+  logger.info(
+    {
+      mode: config.NAIJALINK_MODE,
+      checkout: usesTestCheckout(config) ? "built-in test checkout (payments are simulated)" : "Stripe Checkout",
+      database: database.kind === "pglite" ? `PGlite in ${config.DATA_DIR}` : "PostgreSQL (DATABASE_URL)",
+      mail: transport.description,
+    },
+    `${config.NAIJALINK_MODE} mode`,
+  );
 
   const workerDeps = { db: database.db, sealer, transport, logger, from };
   const backgroundJobs = options.backgroundJobs ?? true;

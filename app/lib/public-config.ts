@@ -4,6 +4,7 @@ import type { PublicConfig } from "#server/config.ts";
 export type { PublicConfig };
 
 export const FALLBACK_PUBLIC_CONFIG: PublicConfig = {
+  demo: false,
   brandName: "NaijaLink",
   supportEmail: "support@naijalink.example",
   publicUrl: "",

@@ -6,6 +6,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardHeader } from "#app/components/ui/card.tsx";
 import { Input, Label } from "#app/components/ui/input.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
+import { usesTestCheckout } from "#server/config.ts";
 import { loadTestCheckout, payTestCheckout } from "#server/domain/billing/test-checkout.ts";
 import type { Route } from "./+types/test-checkout";
 
@@ -30,6 +31,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
+  if (!usesTestCheckout(context.services.config))
+    throw data("This checkout session does not exist.", { status: 404 });
   const form = await request.formData();
   const field = (name: string) => String(form.get(name) ?? "").slice(0, 40);
   const result = await payTestCheckout(context.services, params.sessionId, {

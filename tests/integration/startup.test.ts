@@ -41,6 +41,16 @@ describe("start-up", () => {
     await fs.rm(dataDir, { recursive: true, force: true });
   });
 
+  it("refuses to start in live mode without Stripe, SMTP and an https PUBLIC_URL, naming each", async () => {
+    const dataDir = await makeDataDir();
+    const { PUBLIC_URL: _demoUrl, ...env } = testEnv(dataDir);
+    const server = runServer({ ...env, NAIJALINK_MODE: "live" });
+    expect(await server.exited).toBe(1);
+    for (const name of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SMTP_URL", "PUBLIC_URL"])
+      expect(server.output()).toContain(`${name}: required when NAIJALINK_MODE=live`);
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
   it("creates and migrates the database on an empty DATA_DIR, then stops cleanly on SIGTERM", async () => {
     const dataDir = await makeDataDir();
     const server = runServer(testEnv(dataDir));

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { findPlan, type Plan } from "#app/lib/plans.ts";
+import { usesTestCheckout } from "#server/config.ts";
 import type { Executor } from "#server/db/client.ts";
 import { checkoutSessions, type CheckoutSession } from "#server/db/schema/index.ts";
 import { invalidInput } from "#server/domain/errors.ts";
@@ -22,7 +23,7 @@ export interface CheckoutProvider {
 }
 
 export function checkoutProvider(services: CheckoutServices): CheckoutProvider {
-  return services.config.STRIPE_SECRET_KEY ? stripeProvider(services) : testProvider(services);
+  return usesTestCheckout(services.config) ? testProvider(services) : stripeProvider(services);
 }
 
 function stripeProvider(services: CheckoutServices): CheckoutProvider {

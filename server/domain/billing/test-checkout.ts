@@ -1,4 +1,5 @@
 import { findPlan, type Plan } from "#app/lib/plans.ts";
+import { usesTestCheckout } from "#server/config.ts";
 import { generateToken } from "#server/secrets.ts";
 import { findCheckoutSession, markCheckoutPaid } from "./checkout.ts";
 import { fulfil, type BillingServices } from "./fulfil.ts";
@@ -15,10 +16,15 @@ export interface TestCheckoutView {
   paid: boolean;
 }
 
+/**
+ * A session of the built-in checkout that can still be shown or paid. None can once the store
+ * is live or Stripe is configured, not even one created before: it would sell a config unpaid.
+ */
 export async function loadTestCheckout(
-  services: Pick<BillingServices, "db">,
+  services: Pick<BillingServices, "db" | "config">,
   sessionId: string,
 ): Promise<TestCheckoutView | undefined> {
+  if (!usesTestCheckout(services.config)) return undefined;
   if (!/^cs_test_[A-Za-z0-9_-]{10,64}$/.test(sessionId)) return undefined;
   const session = await findCheckoutSession(services.db, sessionId);
   const plan = session && findPlan(session.planId);

@@ -1,0 +1,98 @@
+// Demo and live mode (decision 060): a live store never sells through the built-in checkout and
+// never issues configs on the development VPN server.
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkoutSessions, subscriptions, vpnServers } from "#server/db/schema/index.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
+
+const LIVE_ENV = {
+  NAIJALINK_MODE: "live",
+  STRIPE_SECRET_KEY: "sk_test_naijalink_unused",
+  STRIPE_WEBHOOK_SECRET: "whsec_test_naijalink_unused",
+  SMTP_URL: "smtp://mail.naijalink.example:587",
+  PUBLIC_URL: "https://naijalink.example",
+};
+
+/** A built-in checkout session as a demo store (or one without Stripe keys) left it, unpaid. */
+async function leftoverTestSession(app: TestApp) {
+  const id = `cs_test_leftover_${crypto.randomUUID().replace(/-/g, "")}`;
+  await app.services.db.insert(checkoutSessions).values({
+    id,
+    provider: "test",
+    planId: "basic-monthly",
+    amountCents: 499,
+    customerEmail: "a@example.com",
+  });
+  return id;
+}
+
+async function tryToPay(app: TestApp, sessionId: string) {
+  const page = await app.request(`/checkout/${sessionId}`);
+  const pay = await app.request(`/checkout/${sessionId}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123" }).toString(),
+  });
+  const [session] = await app.services.db
+    .select()
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.id, sessionId));
+  const fulfilled = await app.services.db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.checkoutSessionId, sessionId));
+  return { page: page.status, pay: pay.status, status: session!.status, fulfilled: fulfilled.length };
+}
+
+describe("live mode", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    // No outbox worker runs here (backgroundJobs off), so the SMTP transport never connects.
+    app = await createTestApp({ env: LIVE_ENV });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it("answers 404 for the built-in checkout, even for a test session made before, and sells nothing through it", async () => {
+    const sessionId = await leftoverTestSession(app);
+    expect(await tryToPay(app, sessionId)).toEqual({ page: 404, pay: 404, status: "open", fulfilled: 0 });
+  });
+
+  it("creates no development VPN server", async () => {
+    expect(await app.services.db.select().from(vpnServers)).toEqual([]);
+  });
+
+  it("says at start-up that it is live, with Stripe, the database and SMTP", () => {
+    const started = app.log.entries().find((entry) => entry.msg === "live mode");
+    expect(started).toMatchObject({ checkout: "Stripe Checkout", mail: "SMTP mail.naijalink.example:587" });
+    expect(String(started!.database)).toMatch(/PGlite|PostgreSQL/);
+  });
+});
+
+describe("demo mode", () => {
+  it("stops the built-in checkout for good once Stripe is configured", async () => {
+    const app = await createTestApp({
+      env: { STRIPE_SECRET_KEY: "sk_test_naijalink_unused", STRIPE_WEBHOOK_SECRET: "whsec_test_unused" },
+    });
+    try {
+      const sessionId = await leftoverTestSession(app);
+      expect(await tryToPay(app, sessionId)).toEqual({ page: 404, pay: 404, status: "open", fulfilled: 0 });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("says at start-up that payments are simulated and where the database and e-mail go", async () => {
+    const app = await createTestApp();
+    try {
+      const started = app.log.entries().find((entry) => entry.msg === "demo mode");
+      expect(started).toMatchObject({ checkout: "built-in test checkout (payments are simulated)" });
+      expect(String(started!.mail)).toMatch(/capture|files in|SMTP/);
+      expect(await app.services.db.select().from(vpnServers)).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+});
