@@ -3,6 +3,32 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "./config.ts";
 
+/**
+ * DATA_DIR holds private keys (secrets.json, the .eml outbox), the database and its WAL (session
+ * tokens): nobody but the app's user may read any of it. New files are private by the umask set
+ * here (the app's process is the only writer of DATA_DIR); files left by an older version are
+ * tightened once. Answers how many files it tightened.
+ */
+export async function securePrivateDirectory(directory: string): Promise<number> {
+  process.umask(0o077);
+  await fs.mkdir(directory, { recursive: true, mode: 0o700 });
+  let tightened = 0;
+  const tighten = async (target: string, mode: number) => {
+    const stat = await fs.lstat(target);
+    if (stat.isSymbolicLink() || (stat.mode & 0o077) === 0) return stat;
+    await fs.chmod(target, mode);
+    tightened += 1;
+    return stat;
+  };
+  await tighten(directory, 0o700);
+  for (const entry of await fs.readdir(directory, { recursive: true })) {
+    const target = path.join(directory, entry);
+    const stat = await fs.lstat(target);
+    await tighten(target, stat.isDirectory() ? 0o700 : 0o600);
+  }
+  return tightened;
+}
+
 interface StoredSecrets {
   configEncryptionKey: string;
   authSecret: string;

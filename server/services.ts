@@ -17,7 +17,7 @@ import { startExpiryTimer, type ExpiryTimer } from "./domain/vpn/lifecycle.ts";
 import { ensureDevelopmentServer } from "./domain/vpn/servers.ts";
 import { startPeerChangeFeed, type PeerChangeFeed } from "./domain/vpn/peer-changes.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { createSealer, loadSecrets, type Sealer } from "./secrets.ts";
+import { createSealer, loadSecrets, securePrivateDirectory, type Sealer } from "./secrets.ts";
 
 /** Everything a request handler may use, passed explicitly (no module singletons). */
 export interface AppServices {
@@ -57,8 +57,13 @@ export interface RunningServices {
 
 export async function startServices(config: Config, options: ServiceOptions = {}): Promise<RunningServices> {
   const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
+  const tightened = await securePrivateDirectory(config.DATA_DIR);
+  if (tightened) logger.warn({ files: tightened }, "DATA_DIR had files others could read; made them private");
   const database =
     options.database ?? (await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }));
+  // PGlite's WebAssembly file system gives its files mode 0666 whatever the umask: DATA_DIR's
+  // 0700 keeps them from other users; they are tightened as well once it has opened and closed.
+  await securePrivateDirectory(config.DATA_DIR);
   const applied = await migrate(database.db);
   if (applied.length) logger.info({ migrations: applied }, "database migrated");
   const developmentServer =
@@ -76,7 +81,9 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   logger.info(
     {
       mode: config.NAIJALINK_MODE,
-      checkout: usesTestCheckout(config) ? "built-in test checkout (payments are simulated)" : "Stripe Checkout",
+      checkout: usesTestCheckout(config)
+        ? "built-in test checkout (payments are simulated)"
+        : "Stripe Checkout",
       database: database.kind === "pglite" ? `PGlite in ${config.DATA_DIR}` : "PostgreSQL (DATABASE_URL)",
       mail: transport.description,
     },
@@ -128,6 +135,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
       await peerChanges.close();
       await removeAdminToken(config.DATA_DIR);
       await database.close();
+      await securePrivateDirectory(config.DATA_DIR);
     },
   };
 }

@@ -2,8 +2,9 @@
 // never issues configs on the development VPN server.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkoutSessions, subscriptions, vpnServers } from "#server/db/schema/index.ts";
+import { checkoutSessions, outboxMessages, subscriptions, vpnServers } from "#server/db/schema/index.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { signUp, STAFF_EMAIL } from "./admin-helpers.ts";
 
 const LIVE_ENV = {
   NAIJALINK_MODE: "live",
@@ -58,6 +59,18 @@ describe("live mode", () => {
   it("answers 404 for the built-in checkout, even for a test session made before, and sells nothing through it", async () => {
     const sessionId = await leftoverTestSession(app);
     expect(await tryToPay(app, sessionId)).toEqual({ page: 404, pay: 404, status: "open", fulfilled: 0 });
+  });
+
+  it("never writes a staff sign-up's confirmation link to the log", async () => {
+    const signedUp = await signUp(app, STAFF_EMAIL);
+    expect(signedUp.status).toBe(200);
+    const [queued] = await app.services.db
+      .select()
+      .from(outboxMessages)
+      .where(eq(outboxMessages.kind, "auth.verify-email"));
+    expect(queued).toBeDefined();
+    expect(app.log.entries().some((entry) => entry.msg === "e-mail verification link")).toBe(false);
+    expect(app.log.text).not.toMatch(/verify-email\?token=/);
   });
 
   it("creates no development VPN server", async () => {

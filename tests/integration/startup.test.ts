@@ -65,6 +65,41 @@ describe("start-up", () => {
     await fs.rm(dataDir, { recursive: true, force: true });
   });
 
+  it("keeps DATA_DIR private: the folder 0700 and every file in it, old or new, unreadable by others", async () => {
+    const parent = await makeDataDir();
+    const dataDir = path.join(parent, "store");
+    await fs.mkdir(path.join(dataDir, "outbox"), { recursive: true, mode: 0o755 });
+    await fs.writeFile(path.join(dataDir, "outbox", "left-by-an-old-version.eml"), "PrivateKey = x", {
+      mode: 0o644,
+    });
+    await fs.chmod(dataDir, 0o755);
+    const server = runServer(testEnv(dataDir));
+    await waitFor(() => /listening on (http:\/\/\S+)/.test(server.output()), 80_000);
+    const url = server.output().match(/listening on (http:\/\/[^\s"]+)/)![1]!;
+    // A contact message queues an e-mail to support, which the outbox worker writes as an .eml.
+    const sent = await fetch(`${url}/api/send-contact-email`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Ada", email: "ada@example.com", subject: "Hi", message: "Hello there" }),
+    });
+    expect(sent.status).toBe(200);
+    await waitFor(async () => (await fs.readdir(path.join(dataDir, "outbox"))).length > 1, 20_000);
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+
+    const entries = await fs.readdir(dataDir, { recursive: true });
+    expect(entries.length).toBeGreaterThan(10); // PGlite's files, secrets.json, the outbox
+    const readableByOthers = [];
+    for (const entry of ["", ...entries]) {
+      const stat = await fs.lstat(path.join(dataDir, entry));
+      if (!stat.isSymbolicLink() && (stat.mode & 0o077) !== 0)
+        readableByOthers.push(`${entry || "."} ${(stat.mode & 0o777).toString(8)}`);
+    }
+    expect(readableByOthers).toEqual([]);
+    expect((await fs.stat(dataDir)).mode & 0o777).toBe(0o700);
+    await fs.rm(parent, { recursive: true, force: true });
+  });
+
   it("keeps the data across a restart", async () => {
     const dataDir = await makeDataDir();
     const config = loadConfig(testEnv(dataDir, { LOG_LEVEL: "silent" }));

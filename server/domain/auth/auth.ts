@@ -114,9 +114,10 @@ export function createAuth(deps: AuthDependencies) {
           subject: `Confirm your ${brand} account`,
           text: `Welcome to ${brand}.\n\nConfirm your e-mail address to finish creating your account:\n${url}\n\nIf you did not sign up, ignore this e-mail.`,
         });
-        // Deliberate exception to "no tokens in logs" (docs/decisions/030): on a fresh
-        // machine with no mail server this is how the first staff account gets confirmed.
-        logger.info({ email: recipient.email, link: url }, "e-mail verification link");
+        // Deliberate exception to "no tokens in logs" (decisions 030, 060), and only in demo mode
+        // without a mail server: there it is how the first staff account gets confirmed.
+        if (config.NAIJALINK_MODE === "demo" && !config.SMTP_URL)
+          logger.info({ email: recipient.email, link: url }, "e-mail verification link");
       },
     },
     rateLimit: {
