@@ -11,6 +11,7 @@ import type { ViteDevServer } from "vite";
 import { loadConfig, type Config } from "./config.ts";
 import { watchBlogFreshness } from "./domain/blog/freshness.ts";
 import { blogPageSource } from "./http/blog-pages.ts";
+import { clientAddress } from "./http/client-address.ts";
 import { createPageCache } from "./http/page-cache.ts";
 import { servePrecompressedAssets } from "./http/precompressed-assets.ts";
 import { withSecurityHeaders } from "./http/security-headers.ts";
@@ -23,7 +24,7 @@ export { startServices } from "./services.ts";
 declare module "react-router" {
   interface AppLoadContext {
     services: AppServices;
-    /** The caller's address as Express sees it (honours TRUST_PROXY). */
+    /** The caller's address as Express sees it (honours TRUST_PROXY), IPv6 as its /64 (`clientAddress`). */
     clientIp: string;
   }
 }
@@ -61,7 +62,7 @@ function findProjectRoot(): string {
 export async function createHttpHandler(services: AppServices, viteDevServer?: ViteDevServer) {
   const app = express();
   app.disable("x-powered-by");
-  if (services.config.TRUST_PROXY) app.set("trust proxy", true);
+  if (services.config.TRUST_PROXY !== false) app.set("trust proxy", services.config.TRUST_PROXY);
   // Production only: in development Vite reloads routes, so a kept page could be stale.
   const build = viteDevServer ? undefined : await loadBuild();
   const pageCache = build
@@ -94,7 +95,7 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
         ? () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
         : build!,
       mode: routerMode(services),
-      getLoadContext: (req) => ({ services, clientIp: req.ip ?? "unknown" }) satisfies AppLoadContext,
+      getLoadContext: (req) => ({ services, clientIp: clientAddress(req.ip) }) satisfies AppLoadContext,
     }),
   );
   const options = { https: services.config.PUBLIC_URL.startsWith("https://"), development: !build };

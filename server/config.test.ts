@@ -46,6 +46,22 @@ describe("configuration", () => {
     expect(usesTestCheckout(loadConfig({ STRIPE_SECRET_KEY: "sk_test_x" }))).toBe(false);
   });
 
+  it("trusts X-Forwarded-For only from a counted number of proxies or listed addresses, never from anyone", () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "false" }).TRUST_PROXY).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.5, 10.1.0.0/16, fd00::/8" }).TRUST_PROXY).toEqual([
+      "10.0.0.5",
+      "10.1.0.0/16",
+      "fd00::/8",
+    ]);
+    expect(() => loadConfig({ TRUST_PROXY: "true" })).toThrow(
+      /TRUST_PROXY: true would trust any X-Forwarded-For/,
+    );
+    expect(() => loadConfig({ TRUST_PROXY: "10.0.0.0/40" })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ TRUST_PROXY: "proxy.example" })).toThrow(/TRUST_PROXY/);
+  });
+
   it("names the variable of a bad value", () => {
     expect(() => loadConfig({ PORT: "lots" })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: "lots" })).toThrow(/PORT/);

@@ -1,3 +1,4 @@
+import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -17,10 +18,39 @@ const optionalUrl = z
   .transform((value) => (value ? value : undefined))
   .pipe(z.url().optional());
 
-const booleanFlag = z
-  .enum(["true", "false", "1", "0", ""])
+/**
+ * Which proxies' X-Forwarded-For to believe: none (unset or "false"), the number of proxy hops in
+ * front of the app ("1"), or their addresses / CIDRs ("10.0.0.5, 10.1.0.0/16"). Never "true":
+ * trusting every hop lets any caller forge its address and escape per-client limits.
+ */
+const trustedProxies = z
+  .string()
   .optional()
-  .transform((value) => value === "true" || value === "1");
+  .transform((value, context): false | number | string[] => {
+    const text = value?.trim() ?? "";
+    if (text === "" || text === "false" || text === "0") return false;
+    if (/^\d{1,2}$/.test(text)) return Number(text);
+    const entries = text.split(",").map((entry) => entry.trim());
+    const valid = entries.every((entry) => {
+      const [address = "", prefix] = entry.split("/");
+      const family = net.isIP(address);
+      return (
+        family !== 0 &&
+        (prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128)))
+      );
+    });
+    if (!valid) {
+      context.addIssue({
+        code: "custom",
+        message:
+          text === "true"
+            ? "true would trust any X-Forwarded-For; give the number of proxies in front of the app (e.g. 1) or their addresses"
+            : "must be a hop count (e.g. 1) or a comma list of proxy addresses or CIDRs",
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 const configSchema = z.object({
   /** demo: what a fresh machine gets (simulated payments); live: a real store (decision 060). */
@@ -54,7 +84,7 @@ const configSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{6,20}$/)
     .default("dQw4w9WgXcQ"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  TRUST_PROXY: booleanFlag,
+  TRUST_PROXY: trustedProxies,
   SEED_SAMPLE_CONTENT: z
     .enum(["true", "false"])
     .default("true")
