@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLANS } from "#app/lib/plans.ts";
 import { checkoutSessions, devices, outboxMessages, subscriptions } from "#server/db/schema/index.ts";
+import { VERIFY_LIMITS } from "#server/domain/billing/verify.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
 
@@ -160,6 +161,36 @@ describe.each(databaseKinds)("the built-in checkout and verify-payment on %s", (
       .from(outboxMessages)
       .where(eq(outboxMessages.toAddress, "pro@example.com"));
     expect(mails).toHaveLength(3);
+  });
+
+  it("limits verify-payment per session and per client, answering 429 in the spec's shape", async () => {
+    const { sessionId: session } = await startCheckout(app, "basic-monthly");
+    expect((await payWith(app, session, "4242 4242 4242 4242")).status).toBe(302);
+    const statuses = [];
+    for (let call = 0; call <= VERIFY_LIMITS.perSession.limit; call++) {
+      const response = await app.request("/api/verify-payment", {
+        json: { sessionId: session },
+        clientIp: `198.51.100.${call}`,
+      });
+      statuses.push(response.status);
+      if (response.status === 429) {
+        expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+        expect(await response.json()).toMatchObject({ success: false, error: "Too many requests" });
+      }
+    }
+    expect(statuses.slice(0, -1).every((status) => status === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+
+    const statusesOfOneClient = [];
+    for (let call = 0; call <= VERIFY_LIMITS.perClient.limit; call++) {
+      const response = await app.request("/api/verify-payment", {
+        json: { sessionId: `cs_test_unknown_${call}_abcdefghij` },
+        clientIp: "203.0.113.77",
+      });
+      statusesOfOneClient.push(response.status);
+    }
+    expect(statusesOfOneClient.slice(0, -1).every((status) => status === 404)).toBe(true);
+    expect(statusesOfOneClient.at(-1)).toBe(429);
   });
 
   it("sends a paid session's checkout page on to the success page", async () => {

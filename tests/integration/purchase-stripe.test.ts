@@ -1,4 +1,4 @@
-import { count, eq } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLANS } from "#app/lib/plans.ts";
@@ -7,8 +7,10 @@ import {
   devices,
   outboxMessages,
   paymentEvents,
+  rateLimit,
   subscriptions,
 } from "#server/db/schema/index.ts";
+import { VERIFY_LIMITS } from "#server/domain/billing/verify.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
 import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in.ts";
@@ -181,18 +183,40 @@ describe.each(databaseKinds)("the Stripe provider against a local stand-in on %s
     expect(app.log.text).not.toContain("sk_test_naijalink_standin");
   });
 
+  /** Moves the "Stripe was just asked about this session" window into the past, as time would. */
+  async function letStripeCheckWindowPass(sessionId: string) {
+    await app.services.db
+      .update(rateLimit)
+      .set({ lastRequest: sql`${rateLimit.lastRequest} - ${VERIFY_LIMITS.stripeCheck.windowMs + 1}` })
+      .where(eq(rateLimit.key, `app:stripe-session-check:${sessionId}`));
+  }
+
   it("verifies a paid session before its webhook arrives by asking Stripe", async () => {
     const { sessionId } = await checkout("unlock");
     const unpaid = await app.request("/api/verify-payment", { json: { sessionId } });
     expect(unpaid.status).toBe(402);
     expect(await unpaid.json()).toMatchObject({ success: false, error: "Payment not completed" });
     standIn.markPaid(sessionId);
+    await letStripeCheckWindowPass(sessionId);
     const paid = await app.request("/api/verify-payment", { json: { sessionId } });
     expect(await paid.json()).toMatchObject({
       success: true,
       configSlot: 1,
       subscription: { planType: "unlock" },
     });
+  });
+
+  it("asks Stripe about an unpaid session at most once per few seconds, however often the page polls", async () => {
+    const { sessionId } = await checkout("basic-monthly");
+    const before = standIn.retrieves;
+    const answers = [];
+    for (let poll = 0; poll < 5; poll++)
+      answers.push((await app.request("/api/verify-payment", { json: { sessionId } })).status);
+    expect(answers).toEqual([402, 402, 402, 402, 402]);
+    expect(standIn.retrieves - before).toBe(1);
+    await letStripeCheckWindowPass(sessionId);
+    await app.request("/api/verify-payment", { json: { sessionId } });
+    expect(standIn.retrieves - before).toBe(2);
   });
 
   it("renews on invoice.paid, goes past_due on a failed payment, and revokes on cancellation and refund", async () => {
@@ -265,6 +289,34 @@ describe.each(databaseKinds)("the Stripe provider against a local stand-in on %s
     expect(await afterCancel.json()).toMatchObject({ success: false, error: "Subscription ended" });
   });
 
+  it("never revives a cancelled or refunded subscription on a late invoice.paid", async () => {
+    for (const ended of ["canceled", "refunded"] as const) {
+      const { sessionId } = await checkout("pro-monthly");
+      const paid = standIn.markPaid(sessionId);
+      const completed = signedEvent("checkout.session.completed", { ...paid });
+      await post(completed.payload, completed.signature);
+      const [subscription] = await app.services.db
+        .update(subscriptions)
+        .set({ status: ended, expiresAt: new Date() })
+        .where(eq(subscriptions.checkoutSessionId, sessionId))
+        .returning();
+      const periodEnd = Math.floor(Date.now() / 1000) + 30 * 86_400;
+      const late = signedEvent("invoice.paid", {
+        id: `in_late_${ended}`,
+        object: "invoice",
+        billing_reason: "subscription_cycle",
+        parent: { subscription_details: { subscription: paid.subscription } },
+        lines: { data: [{ period: { start: periodEnd - 30 * 86_400, end: periodEnd } }] },
+      });
+      expect((await post(late.payload, late.signature)).status).toBe(200);
+      const [after] = await app.services.db
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.id, subscription!.id));
+      expect(after).toMatchObject({ status: ended, expiresAt: subscription!.expiresAt });
+    }
+  });
+
   it("refunds the 7-day pass on charge.refunded and revokes its config", async () => {
     const { sessionId } = await checkout("unlock");
     const paid = standIn.markPaid(sessionId);
@@ -304,7 +356,8 @@ describe.each(databaseKinds)("the Stripe provider against a local stand-in on %s
     const paid = standIn.markPaid(sessionId);
     const before = await state();
     const calls = Array.from({ length: 100 }, (_, index) => {
-      if (index % 2 === 0) return app.request("/api/verify-payment", { json: { sessionId } });
+      // A quarter are success-page verifications (fewer than the per-session limit allows).
+      if (index % 4 === 0) return app.request("/api/verify-payment", { json: { sessionId } });
       // Stripe retries deliver the same event id; distinct ids stand for completed + async_payment_succeeded.
       const event = signedEvent(
         "checkout.session.completed",

@@ -15,12 +15,13 @@ export const loader = postOnlyLoader;
 export function action({ request, context, params }: Route.ActionArgs) {
   return jsonEndpoint(verifyPaymentSchema, async (input) => {
     try {
-      return await verifyPayment(context.services, input);
+      return await verifyPayment(context.services, input, { clientIp: context.clientIp });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
+      const { status, headers } = statusOf(error);
       return Response.json(
         { success: false, error: error.error, message: error.message },
-        { status: statusOf(error).status, headers: { "Cache-Control": "no-store" } },
+        { status, headers: { "Cache-Control": "no-store", ...headers } },
       );
     }
   })({ request, context, params });

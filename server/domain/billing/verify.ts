@@ -10,6 +10,8 @@ import {
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
 import { deviceSummary, issueDevice } from "#server/domain/vpn/devices.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
+import { rateLimited } from "#server/domain/errors.ts";
+import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import { markCheckoutPaid } from "./checkout.ts";
 import { paymentNotCompleted, providerUnavailable, sessionNotFound, subscriptionEnded } from "./errors.ts";
 import { fulfilCheckout, type BillingServices, type StripeReferences } from "./fulfil.ts";
@@ -23,6 +25,13 @@ export interface VerifiedPayment {
   configSlot: number | null;
   message: string;
 }
+
+export const VERIFY_LIMITS = {
+  perClient: { limit: 60, windowMs: 60_000 },
+  perSession: { limit: 30, windowMs: 60_000 },
+  /** How often Stripe is asked about one unpaid session. */
+  stripeCheck: { limit: 1, windowMs: 5_000 },
+};
 
 interface Verification {
   subscription: Subscription;
@@ -39,8 +48,16 @@ interface Verification {
 export async function verifyPayment(
   services: BillingServices,
   input: { sessionId: string; newDevice?: boolean },
+  caller: { clientIp: string },
   now = new Date(),
 ): Promise<VerifiedPayment> {
+  for (const [key, limit] of [
+    [`verify-payment:client:${caller.clientIp}`, VERIFY_LIMITS.perClient],
+    [`verify-payment:session:${input.sessionId}`, VERIFY_LIMITS.perSession],
+  ] as const) {
+    const result = await consumeRateLimit(services.db, key, { ...limit, now: now.getTime() });
+    if (!result.allowed) throw rateLimited(result.retryAfterSeconds);
+  }
   const [read] = await services.db
     .select({ session: checkoutSessions, subscription: subscriptions })
     .from(checkoutSessions)
@@ -56,7 +73,8 @@ export async function verifyPayment(
         activeDevices: liveDevices,
       });
   }
-  const references = read.session.status === "paid" ? {} : await confirmWithProvider(services, read.session);
+  const references =
+    read.session.status === "paid" ? {} : await confirmWithProvider(services, read.session, now);
 
   const verification = await services.db.transaction(async (tx) => {
     const subscription = await fulfilCheckout(tx, services, read.session.id, references, now);
@@ -72,12 +90,21 @@ export async function verifyPayment(
   return answer(services, verification);
 }
 
-/** A Stripe session whose webhook has not arrived yet: ask Stripe, and record the payment if it is paid. */
+/**
+ * A Stripe session whose webhook has not arrived yet: ask Stripe, and record the payment if it is
+ * paid. Stripe is asked about one session at most once per few seconds, however often the page polls.
+ */
 async function confirmWithProvider(
   services: BillingServices,
   session: CheckoutSession,
+  now: Date,
 ): Promise<StripeReferences> {
   if (session.provider !== "stripe" || !services.config.STRIPE_SECRET_KEY) throw paymentNotCompleted();
+  const recentlyAsked = await consumeRateLimit(services.db, `stripe-session-check:${session.id}`, {
+    ...VERIFY_LIMITS.stripeCheck,
+    now: now.getTime(),
+  });
+  if (!recentlyAsked.allowed) throw paymentNotCompleted();
   let state;
   try {
     state = sessionState(await stripeClient(services.config).checkout.sessions.retrieve(session.id));

@@ -9,7 +9,7 @@ import {
 } from "#server/db/schema/index.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { invalidInput, notFound } from "#server/domain/errors.ts";
-import { USABLE_STATUSES } from "#server/domain/vpn/usable.ts";
+import { isPaidUp, USABLE_STATUSES } from "#server/domain/vpn/usable.ts";
 import { findCheckoutSession, markCheckoutPaid } from "./checkout.ts";
 import { fulfilCheckout, type BillingServices } from "./fulfil.ts";
 import { sessionState, stripeClient } from "./stripe-provider.ts";
@@ -87,7 +87,15 @@ async function applyEvent(tx: Transaction, services: BillingServices, event: Str
     case "invoice.paid": {
       const invoice = event.data.object;
       const subscription = await byStripeSubscription(tx, invoiceSubscriptionId(invoice));
-      if (!subscription) return;
+      // A renewal extends a paid-up subscription; a refunded or cancelled one stays ended.
+      if (!subscription || !isPaidUp(subscription.status)) {
+        if (subscription)
+          services.logger.warn(
+            { subscriptionId: subscription.id, status: subscription.status, eventId: event.id },
+            "stripe invoice.paid for an ended subscription; left ended",
+          );
+        return;
+      }
       const periodEnd = Math.max(0, ...invoice.lines.data.map((line) => line.period?.end ?? 0));
       const paidUntil = periodEnd ? new Date(periodEnd * 1000) : undefined;
       await tx

@@ -8,11 +8,13 @@ import { subscriptions, type Subscription, type SubscriptionStatus } from "#serv
  */
 export const USABLE_STATUSES = ["active", "past_due"] as const satisfies readonly SubscriptionStatus[];
 
+/** The status half of the rule: paid up, whatever the date says. */
+export function isPaidUp(status: SubscriptionStatus): boolean {
+  return (USABLE_STATUSES as readonly SubscriptionStatus[]).includes(status);
+}
+
 export function isUsable(subscription: Pick<Subscription, "status" | "expiresAt">, now: Date): boolean {
-  return (
-    (USABLE_STATUSES as readonly SubscriptionStatus[]).includes(subscription.status) &&
-    subscription.expiresAt > now
-  );
+  return isPaidUp(subscription.status) && subscription.expiresAt > now;
 }
 
 /** The same rule as a condition on the `subscriptions` table. */
@@ -22,7 +24,5 @@ export function usableSubscription(now: Date): SQL {
 
 /** How an unusable subscription is described to its owner ("expired" while the expiry job has not run yet). */
 export function endedStatusOf(subscription: Pick<Subscription, "status" | "expiresAt">): string {
-  return (USABLE_STATUSES as readonly SubscriptionStatus[]).includes(subscription.status)
-    ? "expired"
-    : subscription.status;
+  return isPaidUp(subscription.status) ? "expired" : subscription.status;
 }
