@@ -44,7 +44,8 @@ export function Layout({ children }: { children: ReactNode }) {
   // navigation, which App turns into a document load.
   const matches = useMatches();
   const staticPage = import.meta.env.SSR && isStaticPage(matches);
-  const flash = useRouteLoaderData<typeof loader>("root")?.flash;
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const flash = rootData?.flash;
   return (
     <html lang="en">
       <head>
@@ -65,6 +66,7 @@ export function Layout({ children }: { children: ReactNode }) {
         </a>
         <SiteHeader staticPage={staticPage} />
         <main id="main" className="flex-1 pt-16">
+          {rootData?.publicConfig.demo ? <DemoBanner /> : null}
           {/* A cached static page never has one; the enhancement script reads its cookie instead. */}
           {staticPage && flash ? <PageNotice flash={flash} /> : null}
           {children}
@@ -112,6 +114,15 @@ export default function App({ loaderData }: Route.ComponentProps) {
       <ScrollToTop />
       <Outlet />
     </>
+  );
+}
+
+/** Demo mode (decision 060): nobody should mistake the simulated checkout for a real store. */
+function DemoBanner() {
+  return (
+    <p className="border-b border-amber-300 bg-amber-100 px-4 py-1 text-center text-sm text-amber-950">
+      <strong>Demo store:</strong> payments are simulated
+    </p>
   );
 }
 

@@ -18,12 +18,23 @@ export async function consumeRateLimit(
   key: string,
   options: { limit: number; windowMs: number; now?: number },
 ): Promise<RateLimitResult> {
+  const [result] = await consumeRateLimits(executor, [{ key, limit: options.limit }], options);
+  return result!;
+}
+
+/** Several counters of one window length, counted in one statement; results in the input order. */
+export async function consumeRateLimits(
+  executor: Executor,
+  counters: Array<{ key: string; limit: number }>,
+  options: { windowMs: number; now?: number },
+): Promise<RateLimitResult[]> {
   const now = options.now ?? Date.now();
   const windowStart = now - options.windowMs;
-  const fullKey = `app:${key}`;
-  const [row] = await executor
+  const rows = await executor
     .insert(rateLimit)
-    .values({ id: crypto.randomUUID(), key: fullKey, count: 1, lastRequest: now })
+    .values(
+      counters.map(({ key }) => ({ id: crypto.randomUUID(), key: `app:${key}`, count: 1, lastRequest: now })),
+    )
     .onConflictDoUpdate({
       target: rateLimit.key,
       set: {
@@ -31,11 +42,14 @@ export async function consumeRateLimit(
         lastRequest: sql`case when ${rateLimit.lastRequest} <= ${windowStart} then ${now} else ${rateLimit.lastRequest} end`,
       },
     })
-    .returning({ count: rateLimit.count, lastRequest: rateLimit.lastRequest });
-  const count = row!.count;
-  return {
-    allowed: count <= options.limit,
-    remaining: Math.max(0, options.limit - count),
-    retryAfterSeconds: Math.max(1, Math.ceil((row!.lastRequest + options.windowMs - now) / 1000)),
-  };
+    .returning({ key: rateLimit.key, count: rateLimit.count, lastRequest: rateLimit.lastRequest });
+  const byKey = new Map(rows.map((row) => [row.key, row]));
+  return counters.map(({ key, limit }) => {
+    const row = byKey.get(`app:${key}`)!;
+    return {
+      allowed: row.count <= limit,
+      remaining: Math.max(0, limit - row.count),
+      retryAfterSeconds: Math.max(1, Math.ceil((row.lastRequest + options.windowMs - now) / 1000)),
+    };
+  });
 }

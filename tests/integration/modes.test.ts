@@ -73,8 +73,26 @@ describe("live mode", () => {
     expect(app.log.text).not.toMatch(/verify-email\?token=/);
   });
 
-  it("creates no development VPN server", async () => {
+  it("creates no development VPN server, and so starts no checkout until a real one can take a device", async () => {
     expect(await app.services.db.select().from(vpnServers)).toEqual([]);
+    const sessionsBefore = (await app.services.db.select().from(checkoutSessions)).length;
+    const refused = await app.request("/api/create-checkout", {
+      json: { planId: "basic-monthly", customerEmail: null },
+    });
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toEqual({
+      error: "Service unavailable",
+      message: "We cannot set up new connections right now. Please try again later or contact support.",
+    });
+    expect(await app.services.db.select().from(checkoutSessions)).toHaveLength(sessionsBefore);
+  });
+
+  it("shows no demo banner", async () => {
+    for (const path of ["/", "/get-started"]) {
+      const html = await (await app.request(path)).text();
+      expect(html).toContain("Get Started");
+      expect(html).not.toContain("payments are simulated");
+    }
   });
 
   it("says at start-up that it is live, with Stripe, the database and SMTP", () => {

@@ -1,10 +1,17 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLANS } from "#app/lib/plans.ts";
-import { checkoutSessions, devices, outboxMessages, subscriptions } from "#server/db/schema/index.ts";
+import {
+  checkoutSessions,
+  devices,
+  outboxMessages,
+  subscriptions,
+  vpnServers,
+} from "#server/db/schema/index.ts";
 import { VERIFY_LIMITS } from "#server/domain/billing/verify.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
+import { addTestVpnServer } from "../support/vpn.ts";
 
 async function startCheckout(
   app: TestApp,
@@ -163,11 +170,34 @@ describe.each(databaseKinds)("the built-in checkout and verify-payment on %s", (
     expect(mails).toHaveLength(3);
   });
 
+  it("starts no checkout while no VPN server can take a device: none active, or every pool full", async () => {
+    const start = () =>
+      app.request("/api/create-checkout", { json: { planId: "unlock", customerEmail: null } });
+    await app.services.db.update(vpnServers).set({ active: false });
+    try {
+      const refused = await start();
+      expect(refused.status).toBe(503);
+      expect(await refused.json()).toMatchObject({ error: "Service unavailable" });
+      // A full /29 (five devices) is no better than none.
+      const tiny = await addTestVpnServer(app.services.db, { name: "ng-full-1", octet: 73, ipv4Prefix: 29 });
+      await app.services.db.update(vpnServers).set({ nextAddressIndex: 7 }).where(eq(vpnServers.id, tiny.id));
+      expect((await start()).status).toBe(503);
+      await app.services.db.update(vpnServers).set({ nextAddressIndex: 2 }).where(eq(vpnServers.id, tiny.id));
+      expect((await start()).status).toBe(200);
+      await app.services.db.update(vpnServers).set({ active: false }).where(eq(vpnServers.id, tiny.id));
+    } finally {
+      await app.services.db
+        .update(vpnServers)
+        .set({ active: true })
+        .where(eq(vpnServers.name, "ng-lagos-dev"));
+    }
+  });
+
   it("limits verify-payment per session and per client, answering 429 in the spec's shape", async () => {
     const { sessionId: session } = await startCheckout(app, "basic-monthly");
     expect((await payWith(app, session, "4242 4242 4242 4242")).status).toBe(302);
     const statuses = [];
-    for (let call = 0; call <= VERIFY_LIMITS.perSession.limit; call++) {
+    for (let call = 0; call <= VERIFY_LIMITS.perSession; call++) {
       const response = await app.request("/api/verify-payment", {
         json: { sessionId: session },
         clientIp: `198.51.100.${call}`,
@@ -182,7 +212,7 @@ describe.each(databaseKinds)("the built-in checkout and verify-payment on %s", (
     expect(statuses.at(-1)).toBe(429);
 
     const statusesOfOneClient = [];
-    for (let call = 0; call <= VERIFY_LIMITS.perClient.limit; call++) {
+    for (let call = 0; call <= VERIFY_LIMITS.perClient; call++) {
       const response = await app.request("/api/verify-payment", {
         json: { sessionId: `cs_test_unknown_${call}_abcdefghij` },
         clientIp: "203.0.113.77",

@@ -7,7 +7,8 @@ import { checkoutSessions, type CheckoutSession } from "#server/db/schema/index.
 import { invalidInput } from "#server/domain/errors.ts";
 import { generateToken } from "#server/secrets.ts";
 import type { AppServices } from "#server/services.ts";
-import { checkoutUnavailable } from "./errors.ts";
+import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
+import { checkoutUnavailable, nothingToSell } from "./errors.ts";
 import { checkoutSessionParams, stripeClient } from "./stripe-provider.ts";
 
 export type CheckoutServices = Pick<AppServices, "config" | "db" | "logger">;
@@ -81,6 +82,11 @@ export async function createCheckout(
 ): Promise<{ url: string; sessionId: string }> {
   const plan = findPlan(input.planId);
   if (!plan) throw invalidInput(`Unknown plan "${input.planId.slice(0, 40)}".`);
+  // Never take money for a config no VPN server could carry.
+  if (!(await anyServerCanTakeDevice(services.db))) {
+    services.logger.error({ planId: plan.id }, "checkout refused: no VPN server can take a device");
+    throw nothingToSell();
+  }
   return checkoutProvider(services).createSession({
     plan,
     customerEmail: input.customerEmail,

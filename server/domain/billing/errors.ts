@@ -34,3 +34,10 @@ export const checkoutUnavailable = () =>
     "Payment provider unavailable",
     "We could not start the checkout. Please try again.",
   );
+
+export const nothingToSell = () =>
+  new DomainError(
+    "unavailable",
+    "Service unavailable",
+    "We cannot set up new connections right now. Please try again later or contact support.",
+  );

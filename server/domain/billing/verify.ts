@@ -11,7 +11,7 @@ import { downloadUrl } from "#server/domain/vpn/config-file.ts";
 import { deviceSummary, issueDevice } from "#server/domain/vpn/devices.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import { rateLimited } from "#server/domain/errors.ts";
-import { consumeRateLimit } from "#server/domain/rate-limit.ts";
+import { consumeRateLimit, consumeRateLimits } from "#server/domain/rate-limit.ts";
 import { markCheckoutPaid } from "./checkout.ts";
 import { paymentNotCompleted, providerUnavailable, sessionNotFound, subscriptionEnded } from "./errors.ts";
 import { fulfilCheckout, type BillingServices, type StripeReferences } from "./fulfil.ts";
@@ -27,8 +27,10 @@ export interface VerifiedPayment {
 }
 
 export const VERIFY_LIMITS = {
-  perClient: { limit: 60, windowMs: 60_000 },
-  perSession: { limit: 30, windowMs: 60_000 },
+  /** Calls per minute from one client, and for one session. */
+  windowMs: 60_000,
+  perClient: 60,
+  perSession: 30,
   /** How often Stripe is asked about one unpaid session. */
   stripeCheck: { limit: 1, windowMs: 5_000 },
 };
@@ -51,13 +53,16 @@ export async function verifyPayment(
   caller: { clientIp: string },
   now = new Date(),
 ): Promise<VerifiedPayment> {
-  for (const [key, limit] of [
-    [`verify-payment:client:${caller.clientIp}`, VERIFY_LIMITS.perClient],
-    [`verify-payment:session:${input.sessionId}`, VERIFY_LIMITS.perSession],
-  ] as const) {
-    const result = await consumeRateLimit(services.db, key, { ...limit, now: now.getTime() });
-    if (!result.allowed) throw rateLimited(result.retryAfterSeconds);
-  }
+  const limits = await consumeRateLimits(
+    services.db,
+    [
+      { key: `verify-payment:client:${caller.clientIp}`, limit: VERIFY_LIMITS.perClient },
+      { key: `verify-payment:session:${input.sessionId}`, limit: VERIFY_LIMITS.perSession },
+    ],
+    { windowMs: VERIFY_LIMITS.windowMs, now: now.getTime() },
+  );
+  const refused = limits.find((result) => !result.allowed);
+  if (refused) throw rateLimited(refused.retryAfterSeconds);
   const [read] = await services.db
     .select({ session: checkoutSessions, subscription: subscriptions })
     .from(checkoutSessions)

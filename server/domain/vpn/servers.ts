@@ -69,6 +69,15 @@ const hasFreeAddress = sql`(
     2000000000)
   or exists (select 1 from vpn_free_addresses free where free.server_id = vpn_servers.id))`;
 
+/** Active, with a registered node key, and an address left: a server a device can be issued on. */
+const canTakeDevice = sql`(vpn_servers.active and vpn_servers.public_key is not null and ${hasFreeAddress})`;
+
+/** Whether any VPN server can take a device now; checkout is not started otherwise. */
+export async function anyServerCanTakeDevice(executor: Executor): Promise<boolean> {
+  const rows = await queryRows(executor, sql`select 1 from vpn_servers where ${canTakeDevice} limit 1`);
+  return rows.length > 0;
+}
+
 export interface Allocation {
   /** The slot the device takes, or null when every slot of the subscription is used. */
   slot: number | null;
@@ -102,8 +111,7 @@ export async function allocateAddress(
         ),
         chosen as (
           select * from vpn_servers
-          where active and public_key is not null and ${hasFreeAddress}
-            and (select slot from free_slot) is not null
+          where ${canTakeDevice} and (select slot from free_slot) is not null
           order by live_devices, created_at
           limit 1
           for update
