@@ -92,7 +92,8 @@ export const nodeStatusSchema = z.object({
     .array(
       z.object({
         publicKey: wireGuardKeySchema,
-        latestHandshake: z.number().int().min(0),
+        // Unix seconds; anything past 2100 is not a clock reading, and would not fit a timestamp.
+        latestHandshake: z.number().int().min(0).max(4_102_444_800),
         rxBytes: z.number().int().min(0).optional(),
         txBytes: z.number().int().min(0).optional(),
       }),

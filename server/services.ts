@@ -13,7 +13,9 @@ import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
 import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
 import { removeAdminToken, writeAdminToken } from "./domain/vpn/admin-token.ts";
-import { startExpiryTimer, type ExpiryTimer } from "./domain/vpn/lifecycle.ts";
+import { purgeStale } from "./domain/ops/housekeeping.ts";
+import { startRepeatingJob, type RepeatingJob } from "./domain/ops/jobs.ts";
+import { expireDue } from "./domain/vpn/lifecycle.ts";
 import { ensureDevelopmentServer } from "./domain/vpn/servers.ts";
 import { startPeerChangeFeed, type PeerChangeFeed } from "./domain/vpn/peer-changes.ts";
 import { createLogger, type Logger } from "./logger.ts";
@@ -94,10 +96,17 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   const backgroundJobs = options.backgroundJobs ?? true;
   const outboxWorker: OutboxWorker | undefined = backgroundJobs ? startOutboxWorker(workerDeps) : undefined;
 
-  // VPN: subscriptions that ended lose their peers; `npm run vpn` authenticates with the admin token file.
-  const expiryTimer: ExpiryTimer | undefined = backgroundJobs
-    ? startExpiryTimer({ db: database.db, logger })
-    : undefined;
+  // Subscriptions that ended lose their peers (every minute); stale rows go (every hour).
+  const jobs: RepeatingJob[] = backgroundJobs
+    ? [
+        startRepeatingJob("ended subscriptions and revoked their devices", () => expireDue(database.db), {
+          logger,
+          intervalMs: 60_000,
+        }),
+        startRepeatingJob("housekeeping", () => purgeStale(database.db), { logger, intervalMs: 3_600_000 }),
+      ]
+    : [];
+  // `npm run vpn` authenticates with the admin token file.
   await writeAdminToken(config.DATA_DIR);
   const peerChanges = await startPeerChangeFeed({
     db: database.db,
@@ -131,7 +140,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     services,
     async close() {
       await outboxWorker?.stop();
-      await expiryTimer?.stop();
+      await Promise.all(jobs.map((job) => job.stop()));
       await peerChanges.close();
       await removeAdminToken(config.DATA_DIR);
       await database.close();

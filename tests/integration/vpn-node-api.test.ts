@@ -126,6 +126,17 @@ describe("the node API", () => {
 
     const bad = await app.request("/api/nodes/status", { json: { publicKey: "nope" }, headers: auth });
     expect(bad.status).toBe(400);
+    // An out-of-range handshake time is refused before anything is written.
+    const [seenBefore] = await app.services.db.select().from(vpnServers).where(eq(vpnServers.name, name));
+    for (const latestHandshake of [1e15, -1, 1.5]) {
+      const outOfRange = await app.request("/api/nodes/status", {
+        json: { publicKey: node.publicKey, peers: [{ publicKey: issued.device.publicKey, latestHandshake }] },
+        headers: auth,
+      });
+      expect(outOfRange.status, String(latestHandshake)).toBe(400);
+    }
+    const [seenAfter] = await app.services.db.select().from(vpnServers).where(eq(vpnServers.name, name));
+    expect(seenAfter!.lastSeenAt).toEqual(seenBefore!.lastSeenAt);
     await app.services.db.update(vpnServers).set({ active: true });
   });
 

@@ -1,7 +1,6 @@
 import { and, exists, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Database } from "#server/db/client.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
-import type { Logger } from "#server/logger.ts";
 import { revokeSubscriptionDevices } from "./devices.ts";
 import { USABLE_STATUSES } from "./usable.ts";
 
@@ -48,36 +47,4 @@ export async function expireDue(db: Database, now = new Date()): Promise<ExpiryR
     );
     return { ended: ended.length, revokedDevices };
   });
-}
-
-export interface ExpiryTimer {
-  stop(): Promise<void>;
-}
-
-/** Runs `expireDue` now and then every `intervalMs`; a failed run is logged and retried next time. */
-export function startExpiryTimer(deps: { db: Database; logger: Logger }, intervalMs = 60_000): ExpiryTimer {
-  let running: Promise<void> | undefined;
-  let stopped = false;
-  const run = () => {
-    if (stopped || running) return;
-    running = expireDue(deps.db)
-      .then((result) => {
-        if (result.ended || result.revokedDevices)
-          deps.logger.info(result, "ended subscriptions and revoked their devices");
-      })
-      .catch((error: unknown) => deps.logger.error({ err: error }, "subscription expiry run failed"))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(run, intervalMs);
-  timer.unref();
-  run();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

@@ -1,0 +1,62 @@
+import { and, eq, lt, lte } from "drizzle-orm";
+import type { Database } from "#server/db/client.ts";
+import { checkoutSessions, outboxMessages, rateLimit } from "#server/db/schema/index.ts";
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+export const RETENTION = {
+  /** A hosted checkout nobody paid is dead after a day (Stripe's own sessions expire then). */
+  openCheckoutMs: DAY_MS,
+  /** Expired checkouts are kept a while for support questions, then removed. */
+  expiredCheckoutMs: 30 * DAY_MS,
+  /** Longer than any rate-limit window. */
+  rateLimitMs: DAY_MS,
+  /** Sent e-mails carry sealed configs: keep them only as long as a delivery question may come. */
+  sentEmailMs: 30 * DAY_MS,
+};
+
+export interface HousekeepingResult {
+  expiredCheckouts: number;
+  removedCheckouts: number;
+  removedRateLimits: number;
+  removedEmails: number;
+}
+
+/** Expires unpaid checkouts and removes what is kept no longer (see RETENTION). Idempotent. */
+export async function purgeStale(db: Database, now = new Date()): Promise<HousekeepingResult> {
+  const before = (ms: number) => new Date(now.getTime() - ms);
+  const expired = await db
+    .update(checkoutSessions)
+    .set({ status: "expired" })
+    .where(
+      and(
+        eq(checkoutSessions.status, "open"),
+        lte(checkoutSessions.createdAt, before(RETENTION.openCheckoutMs)),
+      ),
+    )
+    .returning({ id: checkoutSessions.id });
+  const removedCheckouts = await db
+    .delete(checkoutSessions)
+    .where(
+      and(
+        eq(checkoutSessions.status, "expired"),
+        lte(checkoutSessions.createdAt, before(RETENTION.expiredCheckoutMs)),
+      ),
+    )
+    .returning({ id: checkoutSessions.id });
+  const removedRateLimits = await db
+    .delete(rateLimit)
+    .where(lt(rateLimit.lastRequest, now.getTime() - RETENTION.rateLimitMs))
+    .returning({ id: rateLimit.id });
+  const removedEmails = await db
+    .delete(outboxMessages)
+    .where(and(eq(outboxMessages.status, "sent"), lte(outboxMessages.sentAt, before(RETENTION.sentEmailMs))))
+    .returning({ id: outboxMessages.id });
+  return {
+    expiredCheckouts: expired.length,
+    removedCheckouts: removedCheckouts.length,
+    removedRateLimits: removedRateLimits.length,
+    removedEmails: removedEmails.length,
+  };
+}
