@@ -14,6 +14,7 @@ import { blogPageSource } from "./http/blog-pages.ts";
 import { clientAddress } from "./http/client-address.ts";
 import { createPageCache } from "./http/page-cache.ts";
 import { servePrecompressedAssets } from "./http/precompressed-assets.ts";
+import { withBodyLimit } from "./http/body-limit.ts";
 import { withSecurityHeaders } from "./http/security-headers.ts";
 import { staticPageSource, staticPagePaths } from "./http/static-pages.ts";
 import { startServices, type AppServices, type ServiceOptions } from "./services.ts";
@@ -101,9 +102,12 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
   const options = { https: services.config.PUBLIC_URL.startsWith("https://"), development: !build };
   // A current page is answered on Node's request, before Express: its router and request
   // decoration would cost most of a hit (decision 022).
-  return withSecurityHeaders(options, (request, response) => {
-    if (!pageCache?.serveHit(request, response)) app(request, response);
-  });
+  return withSecurityHeaders(
+    options,
+    withBodyLimit((request, response) => {
+      if (!pageCache?.serveHit(request, response)) app(request, response);
+    }),
+  );
 }
 
 export interface RunningServer {
@@ -121,7 +125,17 @@ export async function startServer(
   const { services } = running;
   const handler = await createHttpHandler(services, options.viteDevServer);
   const server = await new Promise<Server>((resolve, reject) => {
-    const listening = createServer(handler);
+    const listening = createServer(
+      {
+        // Deliberate timeouts: a client gets 20 s to send its headers and 30 s for the whole
+        // request (bodies are at most a few MB); an idle keep-alive connection lives 65 s,
+        // longer than the usual load balancer's 60 s, so the balancer closes it first.
+        headersTimeout: 20_000,
+        requestTimeout: 30_000,
+        keepAliveTimeout: 65_000,
+      },
+      handler,
+    );
     listening.once("error", reject);
     listening.listen(config.PORT, config.HOST, () => {
       listening.off("error", reject);
