@@ -2,8 +2,15 @@
 // never issues configs on the development VPN server.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkoutSessions, outboxMessages, subscriptions, vpnServers } from "#server/db/schema/index.ts";
+import {
+  checkoutSessions,
+  devices,
+  outboxMessages,
+  subscriptions,
+  vpnServers,
+} from "#server/db/schema/index.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { addTestSubscription, addTestVpnServer, issueTestDevice } from "../support/vpn.ts";
 import { signUp, STAFF_EMAIL } from "./admin-helpers.ts";
 
 const LIVE_ENV = {
@@ -110,6 +117,38 @@ describe("demo mode", () => {
     try {
       const sessionId = await leftoverTestSession(app);
       expect(await tryToPay(app, sessionId)).toEqual({ page: 404, pay: 404, status: "open", fulfilled: 0 });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("never issues on the development server once a real server exists, even a full or disabled one", async () => {
+    const app = await createTestApp();
+    try {
+      const { db } = app.services;
+      const [development] = await db.select().from(vpnServers);
+      expect(development).toMatchObject({ name: "ng-lagos-dev", development: true });
+      const real = await addTestVpnServer(db, { name: "ng-lagos-1", octet: 74, ipv4Prefix: 29 });
+      // The real server has more devices than the empty development server, and still takes them all.
+      const placed = [];
+      for (let index = 0; index < 5; index++)
+        placed.push(await issueTestDevice(app.services, await addTestSubscription(db)));
+      expect(placed.every(({ server }) => server.id === real.id)).toBe(true);
+      // Full, then disabled: buyers wait (Configuration Pending), checkout stops; no dead configs.
+      await expect(issueTestDevice(app.services, await addTestSubscription(db))).rejects.toThrow(
+        /No active VPN server/,
+      );
+      await db.update(vpnServers).set({ active: false }).where(eq(vpnServers.id, real.id));
+      await expect(issueTestDevice(app.services, await addTestSubscription(db))).rejects.toThrow(
+        /No active VPN server/,
+      );
+      const refused = await app.request("/api/create-checkout", {
+        json: { planId: "unlock", customerEmail: null },
+      });
+      expect(refused.status).toBe(503);
+      expect((await db.select().from(devices).where(eq(devices.vpnServerId, development!.id))).length).toBe(
+        0,
+      );
     } finally {
       await app.close();
     }

@@ -184,7 +184,7 @@ describe.each(databaseKinds)("the built-in checkout and verify-payment on %s", (
       expect((await start()).status).toBe(503);
       await app.services.db.update(vpnServers).set({ nextAddressIndex: 2 }).where(eq(vpnServers.id, tiny.id));
       expect((await start()).status).toBe(200);
-      await app.services.db.update(vpnServers).set({ active: false }).where(eq(vpnServers.id, tiny.id));
+      await app.services.db.delete(vpnServers).where(eq(vpnServers.id, tiny.id));
     } finally {
       await app.services.db
         .update(vpnServers)

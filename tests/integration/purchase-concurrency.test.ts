@@ -10,7 +10,7 @@ import {
 } from "#server/db/schema/index.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
-import { addTestVpnServer } from "../support/vpn.ts";
+import { addTestVpnServer, treatDevelopmentServerAsReal } from "../support/vpn.ts";
 
 // Verifications and payments that arrive together: each buyer gets exactly one subscription,
 // one slot-1 device at its own address and one config e-mail, and one bad session fails only itself.
@@ -52,6 +52,7 @@ describe.each(databaseKinds)("concurrent fulfilment on %s", (kind) => {
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp({ kind });
+    await treatDevelopmentServerAsReal(app.services.db);
   });
   afterAll(async () => {
     await app?.close();

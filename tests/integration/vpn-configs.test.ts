@@ -9,7 +9,12 @@ import { configEmail } from "#server/domain/vpn/config-email.ts";
 import { issueDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
-import { addTestSubscription, captureTransport, issueTestDevice } from "../support/vpn.ts";
+import {
+  addTestSubscription,
+  captureTransport,
+  issueTestDevice,
+  treatDevelopmentServerAsReal,
+} from "../support/vpn.ts";
 
 let app: TestApp;
 const mail = captureTransport();
@@ -21,6 +26,7 @@ async function deviceRow(id: string) {
 
 beforeAll(async () => {
   app = await createTestApp({ transport: mail });
+  await treatDevelopmentServerAsReal(app.services.db);
 });
 afterAll(async () => {
   await app?.close();

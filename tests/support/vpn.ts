@@ -1,4 +1,5 @@
-import { subscriptions, type Subscription } from "#server/db/schema/index.ts";
+import { eq } from "drizzle-orm";
+import { subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
 import type { Database, Executor } from "#server/db/client.ts";
 import type { QueuedEmail } from "#server/domain/mail/outbox.ts";
 import type { MailTransport } from "#server/domain/mail/transport.ts";
@@ -27,6 +28,15 @@ export async function addTestVpnServer(
     dns: "1.1.1.1",
   });
   return server;
+}
+
+/**
+ * For tests about allocation, devices or purchases that add servers of their own: the demo's
+ * development server then stands for a real server that already carries buyers (a development
+ * server is never chosen once a real one exists).
+ */
+export async function treatDevelopmentServerAsReal(executor: Executor): Promise<void> {
+  await executor.update(vpnServers).set({ development: false }).where(eq(vpnServers.development, true));
 }
 
 let subscriptionCounter = 0;

@@ -32,6 +32,8 @@ export const vpnServers = pgTable(
     dns: text().notNull(),
     nodeTokenHash: text().notNull().unique(),
     active: boolean().notNull().default(true),
+    /** The placeholder server a demo store creates on first start; never used once a real one exists. */
+    development: boolean().notNull().default(false),
     lastSeenAt: timestamp({ withTimezone: true }),
     /** The peer-set version the node agent last reported as applied. */
     appliedPeerVersion: text(),

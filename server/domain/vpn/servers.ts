@@ -69,8 +69,13 @@ const hasFreeAddress = sql`(
     2000000000)
   or exists (select 1 from vpn_free_addresses free where free.server_id = vpn_servers.id))`;
 
-/** Active, with a registered node key, and an address left: a server a device can be issued on. */
-const canTakeDevice = sql`(vpn_servers.active and vpn_servers.public_key is not null and ${hasFreeAddress})`;
+/**
+ * Active, with a registered node key, and an address left: a server a device can be issued on.
+ * The demo's development server (a placeholder endpoint) only while no real server exists at all:
+ * a buyer waits for room on a real server rather than get a config that can never connect.
+ */
+const canTakeDevice = sql`(vpn_servers.active and vpn_servers.public_key is not null and ${hasFreeAddress}
+  and (not vpn_servers.development or not exists (select 1 from vpn_servers real where not real.development)))`;
 
 /** Whether any VPN server can take a device now; checkout is not started otherwise. */
 export async function anyServerCanTakeDevice(executor: Executor): Promise<boolean> {
@@ -171,7 +176,12 @@ export async function ensureDevelopmentServer(
     ipv6Cidr: "fd66::/64",
     dns: config.VPN_DNS,
   });
-  return server;
+  const [marked] = await executor
+    .update(vpnServers)
+    .set({ development: true })
+    .where(eq(vpnServers.id, server.id))
+    .returning();
+  return marked;
 }
 
 /** A new node token for an existing server (the old one stops working); returned once. */
