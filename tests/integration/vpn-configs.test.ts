@@ -1,28 +1,22 @@
 // Configs as buyers receive them: the download link, the QR code, the config e-mail, and what never reaches the log.
-import fs from "node:fs/promises";
-import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devices, outboxMessages, subscriptions } from "#server/db/schema/index.ts";
-import { ADMIN_TOKEN_FILE } from "#server/domain/vpn/admin-token.ts";
 import { configEmail } from "#server/domain/vpn/config-email.ts";
 import { issueDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { addServerViaAdmin, adminToken } from "../support/vpn-admin.ts";
 import {
   addTestSubscription,
   captureTransport,
+  deviceRow,
   issueTestDevice,
   treatDevelopmentServerAsReal,
 } from "../support/vpn.ts";
 
 let app: TestApp;
 const mail = captureTransport();
-
-async function deviceRow(id: string) {
-  const [row] = await app.services.db.select().from(devices).where(eq(devices.id, id));
-  return row!;
-}
 
 beforeAll(async () => {
   app = await createTestApp({ transport: mail });
@@ -31,28 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
-
-async function adminToken() {
-  const file = JSON.parse(await fs.readFile(path.join(app.dataDir, ADMIN_TOKEN_FILE), "utf8")) as {
-    token: string;
-  };
-  return file.token;
-}
-
-async function addServerViaAdmin(name: string) {
-  const response = await app.request("/api/nodes/servers", {
-    json: {
-      command: "add-server",
-      name,
-      endpoint: "203.0.113.20:51820",
-      ipv4: "10.70.0.0/24",
-      ipv6: "fd70::/64",
-    },
-    headers: { authorization: `Bearer ${await adminToken()}` },
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { name: string; nodeToken: string };
-}
 
 describe("config downloads", () => {
   it("serves the .conf as an attachment named after the brand and slot, and the first download activates it", async () => {
@@ -68,18 +40,18 @@ describe("config downloads", () => {
     const text = await response.text();
     expect(text).toContain("[Interface]");
     expect(text).toContain("AllowedIPs = 0.0.0.0/0, ::/0");
-    const activated = await deviceRow(second.device.id);
+    const activated = await deviceRow(app.services.db, second.device.id);
     expect(activated.activatedVia).toBe("download");
 
     // A later QR view changes nothing; the first QR view of another device records "qr".
     expect((await app.request(`/api/configs/${second.downloadToken}/qr.svg`)).status).toBe(200);
-    const again = await deviceRow(second.device.id);
+    const again = await deviceRow(app.services.db, second.device.id);
     expect(again.activatedVia).toBe("download");
     expect(again.activatedAt?.getTime()).toBe(activated.activatedAt?.getTime());
     const qr = await app.request(`/api/configs/${first.downloadToken}/qr.svg`);
     expect(qr.headers.get("content-type")).toBe("image/svg+xml");
     expect(await qr.text()).toMatch(/^<svg/);
-    expect((await deviceRow(first.device.id)).activatedVia).toBe("qr");
+    expect((await deviceRow(app.services.db, first.device.id)).activatedVia).toBe("qr");
   });
 
   it("answers 404 JSON for an unknown or malformed token", async () => {
@@ -111,7 +83,7 @@ describe("config downloads", () => {
         expect(body.message.length).toBeGreaterThan(10);
       }
     }
-    expect((await deviceRow(revoked.device.id)).activatedAt).toBeNull();
+    expect((await deviceRow(app.services.db, revoked.device.id)).activatedAt).toBeNull();
   });
 
   it("names the file after the configured brand", async () => {
@@ -183,7 +155,7 @@ describe("the config e-mail", () => {
 
 describe("secrets in the log", () => {
   it("never writes a private key, preshared key or token to the app log", async () => {
-    const { nodeToken } = await addServerViaAdmin("ng-log-check");
+    const { nodeToken } = await addServerViaAdmin(app, "ng-log-check");
     const subscription = await addTestSubscription(app.services.db, {
       deviceLimit: 1,
       customerEmail: "log@example.com",
@@ -203,13 +175,13 @@ describe("secrets in the log", () => {
       headers: { authorization: `Bearer ${nodeToken}` },
     });
 
-    const row = await deviceRow(issued.device.id);
+    const row = await deviceRow(app.services.db, issued.device.id);
     const secrets = [
       app.services.sealer.unseal(row.privateKeySealed),
       app.services.sealer.unseal(row.presharedKeySealed),
       issued.downloadToken,
       nodeToken,
-      await adminToken(),
+      await adminToken(app),
     ];
     expect(app.log.lines.length).toBeGreaterThan(0);
     for (const secret of secrets) expect(app.log.text).not.toContain(secret);

@@ -1,18 +1,13 @@
 // Subscriptions that end lose their devices: expiry, cancellation at period end, refunds.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devices, subscriptions } from "#server/db/schema/index.ts";
+import { subscriptions } from "#server/db/schema/index.ts";
 import { expireDue } from "#server/domain/vpn/lifecycle.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
-import { addTestSubscription, captureTransport, issueTestDevice } from "../support/vpn.ts";
+import { addTestSubscription, captureTransport, deviceRow, issueTestDevice } from "../support/vpn.ts";
 
 let app: TestApp;
 const mail = captureTransport();
-
-async function deviceRow(id: string) {
-  const [row] = await app.services.db.select().from(devices).where(eq(devices.id, id));
-  return row!;
-}
 
 beforeAll(async () => {
   app = await createTestApp({ transport: mail });
@@ -54,10 +49,10 @@ describe("subscription expiry", () => {
     expect(await status(current.id)).toBe("active");
     expect(await status(refunded.id)).toBe("refunded");
     for (const issued of [lapsedDevice, cancellingDevice, refundedDevice]) {
-      expect((await deviceRow(issued.device.id)).revokedAt).not.toBeNull();
+      expect((await deviceRow(app.services.db, issued.device.id)).revokedAt).not.toBeNull();
       expect((await app.request(`/api/configs/${issued.downloadToken}`)).status).toBe(410);
     }
-    expect((await deviceRow(currentDevice.device.id)).revokedAt).toBeNull();
+    expect((await deviceRow(app.services.db, currentDevice.device.id)).revokedAt).toBeNull();
     expect(await expireDue(app.services.db, now)).toEqual({ ended: 0, revokedDevices: 0 });
   });
 });

@@ -9,6 +9,7 @@ import { revokeDevice } from "#server/domain/vpn/devices.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
 import { countActiveDevices } from "#server/domain/vpn/nodes.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { addServerViaAdmin, adminToken } from "../support/vpn-admin.ts";
 import { addTestSubscription, captureTransport, issueTestDevice } from "../support/vpn.ts";
 
 let app: TestApp;
@@ -20,28 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
-
-async function adminToken() {
-  const file = JSON.parse(await fs.readFile(path.join(app.dataDir, ADMIN_TOKEN_FILE), "utf8")) as {
-    token: string;
-  };
-  return file.token;
-}
-
-async function addServerViaAdmin(name: string) {
-  const response = await app.request("/api/nodes/servers", {
-    json: {
-      command: "add-server",
-      name,
-      endpoint: "203.0.113.20:51820",
-      ipv4: "10.70.0.0/24",
-      ipv6: "fd70::/64",
-    },
-    headers: { authorization: `Bearer ${await adminToken()}` },
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { name: string; nodeToken: string };
-}
 
 describe("the node API", () => {
   it("refuses a missing or wrong node token with 401 JSON", async () => {
@@ -60,7 +39,7 @@ describe("the node API", () => {
   });
 
   it("registers the node's key, serves its peers with a version and records handshakes", async () => {
-    const { nodeToken, name } = await addServerViaAdmin("ng-test-node");
+    const { nodeToken, name } = await addServerViaAdmin(app, "ng-test-node");
     const auth = { authorization: `Bearer ${nodeToken}` };
     // Until its agent registers a key, the new server takes no devices: move every other server aside.
     await app.services.db.update(vpnServers).set({ active: false });
@@ -143,7 +122,7 @@ describe("the node API", () => {
   it("lets only the holder of the server's admin token add VPN servers, with clear errors", async () => {
     const unauthorized = await app.request("/api/nodes/servers", { json: { command: "list-servers" } });
     expect(unauthorized.status).toBe(401);
-    const auth = { authorization: `Bearer ${await adminToken()}` };
+    const auth = { authorization: `Bearer ${await adminToken(app)}` };
     const invalid = await app.request("/api/nodes/servers", {
       json: {
         command: "add-server",
@@ -156,7 +135,7 @@ describe("the node API", () => {
     });
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toMatchObject({ error: "Invalid request" });
-    await addServerViaAdmin("ng-dup");
+    await addServerViaAdmin(app, "ng-dup");
     const duplicate = await app.request("/api/nodes/servers", {
       json: {
         command: "add-server",

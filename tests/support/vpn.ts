@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
+import { devices, subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
 import type { Database, Executor } from "#server/db/client.ts";
 import type { QueuedEmail } from "#server/domain/mail/outbox.ts";
 import type { MailTransport } from "#server/domain/mail/transport.ts";
@@ -96,6 +96,12 @@ export function bareVpnServices(sealer: VpnServices["sealer"]): VpnServices & { 
       },
     },
   };
+}
+
+/** A device row as stored now. */
+export async function deviceRow(executor: Executor, id: string) {
+  const [row] = await executor.select().from(devices).where(eq(devices.id, id));
+  return row!;
 }
 
 /** A mail transport that keeps what it is asked to send. */
