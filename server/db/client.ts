@@ -65,3 +65,12 @@ export async function queryRows<Row>(executor: Executor, query: SQL): Promise<Ro
   const result = (await executor.execute(query)) as unknown as { rows: Row[] };
   return result.rows;
 }
+
+/** A unique constraint refused the write (SQLSTATE 23505), on either driver, however drizzle wrapped it. */
+export function isUniqueViolation(error: unknown): boolean {
+  for (let current = error; current && typeof current === "object";) {
+    if ((current as { code?: unknown }).code === "23505") return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -119,6 +119,23 @@ describe("the node API", () => {
     await app.services.db.update(vpnServers).set({ active: true });
   });
 
+  it("refuses with 409 a node key another server already uses, and changes nothing", async () => {
+    const first = await addServerViaAdmin(app, "ng-key-first");
+    const second = await addServerViaAdmin(app, "ng-key-second");
+    const key = generateKeyPair().publicKey;
+    const report = (nodeToken: string) =>
+      app.request("/api/nodes/status", {
+        json: { publicKey: key, peers: [] },
+        headers: { authorization: `Bearer ${nodeToken}` },
+      });
+    expect((await report(first.nodeToken)).status).toBe(200);
+    const refused = await report(second.nodeToken);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error: "Conflict" });
+    const [row] = await app.services.db.select().from(vpnServers).where(eq(vpnServers.name, second.name));
+    expect(row).toMatchObject({ publicKey: null, lastSeenAt: null });
+  });
+
   it("lets only the holder of the server's admin token add VPN servers, with clear errors", async () => {
     const unauthorized = await app.request("/api/nodes/servers", { json: { command: "list-servers" } });
     expect(unauthorized.status).toBe(401);

@@ -50,6 +50,8 @@ export const vpnServers = pgTable(
     index("vpn_servers_least_loaded_idx")
       .on(table.liveDevices, table.createdAt)
       .where(sql`${table.active} and ${table.publicKey} is not null`),
+    // Two servers with one key would make every config of one of them point at the other node.
+    uniqueIndex("vpn_servers_public_key_unique").on(table.publicKey),
   ],
 );
 

@@ -1,7 +1,7 @@
 // The staff's blog operations (spec §7 blog-admin/*). Callers have passed requireStaff.
 import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Executor } from "#server/db/client.ts";
+import { isUniqueViolation, type Executor } from "#server/db/client.ts";
 import { blogPosts, POST_STATUSES, type BlogPost } from "#server/db/schema/blog.ts";
 import { conflict, notFound } from "#server/domain/errors.ts";
 
@@ -98,14 +98,6 @@ export async function findPost(db: Executor, id: string): Promise<AdminPost | un
   if (!postId.safeParse(id).success) return undefined;
   const [row] = await db.select().from(blogPosts).where(eq(blogPosts.id, id));
   return row && toAdminPost(row);
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let current = error; current && typeof current === "object";) {
-    if ((current as { code?: unknown }).code === "23505") return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 const slugTaken = (value: string) =>

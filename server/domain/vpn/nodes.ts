@@ -1,8 +1,9 @@
 import { and, count, eq, gte, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
 import type { nodeStatusSchema } from "#agent/node-api.ts";
-import type { Executor } from "#server/db/client.ts";
+import { isUniqueViolation, type Executor } from "#server/db/client.ts";
 import { devices, vpnServers, type VpnServer } from "#server/db/schema/index.ts";
+import { conflict } from "#server/domain/errors.ts";
 import { hashToken } from "#server/secrets.ts";
 
 // The control-plane side of the node agent (agent/): who the node is and what it reports back
@@ -38,14 +39,20 @@ export async function recordNodeStatus(
   now = new Date(),
 ): Promise<{ publicKeyChanged: boolean; handshakesRecorded: number }> {
   const publicKeyChanged = server.publicKey !== status.publicKey;
-  await executor
-    .update(vpnServers)
-    .set({
-      lastSeenAt: now,
-      publicKey: status.publicKey,
-      appliedPeerVersion: status.appliedVersion ?? null,
-    })
-    .where(eq(vpnServers.id, server.id));
+  try {
+    await executor
+      .update(vpnServers)
+      .set({
+        lastSeenAt: now,
+        publicKey: status.publicKey,
+        appliedPeerVersion: status.appliedVersion ?? null,
+      })
+      .where(eq(vpnServers.id, server.id));
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw conflict("Another VPN server already uses this public key; give each node its own key.");
+    throw error;
+  }
   let handshakesRecorded = 0;
   const handshakes = status.peers.filter((peer) => peer.latestHandshake > 0);
   for (let start = 0; start < handshakes.length; start += 1000) {

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "vpn_servers_public_key_unique" ON "vpn_servers" USING btree ("public_key");
