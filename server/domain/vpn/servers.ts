@@ -16,6 +16,8 @@ export interface NewVpnServer {
   ipv4Cidr: string;
   ipv6Cidr: string;
   dns: string;
+  /** The demo's placeholder server (see `ensureDevelopmentServer`). */
+  development?: boolean;
 }
 
 export class InvalidVpnServer extends Error {}
@@ -175,13 +177,9 @@ export async function ensureDevelopmentServer(
     ipv4Cidr: "10.66.0.0/16",
     ipv6Cidr: "fd66::/64",
     dns: config.VPN_DNS,
+    development: true,
   });
-  const [marked] = await executor
-    .update(vpnServers)
-    .set({ development: true })
-    .where(eq(vpnServers.id, server.id))
-    .returning();
-  return marked;
+  return server;
 }
 
 /** A new node token for an existing server (the old one stops working); returned once. */
