@@ -47,7 +47,7 @@ export async function fulfilCheckout(
       planType: plan.planType,
       deviceLimit: plan.deviceLimit,
       customerEmail: session.customerEmail,
-      expiresAt: new Date((session.paidAt ?? new Date()).getTime() + plan.accessDays * DAY_MS),
+      expiresAt: new Date((session.paidAt ?? now).getTime() + plan.accessDays * DAY_MS),
       checkoutSessionId: session.id,
       stripeCustomerId: references.stripeCustomerId ?? null,
       stripeSubscriptionId: references.stripeSubscriptionId ?? null,
