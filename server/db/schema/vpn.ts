@@ -15,7 +15,14 @@ import {
 export const PLAN_TYPES = ["unlock", "basic", "pro_monthly", "pro_yearly"] as const;
 export type PlanType = (typeof PLAN_TYPES)[number];
 
-export const SUBSCRIPTION_STATUSES = ["active", "past_due", "canceled", "expired", "refunded"] as const;
+export const SUBSCRIPTION_STATUSES = [
+  "active",
+  "past_due",
+  "canceled",
+  "expired",
+  "refunded",
+  "disputed",
+] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 export const vpnServers = pgTable(

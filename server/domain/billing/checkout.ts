@@ -3,8 +3,9 @@ import { and, eq } from "drizzle-orm";
 import { findPlan, type Plan } from "#app/lib/plans.ts";
 import { usesTestCheckout } from "#server/config.ts";
 import type { Executor } from "#server/db/client.ts";
-import { checkoutSessions, type CheckoutSession } from "#server/db/schema/index.ts";
+import { checkoutSessions, type CheckoutSession, type CheckoutStatus } from "#server/db/schema/index.ts";
 import { invalidInput } from "#server/domain/errors.ts";
+import type { Logger } from "#server/logger.ts";
 import { generateToken } from "#server/secrets.ts";
 import type { AppServices } from "#server/services.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
@@ -102,19 +103,52 @@ export async function findCheckoutSession(
   return row;
 }
 
-/** Marks an open session paid (once); later calls keep the first payment's details. */
-export async function markCheckoutPaid(
+export interface ReceivedPayment {
+  reference: string | null;
+  customerEmail?: string | null;
+  /** What the provider charged, in the smallest currency unit; null when it did not say. */
+  amountCents: number | null;
+  currency: string | null;
+}
+
+/**
+ * Records the payment of an open session, once (later calls keep the first payment's details).
+ * The one place a payment is compared with the catalogue price recorded at checkout: when the
+ * amount or currency differs the session becomes `amount_mismatch` — kept with both figures and
+ * never fulfilled — instead of `paid`. Answers the session's status afterwards.
+ */
+export async function recordPayment(
   executor: Executor,
-  sessionId: string,
-  payment: { reference: string | null; customerEmail?: string | null },
-): Promise<void> {
-  await executor
+  logger: Pick<Logger, "warn">,
+  session: Pick<CheckoutSession, "id" | "planId" | "amountCents" | "currency">,
+  payment: ReceivedPayment,
+  now = new Date(),
+): Promise<CheckoutStatus | undefined> {
+  const matchesPrice =
+    payment.amountCents === session.amountCents &&
+    payment.currency?.toLowerCase() === session.currency.toLowerCase();
+  const [recorded] = await executor
     .update(checkoutSessions)
     .set({
-      status: "paid",
-      paidAt: new Date(),
+      status: matchesPrice ? "paid" : "amount_mismatch",
+      paidAt: now,
       paymentReference: payment.reference,
+      paidAmountCents: payment.amountCents,
+      paidCurrency: payment.currency,
       ...(payment.customerEmail ? { customerEmail: payment.customerEmail } : {}),
     })
-    .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.status, "open")));
+    .where(and(eq(checkoutSessions.id, session.id), eq(checkoutSessions.status, "open")))
+    .returning({ status: checkoutSessions.status });
+  if (!recorded) return (await findCheckoutSession(executor, session.id))?.status;
+  if (!matchesPrice)
+    logger.warn(
+      {
+        sessionId: session.id,
+        planId: session.planId,
+        expected: { amountCents: session.amountCents, currency: session.currency },
+        received: { amountCents: payment.amountCents, currency: payment.currency },
+      },
+      "payment differs from the catalogue price: recorded as amount_mismatch, not fulfilled",
+    );
+  return recorded.status;
 }

@@ -12,10 +12,16 @@ import { deviceSummary, issueDevice } from "#server/domain/vpn/devices.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import { rateLimited } from "#server/domain/errors.ts";
 import { consumeRateLimit, consumeRateLimits } from "#server/domain/rate-limit.ts";
-import { markCheckoutPaid } from "./checkout.ts";
-import { paymentNotCompleted, providerUnavailable, sessionNotFound, subscriptionEnded } from "./errors.ts";
+import { recordPayment } from "./checkout.ts";
+import {
+  paymentNeedsReview,
+  paymentNotCompleted,
+  providerUnavailable,
+  sessionNotFound,
+  subscriptionEnded,
+} from "./errors.ts";
 import { fulfilCheckout, type BillingServices, type StripeReferences } from "./fulfil.ts";
-import { sessionState, stripeClient } from "./stripe-provider.ts";
+import { receivedPayment, sessionState, stripeClient } from "./stripe-provider.ts";
 
 export interface VerifiedPayment {
   success: true;
@@ -81,29 +87,36 @@ export async function verifyPayment(
   const references =
     read.session.status === "paid" ? {} : await confirmWithProvider(services, read.session, now);
 
-  const verification = await services.db.transaction(async (tx) => {
-    const subscription = await fulfilCheckout(tx, services, read.session.id, references, now);
-    if (!subscription) throw paymentNotCompleted();
-    if (!isUsable(subscription, now)) throw subscriptionEnded(endedStatusOf(subscription));
-    const issued = input.newDevice ? (await issueDevice(tx, services, subscription)).device : undefined;
-    const { firstDevice, liveDevices } = await deviceSummary(tx, subscription.id);
-    const device = issued ?? firstDevice;
-    if (device?.revokedAt) throw subscriptionEnded("canceled");
-    return { subscription, device, activeDevices: liveDevices };
-  });
+  const verification = await services.db.transaction(
+    async (tx): Promise<Verification | { ended: string }> => {
+      const subscription = await fulfilCheckout(tx, services, read.session.id, references, now);
+      if (!subscription) throw paymentNotCompleted();
+      // Answered after the commit: a subscription just recorded as refunded or disputed (a reversal
+      // that arrived before the payment) must be kept, not rolled back with the refusal.
+      if (!isUsable(subscription, now)) return { ended: endedStatusOf(subscription) };
+      const issued = input.newDevice ? (await issueDevice(tx, services, subscription)).device : undefined;
+      const { firstDevice, liveDevices } = await deviceSummary(tx, subscription.id);
+      const device = issued ?? firstDevice;
+      if (device?.revokedAt) throw subscriptionEnded("canceled");
+      return { subscription, device, activeDevices: liveDevices };
+    },
+  );
   services.mail.wake();
+  if ("ended" in verification) throw subscriptionEnded(verification.ended);
   return answer(services, verification);
 }
 
 /**
  * A Stripe session whose webhook has not arrived yet: ask Stripe, and record the payment if it is
- * paid. Stripe is asked about one session at most once per few seconds, however often the page polls.
+ * paid (at the catalogue price, else it needs review). Stripe is asked about one session at most
+ * once per few seconds, however often the page polls.
  */
 async function confirmWithProvider(
   services: BillingServices,
   session: CheckoutSession,
   now: Date,
 ): Promise<StripeReferences> {
+  if (session.status === "amount_mismatch") throw paymentNeedsReview();
   if (session.provider !== "stripe" || !services.config.STRIPE_SECRET_KEY) throw paymentNotCompleted();
   const recentlyAsked = await consumeRateLimit(services.db, `stripe-session-check:${session.id}`, {
     ...VERIFY_LIMITS.stripeCheck,
@@ -121,10 +134,8 @@ async function confirmWithProvider(
     throw providerUnavailable();
   }
   if (!state.paid) throw paymentNotCompleted();
-  await markCheckoutPaid(services.db, session.id, {
-    reference: state.paymentIntentId ?? state.subscriptionId,
-    customerEmail: state.customerEmail,
-  });
+  const status = await recordPayment(services.db, services.logger, session, receivedPayment(state), now);
+  if (status === "amount_mismatch") throw paymentNeedsReview();
   return { stripeCustomerId: state.customerId, stripeSubscriptionId: state.subscriptionId };
 }
 
