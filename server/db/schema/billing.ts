@@ -11,6 +11,8 @@ export const checkoutSessions = pgTable("checkout_sessions", {
   currency: text().notNull().default("usd"),
   status: text({ enum: CHECKOUT_STATUSES }).notNull().default("open"),
   paymentReference: text(),
+  /** SHA-256 of the paying browser's buyer cookie: the proof that may add devices (decision 063). */
+  buyerTokenHash: text(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   paidAt: timestamp({ withTimezone: true }),
 });

@@ -14,6 +14,13 @@ export const paymentNotCompleted = () =>
     "This payment has not been completed yet. If you were charged, please contact support.",
   );
 
+export const payingBrowserRequired = () =>
+  new DomainError(
+    "forbidden",
+    "Paying browser required",
+    "Adding a device needs the browser that paid for this plan: open this page there. No longer have it? Please contact support.",
+  );
+
 export const subscriptionEnded = (status: string) =>
   new DomainError(
     "gone",
