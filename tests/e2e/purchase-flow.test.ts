@@ -133,4 +133,32 @@ describe("buying a plan on the built-in checkout, as a new buyer", () => {
     await expectToast(page, "Device Limit Reached", "3 devices");
     await context.close();
   });
+
+  it("says the success link is private; the link opens slot 1 anywhere, but only the browser that paid adds a device", async () => {
+    const paying = await app.browser.newContext();
+    const page = await paying.newPage();
+    const plan = PLANS.find((candidate) => candidate.id === "pro-yearly")!;
+    await buyUntilCheckout(page, app.server.url, plan, "private-link@example.com");
+    await payOnCheckout(page, "4242 4242 4242 4242");
+    await page.waitForURL(/\/payment-success/);
+    await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
+    expect(await page.getByTestId("private-link-note").innerText()).toContain(
+      "Keep this page's link private",
+    );
+
+    const elsewhere = await app.browser.newContext();
+    const other = await elsewhere.newPage();
+    await open(other, page.url());
+    await other.getByTestId("config-1").waitFor();
+    await other.getByRole("button", { name: "Add another device" }).click();
+    await expectToast(other, "Device Not Added", "Adding a device needs the browser that paid");
+    expect(await other.getByTestId("config-2").count()).toBe(0);
+    expect(await other.getByTestId("devices-in-use").innerText()).toBe("1 of 3 in use");
+    await elsewhere.close();
+
+    await page.getByRole("button", { name: "Add another device" }).click();
+    await page.getByTestId("config-2").waitFor();
+    expect(await page.getByTestId("devices-in-use").innerText()).toBe("2 of 3 in use");
+    await paying.close();
+  });
 });

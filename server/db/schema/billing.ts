@@ -19,6 +19,8 @@ export const checkoutSessions = pgTable("checkout_sessions", {
   /** What the provider reported as paid, kept beside the price it was compared with. */
   paidAmountCents: integer(),
   paidCurrency: text(),
+  /** SHA-256 of the paying browser's buyer cookie: the proof that may add devices (decision 063). */
+  buyerTokenHash: text(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   paidAt: timestamp({ withTimezone: true }),
 });

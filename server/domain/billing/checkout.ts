@@ -6,7 +6,7 @@ import type { Executor } from "#server/db/client.ts";
 import { checkoutSessions, type CheckoutSession, type CheckoutStatus } from "#server/db/schema/index.ts";
 import { invalidInput } from "#server/domain/errors.ts";
 import type { Logger } from "#server/logger.ts";
-import { generateToken } from "#server/secrets.ts";
+import { generateToken, hashToken } from "#server/secrets.ts";
 import type { AppServices } from "#server/services.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import { checkoutUnavailable, nothingToSell } from "./errors.ts";
@@ -18,7 +18,12 @@ export type CheckoutServices = Pick<AppServices, "config" | "db" | "logger">;
 export interface CheckoutProvider {
   readonly name: CheckoutSession["provider"];
   /** Starts a hosted checkout for the plan and records it; returns where to send the buyer. */
-  createSession(input: { plan: Plan; customerEmail: string | null; origin: string }): Promise<{
+  createSession(input: {
+    plan: Plan;
+    customerEmail: string | null;
+    origin: string;
+    buyerTokenHash: string;
+  }): Promise<{
     sessionId: string;
     url: string;
   }>;
@@ -31,7 +36,7 @@ export function checkoutProvider(services: CheckoutServices): CheckoutProvider {
 function stripeProvider(services: CheckoutServices): CheckoutProvider {
   return {
     name: "stripe",
-    async createSession({ plan, customerEmail }) {
+    async createSession({ plan, customerEmail, buyerTokenHash }) {
       const stripe = stripeClient(services.config);
       // One key per checkout attempt: the SDK's own retries of this call never create a second session.
       let session;
@@ -52,6 +57,7 @@ function stripeProvider(services: CheckoutServices): CheckoutProvider {
         customerEmail,
         amountCents: plan.priceCents,
         currency: "usd",
+        buyerTokenHash,
       });
       return { sessionId: session.id, url: session.url };
     },
@@ -61,7 +67,7 @@ function stripeProvider(services: CheckoutServices): CheckoutProvider {
 function testProvider(services: CheckoutServices): CheckoutProvider {
   return {
     name: "test",
-    async createSession({ plan, customerEmail, origin }) {
+    async createSession({ plan, customerEmail, origin, buyerTokenHash }) {
       const sessionId = `cs_test_${generateToken(16)}`;
       await services.db.insert(checkoutSessions).values({
         id: sessionId,
@@ -70,6 +76,7 @@ function testProvider(services: CheckoutServices): CheckoutProvider {
         customerEmail,
         amountCents: plan.priceCents,
         currency: "usd",
+        buyerTokenHash,
       });
       // The built-in checkout is this same server: keep the buyer on the origin they use.
       return { sessionId, url: `${origin}/checkout/${sessionId}` };
@@ -77,9 +84,13 @@ function testProvider(services: CheckoutServices): CheckoutProvider {
   };
 }
 
+/**
+ * Starts a checkout for the plan. `buyerToken` is the paying browser's secret (its buyer
+ * cookie); the session keeps only its hash, which later lets that browser add devices.
+ */
 export async function createCheckout(
   services: CheckoutServices,
-  input: { planId: string; customerEmail: string | null; origin: string },
+  input: { planId: string; customerEmail: string | null; origin: string; buyerToken: string },
 ): Promise<{ url: string; sessionId: string }> {
   const plan = findPlan(input.planId);
   if (!plan) throw invalidInput(`Unknown plan "${input.planId.slice(0, 40)}".`);
@@ -92,6 +103,7 @@ export async function createCheckout(
     plan,
     customerEmail: input.customerEmail,
     origin: input.origin,
+    buyerTokenHash: hashToken(input.buyerToken),
   });
 }
 

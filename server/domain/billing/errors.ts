@@ -22,6 +22,13 @@ export const paymentNeedsReview = () =>
     "The amount charged does not match the price of this plan, so we have not set up your connection. Please contact support and we will put it right.",
   );
 
+export const payingBrowserRequired = () =>
+  new DomainError(
+    "forbidden",
+    "Paying browser required",
+    "Adding a device needs the browser that paid for this plan: open this page there. No longer have it? Please contact support.",
+  );
+
 export const subscriptionEnded = (status: string) =>
   new DomainError(
     "gone",

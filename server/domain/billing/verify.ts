@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import type { PlanType } from "#app/lib/plans.ts";
 import { eq } from "drizzle-orm";
 import {
@@ -12,8 +13,10 @@ import { deviceSummary, issueDevice } from "#server/domain/vpn/devices.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import { rateLimited } from "#server/domain/errors.ts";
 import { consumeRateLimit, consumeRateLimits } from "#server/domain/rate-limit.ts";
+import { hashToken } from "#server/secrets.ts";
 import { recordPayment } from "./checkout.ts";
 import {
+  payingBrowserRequired,
   paymentNeedsReview,
   paymentNotCompleted,
   providerUnavailable,
@@ -41,6 +44,12 @@ export const VERIFY_LIMITS = {
   stripeCheck: { limit: 1, windowMs: 5_000 },
 };
 
+/** Who is asking: the client's address, and the buyer cookie's token if the browser sent one. */
+export interface VerifyCaller {
+  clientIp: string;
+  buyerToken: string | null;
+}
+
 interface Verification {
   subscription: Subscription;
   device: Device | undefined;
@@ -50,13 +59,13 @@ interface Verification {
 /**
  * The success page's check: the session must be paid (asking Stripe when its webhook has not
  * arrived yet), fulfilment runs (idempotently), and the answer is slot 1 — or, with
- * `newDevice`, the next free slot. A reload of a fulfilled session is answered from reads alone,
- * without a transaction.
+ * `newDevice` and only for the browser that paid, the next free slot. A reload of a fulfilled
+ * session is answered from reads alone, without a transaction.
  */
 export async function verifyPayment(
   services: BillingServices,
   input: { sessionId: string; newDevice?: boolean },
-  caller: { clientIp: string },
+  caller: VerifyCaller,
   now = new Date(),
 ): Promise<VerifiedPayment> {
   const limits = await consumeRateLimits(
@@ -75,6 +84,8 @@ export async function verifyPayment(
     .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
     .where(eq(checkoutSessions.id, input.sessionId));
   if (!read) throw sessionNotFound();
+  // The link alone shows slot 1 (it is e-mailed and bookmarked); a new slot needs proof of the buyer.
+  if (input.newDevice && !mayAddDevice(read.session, caller)) throw payingBrowserRequired();
   if (!input.newDevice && read.subscription && isUsable(read.subscription, now)) {
     const { firstDevice, liveDevices } = await deviceSummary(services.db, read.subscription.id);
     if (firstDevice && !firstDevice.revokedAt)
@@ -104,6 +115,19 @@ export async function verifyPayment(
   services.mail.wake();
   if ("ended" in verification) throw subscriptionEnded(verification.ended);
   return answer(services, verification);
+}
+
+/**
+ * Whether the caller may claim another device slot on this session: it is the browser that paid
+ * (its buyer cookie hashes to the one recorded at checkout). Sessions from before buyer cookies
+ * have no hash and pass no one. The customer's e-mail sign-in, once customers have accounts, is
+ * the other proof this will accept.
+ */
+function mayAddDevice(session: CheckoutSession, caller: VerifyCaller): boolean {
+  if (!caller.buyerToken || !session.buyerTokenHash) return false;
+  const presented = Buffer.from(hashToken(caller.buyerToken));
+  const recorded = Buffer.from(session.buyerTokenHash);
+  return presented.length === recorded.length && crypto.timingSafeEqual(presented, recorded);
 }
 
 /**
