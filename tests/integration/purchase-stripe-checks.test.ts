@@ -15,6 +15,7 @@ import {
 import { fullPeerSet } from "#server/domain/vpn/node-peers.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
+import { startCheckout, verify as verifyAs } from "../support/purchase.ts";
 import {
   signedStripeEvent,
   STAND_IN_WEBHOOK_SECRET,
@@ -55,14 +56,21 @@ describe.each(databaseKinds)("Stripe payment checks on %s", (kind) => {
     return event;
   }
 
+  /** The buyer cookie of the browser that started each session, so `verify(…, true)` comes from it. */
+  const payingBrowser = new Map<string, string>();
+
   async function checkout(planId: string, customerEmail = "buyer@example.com") {
-    const response = await app.request("/api/create-checkout", { json: { planId, customerEmail } });
-    expect(response.status).toBe(200);
-    return ((await response.json()) as { url: string }).url.split("/").pop()!;
+    const { sessionId, buyerCookie } = await startCheckout(app, planId, customerEmail);
+    payingBrowser.set(sessionId, buyerCookie);
+    return sessionId;
   }
 
   const verify = (sessionId: string, newDevice?: boolean) =>
-    app.request("/api/verify-payment", { json: { sessionId, ...(newDevice ? { newDevice } : {}) } });
+    verifyAs(
+      app,
+      { sessionId, ...(newDevice ? { newDevice } : {}) },
+      newDevice ? payingBrowser.get(sessionId) : undefined,
+    );
 
   async function subscriptionOf(sessionId: string) {
     const [row] = await app.services.db
