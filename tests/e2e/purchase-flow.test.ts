@@ -1,5 +1,7 @@
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { PLANS, PLAN_TYPE_LABELS } from "#app/lib/plans.ts";
+import { devices, subscriptions } from "#server/db/schema/index.ts";
 import { useServerAndBrowser } from "../support/browser.ts";
 import {
   buyUntilCheckout,
@@ -19,6 +21,16 @@ const DATE_LABELS = {
 
 describe("buying a plan on the built-in checkout, as a new buyer", () => {
   const app = useServerAndBrowser();
+
+  /** How the buyer's device in `slot` was activated (null: not yet). */
+  async function activationOf(customerEmail: string, slot: number) {
+    const [row] = await app.server.services.db
+      .select({ via: devices.activatedVia })
+      .from(devices)
+      .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
+      .where(and(eq(subscriptions.customerEmail, customerEmail), eq(devices.slot, slot)));
+    return row?.via ?? null;
+  }
 
   it("says on every step that this is a demo store with simulated payments", async () => {
     const page = await app.browser.newPage();
@@ -112,6 +124,8 @@ describe("buying a plan on the built-in checkout, as a new buyer", () => {
     await page.waitForURL(/\/payment-success/);
     await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
     const first = await downloadConfig(page);
+    // The page's own download counts as activation (decision 064).
+    expect(await activationOf("pro@example.com", 1)).toBe("download");
 
     await page.reload();
     await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
@@ -123,6 +137,13 @@ describe("buying a plan on the built-in checkout, as a new buyer", () => {
       await add.click();
       const card = page.getByTestId(`config-${slot}`);
       await card.waitFor();
+      if (slot === 2) {
+        // Showing the QR on the page activates the device too.
+        expect(await activationOf("pro@example.com", 2)).toBeNull();
+        await card.getByRole("button", { name: "Show QR Code" }).click();
+        await card.getByRole("img", { name: /QR code of the WireGuard config/ }).waitFor();
+        expect(await activationOf("pro@example.com", 2)).toBe("qr");
+      }
       const { name, text } = await downloadConfig(page, card);
       expect(name).toBe(`NaijaLink${slot}.conf`);
       expectCompleteWireGuardConfig(text);

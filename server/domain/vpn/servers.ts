@@ -1,8 +1,10 @@
+import { isIPv4, isIPv6 } from "node:net";
 import { asc, eq, getTableColumns, sql } from "drizzle-orm";
 import { toSnakeCase } from "drizzle-orm/casing";
 import type { Config } from "#server/config.ts";
 import { queryRows, type Executor } from "#server/db/client.ts";
 import { vpnServers, type VpnServer } from "#server/db/schema/index.ts";
+import { DomainError } from "#server/domain/errors.ts";
 import { generateToken, hashToken } from "#server/secrets.ts";
 import { isValidPool } from "./addresses.ts";
 import { generateKeyPair, isWireGuardKey } from "./keys.ts";
@@ -20,7 +22,32 @@ export interface NewVpnServer {
   development?: boolean;
 }
 
-export class InvalidVpnServer extends Error {}
+export class InvalidVpnServer extends DomainError {
+  constructor(message: string) {
+    super("invalid", "Invalid request", message);
+  }
+}
+
+const HOST_NAME =
+  /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+function isEndpointHost(bracketed: string | undefined, plain: string | undefined): boolean {
+  if (bracketed !== undefined) return isIPv6(bracketed);
+  if (plain === undefined) return false;
+  // Digits and dots only is meant as IPv4: 300.1.1.1 is refused, not taken for a host name.
+  return /^[\d.]+$/.test(plain) ? isIPv4(plain) : HOST_NAME.test(plain);
+}
+
+/** Throws unless a WireGuard client can dial `endpoint`: a host name, IPv4 or [IPv6], and a port. */
+export function checkEndpoint(endpoint: string): void {
+  const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(endpoint);
+  const port = Number(match?.[3]);
+  if (!match || !isEndpointHost(match[1], match[2]) || port < 1 || port > 65_535) {
+    throw new InvalidVpnServer(
+      "endpoint must be host:port, such as vpn.example.com:51820, 203.0.113.10:51820 or [2001:db8::1]:51820 (IPv6 in brackets, port 1-65535)",
+    );
+  }
+}
 
 /** Registers a VPN server; the node token is returned once and only its hash is stored. */
 export async function addVpnServer(
@@ -35,8 +62,7 @@ export async function addVpnServer(
     throw new InvalidVpnServer("ipv4 must be an IPv4 CIDR such as 10.66.0.0/16");
   if (!isValidPool(input.ipv6Cidr, 6))
     throw new InvalidVpnServer("ipv6 must be an IPv6 CIDR such as fd66::/64");
-  if (!/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/.test(input.endpoint))
-    throw new InvalidVpnServer("endpoint must be host:port");
+  checkEndpoint(input.endpoint);
   const [taken] = await executor
     .select({ id: vpnServers.id })
     .from(vpnServers)
@@ -196,9 +222,11 @@ export async function rotateNodeToken(
   return server ? { server, nodeToken } : undefined;
 }
 
-export async function listVpnServers(executor: Executor) {
+/** Every VPN server as the operator sees it, oldest first; only the one with `id` when given. */
+export async function listVpnServers(executor: Executor, id?: string) {
   return executor
     .select({
+      id: vpnServers.id,
       name: vpnServers.name,
       region: vpnServers.region,
       endpoint: vpnServers.endpoint,
@@ -206,9 +234,11 @@ export async function listVpnServers(executor: Executor) {
       ipv4Cidr: vpnServers.ipv4Cidr,
       ipv6Cidr: vpnServers.ipv6Cidr,
       active: vpnServers.active,
+      development: vpnServers.development,
       lastSeenAt: vpnServers.lastSeenAt,
       liveDevices: vpnServers.liveDevices,
     })
     .from(vpnServers)
+    .where(id === undefined ? undefined : eq(vpnServers.id, id))
     .orderBy(asc(vpnServers.createdAt));
 }
