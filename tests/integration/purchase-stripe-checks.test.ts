@@ -263,7 +263,7 @@ describe.each(databaseKinds)("Stripe payment checks on %s", (kind) => {
     const [server] = await app.services.db
       .select()
       .from(vpnServers)
-      .where(eq(vpnServers.id, issued[0]!.vpnServerId));
+      .where(eq(vpnServers.id, issued[0]!.vpnServerId!));
     const peerKeys = async () => {
       const feed = await fullPeerSet(app.services.db, app.services.sealer, server!, new Date());
       return feed.kind === "full" ? feed.peers.map((peer) => peer.publicKey) : [];

@@ -1,4 +1,3 @@
-import { isIPv4, isIPv6 } from "node:net";
 import { asc, eq, getTableColumns, sql } from "drizzle-orm";
 import { toSnakeCase } from "drizzle-orm/casing";
 import type { Config } from "#server/config.ts";
@@ -7,6 +6,7 @@ import { vpnServers, type VpnServer } from "#server/db/schema/index.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import { generateToken, hashToken } from "#server/secrets.ts";
 import { isValidPool } from "./addresses.ts";
+import { ENDPOINT_RULE, isEndpoint } from "./endpoint.ts";
 import { generateKeyPair, isWireGuardKey } from "./keys.ts";
 
 export interface NewVpnServer {
@@ -28,25 +28,9 @@ export class InvalidVpnServer extends DomainError {
   }
 }
 
-const HOST_NAME =
-  /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
-
-function isEndpointHost(bracketed: string | undefined, plain: string | undefined): boolean {
-  if (bracketed !== undefined) return isIPv6(bracketed);
-  if (plain === undefined) return false;
-  // Digits and dots only is meant as IPv4: 300.1.1.1 is refused, not taken for a host name.
-  return /^[\d.]+$/.test(plain) ? isIPv4(plain) : HOST_NAME.test(plain);
-}
-
-/** Throws unless a WireGuard client can dial `endpoint`: a host name, IPv4 or [IPv6], and a port. */
+/** Throws unless a WireGuard client can dial `endpoint` (endpoint.ts). */
 export function checkEndpoint(endpoint: string): void {
-  const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(endpoint);
-  const port = Number(match?.[3]);
-  if (!match || !isEndpointHost(match[1], match[2]) || port < 1 || port > 65_535) {
-    throw new InvalidVpnServer(
-      "endpoint must be host:port, such as vpn.example.com:51820, 203.0.113.10:51820 or [2001:db8::1]:51820 (IPv6 in brackets, port 1-65535)",
-    );
-  }
+  if (!isEndpoint(endpoint)) throw new InvalidVpnServer(ENDPOINT_RULE);
 }
 
 /** Registers a VPN server; the node token is returned once and only its hash is stored. */
