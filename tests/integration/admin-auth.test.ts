@@ -6,6 +6,7 @@ import { account, user } from "#server/db/schema/auth.ts";
 import { ACCOUNT_LIMIT } from "#server/domain/auth/account-limit.ts";
 import { IP_LIMIT } from "#server/domain/auth/auth.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { databaseKinds } from "../support/database.ts";
 import {
   confirmationLink,
   confirmWithPassword,
@@ -130,10 +131,10 @@ describe("staff sign-up, confirmation and sign-in", () => {
   });
 });
 
-describe("brute-force sign-in is limited", () => {
+describe.each(databaseKinds)("brute-force sign-in is limited (%s)", (kind) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ kind });
     await createAccount(app, STAFF_EMAIL);
   });
   afterAll(async () => {
@@ -247,10 +248,10 @@ describe("cookies behind HTTPS", () => {
   });
 });
 
-describe("a staff address signed up by someone else", () => {
+describe.each(databaseKinds)("a staff address signed up by someone else (%s)", (kind) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ kind });
   });
   afterAll(async () => {
     await app?.close();

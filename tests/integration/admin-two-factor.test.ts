@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT_LIMIT } from "#server/domain/auth/account-limit.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { databaseKinds } from "../support/database.ts";
 import {
   cookieHeader as cookiesOf,
   createAccount,
@@ -29,13 +30,13 @@ async function enrol(app: TestApp, cookie: string, clientIp: string) {
   return { secret, backupCodes: body.backupCodes, cookie: cookiesOf(confirmed) || cookie };
 }
 
-describe("optional two-factor sign-in for staff", () => {
+describe.each(databaseKinds)("optional two-factor sign-in for staff (%s)", (kind) => {
   let app: TestApp;
   let secret: string;
   let backupCodes: string[];
 
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ kind });
     const { cookie } = await createAccount(app, STAFF_EMAIL);
     const enabled = await app.request("/api/auth/two-factor/enable", {
       json: { password: PASSWORD },
