@@ -41,6 +41,21 @@ describe("configuration", () => {
     expect(() => loadConfig({ ...live, PUBLIC_URL: "http://naijalink.example" })).toThrow(/https/);
   });
 
+  it("requires staff to use two-factor by default in live mode only, unless set either way", () => {
+    const live = {
+      NAIJALINK_MODE: "live",
+      STRIPE_SECRET_KEY: "sk_live_x",
+      STRIPE_WEBHOOK_SECRET: "whsec_x",
+      SMTP_URL: "smtp://mail.naijalink.example:587",
+      PUBLIC_URL: "https://naijalink.example",
+    };
+    expect(loadConfig({}).STAFF_REQUIRE_TOTP).toBe(false);
+    expect(loadConfig(live).STAFF_REQUIRE_TOTP).toBe(true);
+    expect(loadConfig({ STAFF_REQUIRE_TOTP: "true" }).STAFF_REQUIRE_TOTP).toBe(true);
+    expect(loadConfig({ ...live, STAFF_REQUIRE_TOTP: "false" }).STAFF_REQUIRE_TOTP).toBe(false);
+    expect(() => loadConfig({ STAFF_REQUIRE_TOTP: "yes" })).toThrow(/STAFF_REQUIRE_TOTP/);
+  });
+
   it("uses the built-in test checkout only in demo mode without Stripe", () => {
     expect(usesTestCheckout(loadConfig({}))).toBe(true);
     expect(usesTestCheckout(loadConfig({ STRIPE_SECRET_KEY: "sk_test_x" }))).toBe(false);

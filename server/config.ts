@@ -65,6 +65,8 @@ const configSchema = z.object({
   BRAND_NAME: z.string().min(1).default("NaijaLink"),
   SUPPORT_EMAIL: z.email().default("support@naijalink.example"),
   STAFF_EMAILS: emailList.default(["admin@naijalink.example", "editor@naijalink.example"]),
+  /** Staff must enrol TOTP before using the admin area; unset → on in live mode, off in demo. */
+  STAFF_REQUIRE_TOTP: z.enum(["true", "false"]).optional(),
   MAIL_FROM: z.string().min(3).optional(),
   SMTP_URL: optionalUrl,
   BETTER_AUTH_SECRET: z.string().min(32).optional(),
@@ -91,9 +93,10 @@ const configSchema = z.object({
 
 type RawConfig = z.infer<typeof configSchema>;
 
-export type Config = Omit<RawConfig, "PUBLIC_URL"> & {
+export type Config = Omit<RawConfig, "PUBLIC_URL" | "STAFF_REQUIRE_TOTP"> & {
   PUBLIC_URL: string;
   DATA_DIR: string;
+  STAFF_REQUIRE_TOTP: boolean;
 };
 
 /** What live mode cannot run without: real payments, real e-mail, and the address buyers use. */
@@ -140,6 +143,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...raw,
     PUBLIC_URL: (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),
     DATA_DIR: path.resolve(raw.DATA_DIR),
+    STAFF_REQUIRE_TOTP:
+      (raw.STAFF_REQUIRE_TOTP ?? (raw.NAIJALINK_MODE === "live" ? "true" : "false")) === "true",
   };
 }
 

@@ -17,9 +17,13 @@ export const meta: Route.MetaFunction = ({ matches, params }) => [
   { name: "robots", content: "noindex" },
 ];
 
-/** Anyone but staff is sent home without a word (spec §6); an unknown post is a 404. */
+/**
+ * Anyone but staff is sent home without a word (spec §6), staff who must enrol two-factor first
+ * to the enrolment on /admin/blog; an unknown post is a 404.
+ */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const access = await staffAccess(request, context.services);
+  if (access.kind === "needs-two-factor") throw redirect("/admin/blog");
   if (access.kind !== "staff") throw redirect("/");
   if (!params.id) return { post: null };
   const post = await findPost(context.services.db, params.id);

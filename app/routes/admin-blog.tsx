@@ -26,16 +26,68 @@ const ACCESS_DENIED: Flash = {
   description: "You don't have permission to access this page.",
 };
 
-/** Signed out → the login page; signed in but not staff → sent home, told so there (spec §6). */
+/**
+ * Signed out → the login page; signed in but not staff → sent home, told so there (spec §6);
+ * staff who must enrol two-factor first (`STAFF_REQUIRE_TOTP`) → only the enrolment.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const access = await staffAccess(request, context.services);
   if (access.kind === "anonymous") throw redirect("/admin/login");
+  if (access.kind === "needs-two-factor") return { twoFactorEnabled: false, twoFactorRequired: true };
   if (access.kind !== "staff") throw redirect("/", { headers: { "Set-Cookie": flashCookie(ACCESS_DENIED) } });
-  return { twoFactorEnabled: access.user.twoFactorEnabled };
+  return {
+    twoFactorEnabled: access.user.twoFactorEnabled,
+    twoFactorRequired: context.services.config.STAFF_REQUIRE_TOTP,
+  };
 }
 
+/**
+ * One frame whether or not the posts are shown, so the two-factor form keeps its state (the
+ * backup codes) when finishing enrolment reloads the data and unlocks the list.
+ */
 export default function AdminBlog({ loaderData }: Route.ComponentProps) {
-  return <BlogAdmin twoFactorEnabled={loaderData.twoFactorEnabled} />;
+  const { twoFactorEnabled, twoFactorRequired } = loaderData;
+  const locked = twoFactorRequired && !twoFactorEnabled;
+  return (
+    <section className="mx-auto max-w-6xl px-4 py-12">
+      <div className="mb-8 flex flex-wrap items-center justify-between gap-4">
+        <h1 className="text-3xl font-bold tracking-tight">Blog Admin</h1>
+        <div className="flex gap-2">
+          {!locked && (
+            <Button asChild>
+              <Link to="/admin/blog/new">
+                <Plus aria-hidden="true" /> New Post
+              </Link>
+            </Button>
+          )}
+          <SignOutButton />
+        </div>
+      </div>
+      {locked && (
+        <p className="mb-4 max-w-prose">
+          Staff accounts must use two-factor authentication. Set it up with an authenticator app to continue
+          to the admin area.
+        </p>
+      )}
+      <div className="mb-6">
+        <TwoFactorSettings enabled={twoFactorEnabled} required={twoFactorRequired} />
+      </div>
+      {!locked && <PostList />}
+    </section>
+  );
+}
+
+function SignOutButton() {
+  const navigate = useNavigate();
+  async function signOut() {
+    await authCall("sign-out", {});
+    navigate("/admin/login");
+  }
+  return (
+    <Button variant="outline" onClick={signOut}>
+      <LogOut aria-hidden="true" /> Sign out
+    </Button>
+  );
 }
 
 const TAB_LABELS: Record<PostTab, string> = {
@@ -45,8 +97,7 @@ const TAB_LABELS: Record<PostTab, string> = {
   deleted: "Deleted",
 };
 
-function BlogAdmin({ twoFactorEnabled }: { twoFactorEnabled: boolean }) {
-  const navigate = useNavigate();
+function PostList() {
   const [posts, setPosts] = useState<AdminPost[] | null>(null);
   const [tab, setTab] = useState<PostTab>("all");
 
@@ -74,29 +125,8 @@ function BlogAdmin({ twoFactorEnabled }: { twoFactorEnabled: boolean }) {
     await load();
   }
 
-  async function signOut() {
-    await authCall("sign-out", {});
-    navigate("/admin/login");
-  }
-
   return (
-    <section className="mx-auto max-w-6xl px-4 py-12">
-      <div className="mb-8 flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-3xl font-bold tracking-tight">Blog Admin</h1>
-        <div className="flex gap-2">
-          <Button asChild>
-            <Link to="/admin/blog/new">
-              <Plus aria-hidden="true" /> New Post
-            </Link>
-          </Button>
-          <Button variant="outline" onClick={signOut}>
-            <LogOut aria-hidden="true" /> Sign out
-          </Button>
-        </div>
-      </div>
-      <div className="mb-6">
-        <TwoFactorSettings enabled={twoFactorEnabled} />
-      </div>
+    <>
       <div role="tablist" aria-label="Filter posts" className="mb-4 inline-flex rounded-md bg-muted p-1">
         {POST_TABS.map((value) => (
           <button
@@ -119,6 +149,6 @@ function BlogAdmin({ twoFactorEnabled }: { twoFactorEnabled: boolean }) {
         onToggleStatus={toggleStatus}
         onToggleDeleted={toggleDeleted}
       />
-    </section>
+    </>
   );
 }

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { authCall } from "#app/components/admin/api.ts";
+import { ConfirmEmailForm } from "#app/components/admin/confirm-email-form.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardDescription, CardHeader } from "#app/components/ui/card.tsx";
 import { Input, Label } from "#app/components/ui/input.tsx";
@@ -18,13 +19,21 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 const ADMIN_HOME = "/admin/blog";
 
+/** Also where e-mailed links land: `?token=` a password reset, `?confirm=` a new account's confirmation. */
 export default function AdminLogin() {
   const [searchParams] = useSearchParams();
   const resetToken = searchParams.get("token");
+  const confirmToken = searchParams.get("confirm");
   return (
     <section className="flex justify-center px-4 py-16">
       <Card className="w-full max-w-md">
-        {resetToken ? <NewPasswordForm token={resetToken} /> : <SignInForm />}
+        {resetToken ? (
+          <NewPasswordForm token={resetToken} />
+        ) : confirmToken ? (
+          <ConfirmEmailForm token={confirmToken} adminHome={ADMIN_HOME} />
+        ) : (
+          <SignInForm />
+        )}
       </Card>
     </section>
   );

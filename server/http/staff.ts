@@ -11,9 +11,13 @@ import {
   type ApiCall,
 } from "./api.ts";
 
+export const ENROL_TWO_FACTOR_FIRST =
+  "Set up two-factor authentication on /admin/blog before using the admin area: staff accounts require it.";
+
 /**
  * The server-side gate of every admin call (DESIGN.md §2): a signed-in, e-mail-verified
- * user on the staff list, or an `ApiError` 401 (no session) / 403 (anyone else).
+ * user on the staff list (enrolled in TOTP when `STAFF_REQUIRE_TOTP` is on), or an
+ * `ApiError` 401 (no session) / 403 (anyone else).
  */
 export async function requireStaff(
   request: Request,
@@ -29,6 +33,8 @@ export async function requireStaff(
       throw forbidden("Confirm your e-mail address before using the admin area.");
     case "not-staff":
       throw forbidden("You don't have permission to access this page.");
+    case "needs-two-factor":
+      throw forbidden(ENROL_TWO_FACTOR_FIRST);
   }
 }
 

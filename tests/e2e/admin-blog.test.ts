@@ -1,66 +1,11 @@
-import fs from "node:fs/promises";
-import net from "node:net";
-import path from "node:path";
 import { sql } from "drizzle-orm";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "#server/db/client.ts";
+import { freePort, PASSWORD, signUpAndConfirm, STAFF_EMAIL, toast } from "../support/admin-browser.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
 import { launchBrowser, waitForHydration, waitForStaticDocument } from "../support/browser.ts";
 import { totp } from "../integration/admin-helpers.ts";
-
-const STAFF_EMAIL = "admin@naijalink.example";
-const PASSWORD = "correct horse battery staple";
-
-/** better-auth only accepts requests from PUBLIC_URL, so the server must know its own port. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Decodes quoted-printable and returns the confirmation link of the newest .eml to `email`. */
-async function confirmationLinkFromOutbox(server: TestServer, email: string): Promise<string> {
-  const outbox = path.join(server.dataDir, "outbox");
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const names = await fs.readdir(outbox).catch(() => [] as string[]);
-    for (const name of names
-      .filter((file) => file.endsWith(".eml"))
-      .sort()
-      .reverse()) {
-      const body = (await fs.readFile(path.join(outbox, name), "utf8"))
-        .replace(/=\r?\n/g, "")
-        .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-      if (!body.includes(`To: ${email}`)) continue;
-      const match = /https?:\/\/\S+\/api\/auth\/verify-email\?\S+/.exec(body);
-      if (match) return match[0];
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no confirmation e-mail for ${email} in ${outbox}`);
-}
-
-function toast(page: Page, text: string) {
-  return page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
-}
-
-async function signUpAndConfirm(page: Page, server: TestServer, email: string) {
-  await page.goto(`${server.url}/admin/login`);
-  await waitForHydration(page);
-  const signUp = page.getByRole("button", { name: "Sign up with the same credentials" });
-  expect(await signUp.isDisabled()).toBe(true);
-  await page.getByLabel("Email").fill(email);
-  expect(await signUp.isDisabled()).toBe(true);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await signUp.click();
-  await toast(page, "Check your email to confirm your account").waitFor();
-  await page.goto(await confirmationLinkFromOutbox(server, email));
-}
 
 describe("the staff blog admin in a real browser", () => {
   let server: TestServer;
@@ -193,9 +138,9 @@ describe("the staff blog admin in a real browser", () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await signUpAndConfirm(page, server, "reader@example.com");
-    // The confirmation link signs the user in and leads to /admin/blog, which refuses them.
+    // Confirming signs the user in and leads to /admin/blog, which refuses them.
     await page.waitForURL(`${server.url}/`);
-    await waitForHydration(page);
+    await waitForStaticDocument(page);
     const denied = ["Access Denied", "You don't have permission to access this page."];
     expect(await page.getByRole("alert").locator("p").allInnerTexts()).toEqual(denied);
     // Shown once: the flash is gone on the next visit.

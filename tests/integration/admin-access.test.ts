@@ -1,9 +1,17 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "#server/db/client.ts";
+import { session } from "#server/db/schema/auth.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
-import { createAccount, OTHER_STAFF_EMAIL, STAFF_EMAIL } from "./admin-helpers.ts";
+import {
+  cookieHeader,
+  createAccount,
+  OTHER_STAFF_EMAIL,
+  PASSWORD,
+  signIn,
+  STAFF_EMAIL,
+} from "./admin-helpers.ts";
 
 type Caller = { headers: Record<string, string> };
 
@@ -174,5 +182,76 @@ describe.each(databaseKinds)("staff access to the blog admin API (%s)", (kind) =
     expect(html).toContain("seeded-post");
     const missing = await page("/admin/blog/edit/00000000-0000-4000-8000-000000000000", "staff");
     expect(missing.status).toBe(404);
+  });
+});
+
+describe("the session token stays in the HttpOnly cookie for browsers", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+    await createAccount(app, STAFF_EMAIL);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  /** What a browser adds to a page script's request, and a script cannot take away. */
+  const fromPageScript = () => ({
+    origin: app.config.PUBLIC_URL,
+    "sec-fetch-site": "same-origin",
+    "sec-fetch-mode": "cors",
+  });
+
+  async function sessionTokens() {
+    return (await app.services.db.select({ token: session.token }).from(session)).map((row) => row.token);
+  }
+
+  it("answers a browser's sign-in with the cookie alone: no token in its headers or body, nor in get-session", async () => {
+    const response = await app.request("/api/auth/sign-in/email", {
+      json: { email: STAFF_EMAIL, password: PASSWORD },
+      headers: fromPageScript(),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("set-auth-token")).toBeNull();
+    expect(response.headers.get("access-control-expose-headers") ?? "").not.toMatch(/set-auth-token/i);
+    const text = await response.text();
+    const body = JSON.parse(text) as Record<string, unknown>;
+    expect(body).not.toHaveProperty("token");
+    expect(body.user).toMatchObject({ email: STAFF_EMAIL });
+    const cookie = cookieHeader(response);
+    expect(cookie).toContain("session_token=");
+    const tokens = await sessionTokens();
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const token of tokens) expect(text).not.toContain(token);
+
+    const current = await app.request("/api/auth/get-session", { headers: { ...fromPageScript(), cookie } });
+    expect(current.status).toBe(200);
+    const currentText = await current.text();
+    expect(currentText).toContain(STAFF_EMAIL);
+    for (const token of tokens) expect(currentText).not.toContain(token);
+    expect(current.headers.get("set-auth-token")).toBeNull();
+
+    // The cookie is what the admin pages' calls ride on.
+    const list = await app.request("/api/blog-admin/list", {
+      json: {},
+      headers: { ...fromPageScript(), cookie },
+    });
+    expect(list.status).toBe(200);
+  });
+
+  it("gives a client that is not a browser the token, which works as Authorization: Bearer on an admin call", async () => {
+    const response = await signIn(app, STAFF_EMAIL);
+    expect(response.status).toBe(200);
+    const headerToken = response.headers.get("set-auth-token");
+    const { token: bodyToken } = (await response.json()) as { token: string };
+    expect(headerToken).toBeTruthy();
+    expect(bodyToken).toBeTruthy();
+    for (const token of [headerToken, bodyToken]) {
+      const list = await app.request("/api/blog-admin/list", {
+        json: {},
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(list.status).toBe(200);
+    }
   });
 });

@@ -13,8 +13,11 @@ type Step =
   | { kind: "scan"; qr: string; secret: string; backupCodes: string[] }
   | { kind: "done"; backupCodes: string[] };
 
-/** Optional TOTP for the signed-in staff member: enrol with a QR code, confirm a code, keep the backup codes. */
-export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
+/**
+ * TOTP for the signed-in staff member: enrol with a QR code, confirm a code, keep the backup codes.
+ * While staff are required to use it (`required`), it cannot be turned off here.
+ */
+export function TwoFactorSettings({ enabled, required = false }: { enabled: boolean; required?: boolean }) {
   const revalidator = useRevalidator();
   const [step, setStep] = useState<Step>({ kind: "closed" });
   const [password, setPassword] = useState("");
@@ -64,6 +67,7 @@ export function TwoFactorSettings({ enabled }: { enabled: boolean }) {
   }
 
   if (step.kind === "closed") {
+    if (enabled && required) return null;
     return (
       <Button variant="outline" onClick={() => setStep({ kind: "password" })}>
         <ShieldCheck aria-hidden="true" /> {enabled ? "Turn off two-factor" : "Set up two-factor"}

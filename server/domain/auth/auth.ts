@@ -7,8 +7,11 @@ import type { Config } from "#server/config.ts";
 import type { Database, Executor } from "#server/db/client.ts";
 import * as authSchema from "#server/db/schema/auth.ts";
 import type { OutgoingEmail } from "#server/domain/mail/outbox.ts";
-import { consumeRateLimit } from "#server/domain/rate-limit.ts";
+import type { RateLimitResult } from "#server/domain/rate-limit.ts";
 import type { Logger } from "#server/logger.ts";
+import { clearSignInFailures, consumeSignInAttempt, consumeSignUpAttempt } from "./account-limit.ts";
+import { confirmationPageUrl, emailConfirmation } from "./confirmation.ts";
+import { checkPassword } from "./credentials.ts";
 
 /** Where a confirmed staff member lands (spec §7: sign-up redirect target). */
 export const ADMIN_HOME = "/admin/blog";
@@ -22,11 +25,6 @@ export const CLIENT_IP_HEADER = "x-naijalink-client-ip";
 
 /** better-auth's own per-IP limits on the password endpoints. */
 export const IP_LIMIT = { window: 60, max: 10 };
-/**
- * Our per-account limit on sign-in and sign-up attempts, whatever the IP: a botnet
- * gets a handful of guesses per window, and the real owner waits at most one window.
- */
-export const ACCOUNT_LIMIT = { limit: 5, windowMs: 5 * 60_000 };
 
 export interface AuthDependencies {
   config: Config;
@@ -39,30 +37,29 @@ export interface AuthDependencies {
   };
 }
 
-const ACCOUNT_LIMITED_PATHS: Record<string, string> = {
-  "/sign-in/email": "sign-in",
-  "/sign-up/email": "sign-up",
-};
-
 const SIGN_IN_COMPLETIONS = new Set([
   "/sign-in/email",
   "/two-factor/verify-totp",
   "/two-factor/verify-backup-code",
 ]);
 
-/** `consumeRateLimit` prefixes keys with `app:`; the after-hook deletes by the full key. */
-function accountLimitKey(action: string, email: string) {
-  return `${action}:${email.trim().toLowerCase()}`;
+function clientIpOf(request: Request | undefined): string {
+  return request?.headers.get(CLIENT_IP_HEADER) ?? "unknown";
+}
+
+function tooManyAttempts(result: RateLimitResult) {
+  return new APIError(
+    "TOO_MANY_REQUESTS",
+    {
+      message: `Too many attempts for this account. Please try again in ${result.retryAfterSeconds} seconds.`,
+    },
+    { "Retry-After": String(result.retryAfterSeconds) },
+  );
 }
 
 export function createAuth(deps: AuthDependencies) {
   const { config, db, logger } = deps;
   const brand = config.BRAND_NAME;
-
-  async function clearSignInFailures(email: string) {
-    const key = `app:${accountLimitKey("sign-in", email)}`;
-    await db.delete(authSchema.rateLimit).where(eq(authSchema.rateLimit.key, key));
-  }
 
   async function queueEmail(email: OutgoingEmail) {
     await deps.mail.enqueue(db, email);
@@ -90,9 +87,22 @@ export function createAuth(deps: AuthDependencies) {
       enabled: true,
       requireEmailVerification: true,
       revokeSessionsOnPasswordReset: true,
-      // A new password ends any lock-out of the account (decision 030).
+      // The reset link reached the mailbox and its holder chose the password: that confirms the
+      // address too, and is how an owner takes back an address a stranger signed up with
+      // (decision 065). A new password also ends every lock-out of the account.
       onPasswordReset: async ({ user: owner }) => {
-        await clearSignInFailures(owner.email);
+        await db.update(authSchema.user).set({ emailVerified: true }).where(eq(authSchema.user.id, owner.id));
+        await clearSignInFailures(db, owner.email);
+      },
+      // better-auth answers a sign-up for a taken address like a new one and keeps the stored
+      // password; the owner is told, in case it was them.
+      onExistingUserSignUp: async ({ user: owner }) => {
+        await queueEmail({
+          kind: "auth.existing-account",
+          to: owner.email,
+          subject: `Your ${brand} account already exists`,
+          text: `Someone, perhaps you, tried to sign up for ${brand} with this address, which already has an account. Nothing was changed.\n\nIf it was you and you do not know the password, choose a new one with "Forgot your password?" on ${config.PUBLIC_URL}/admin/login.\n\nIf it was not you, ignore this e-mail.`,
+        });
       },
       sendResetPassword: async ({ user: recipient, url }) => {
         await queueEmail({
@@ -106,13 +116,15 @@ export function createAuth(deps: AuthDependencies) {
     },
     emailVerification: {
       sendOnSignIn: true,
-      autoSignInAfterVerification: true,
-      sendVerificationEmail: async ({ user: recipient, url }) => {
+      // The link opens a page that asks for the sign-up password (decision 065), not
+      // better-auth's /verify-email, which would confirm on a bare click.
+      sendVerificationEmail: async ({ user: recipient, token }) => {
+        const url = confirmationPageUrl(config.PUBLIC_URL, token);
         await queueEmail({
           kind: "auth.verify-email",
           to: recipient.email,
           subject: `Confirm your ${brand} account`,
-          text: `Welcome to ${brand}.\n\nConfirm your e-mail address to finish creating your account:\n${url}\n\nIf you did not sign up, ignore this e-mail.`,
+          text: `Welcome to ${brand}.\n\nTo finish creating your account, open this link and enter the password you chose when signing up (the link works for one hour):\n${url}\n\nIf you did not sign up, someone else used your address: ignore this e-mail, or, to use the account yourself, choose your own password with "Forgot your password?" on the sign-in page.`,
         });
         // Deliberate exception to "no tokens in logs" (decisions 030, 060), and only in demo mode
         // without a mail server: there it is how the first staff account gets confirmed.
@@ -128,6 +140,7 @@ export function createAuth(deps: AuthDependencies) {
       customRules: {
         "/sign-in/email": IP_LIMIT,
         "/sign-up/email": IP_LIMIT,
+        "/confirm-email": IP_LIMIT,
       },
     },
     advanced: {
@@ -152,33 +165,43 @@ export function createAuth(deps: AuthDependencies) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
-        const action = ACCOUNT_LIMITED_PATHS[ctx.path];
-        if (!action || !ctx.request) return;
-        const email = (ctx.body as { email?: unknown } | undefined)?.email;
+        if (!ctx.request) return;
+        const { email, password } = (ctx.body ?? {}) as { email?: unknown; password?: unknown };
         if (typeof email !== "string" || !email) return;
-        const result = await consumeRateLimit(db, accountLimitKey(action, email), ACCOUNT_LIMIT);
-        if (!result.allowed) {
-          logger.warn({ action }, "per-account auth rate limit reached");
-          throw new APIError(
-            "TOO_MANY_REQUESTS",
-            {
-              message: `Too many attempts for this account. Please try again in ${result.retryAfterSeconds} seconds.`,
-            },
-            { "Retry-After": String(result.retryAfterSeconds) },
-          );
+        if (ctx.path === "/sign-up/email") {
+          const result = await consumeSignUpAttempt(db, email);
+          if (!result.allowed) {
+            logger.warn({ action: "sign-up" }, "per-account auth rate limit reached");
+            throw tooManyAttempts(result);
+          }
+        }
+        if (ctx.path === "/sign-in/email") {
+          const result = await consumeSignInAttempt(db, email, clientIpOf(ctx.request));
+          if (result.allowed) return;
+          // With two-factor on, the right password only leads to the code check (which keeps
+          // better-auth's own limits), so it may pass even here: guesses from this address
+          // cannot lock the owner out.
+          const checked =
+            typeof password === "string" ? await checkPassword(ctx.context, email, password) : null;
+          if (checked?.matches && checked.user.twoFactorEnabled) return;
+          logger.warn({ action: "sign-in" }, "per-account auth rate limit reached");
+          throw tooManyAttempts(result);
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
-        // A completed sign-in clears the account's counter: only failures accumulate,
-        // so the owner's own sign-ins never lock them out. With two-factor on, the
+        // A completed sign-in clears the counter of its account and address: only failures
+        // accumulate, so the owner's own sign-ins never lock them out. With two-factor on, the
         // sign-in completes at the code check, not at the password.
-        if (!SIGN_IN_COMPLETIONS.has(ctx.path) || !ctx.context.newSession) return;
-        await clearSignInFailures(ctx.context.newSession.user.email);
+        const signedIn = ctx.context.newSession;
+        if (!SIGN_IN_COMPLETIONS.has(ctx.path) || !signedIn) return;
+        // This hook runs before the two-factor plugin turns the password step into a challenge.
+        if (ctx.path === "/sign-in/email" && signedIn.user.twoFactorEnabled) return;
+        await clearSignInFailures(db, signedIn.user.email, clientIpOf(ctx.request));
       }),
     },
     // Optional TOTP for staff: enrol with a QR code, then every sign-in asks for a code
     // (or a one-time backup code). Its endpoints carry better-auth's own 3-per-10-s limit.
-    plugins: [bearer(), twoFactor({ issuer: brand })],
+    plugins: [bearer(), twoFactor({ issuer: brand }), emailConfirmation(config.PUBLIC_URL)],
   });
 }
 

@@ -7,11 +7,15 @@ export interface StaffUser {
   twoFactorEnabled: boolean;
 }
 
-/** Who is asking, as far as the admin area is concerned. */
+/**
+ * Who is asking, as far as the admin area is concerned. "needs-two-factor": staff who must enrol
+ * TOTP first (`STAFF_REQUIRE_TOTP`) and may reach nothing but the enrolment.
+ */
 export type StaffAccess =
   | { kind: "anonymous" }
   | { kind: "unverified"; user: StaffUser }
   | { kind: "not-staff"; user: StaffUser }
+  | { kind: "needs-two-factor"; user: StaffUser }
   | { kind: "staff"; user: StaffUser };
 
 export function isStaffEmail(services: Pick<AppServices, "config">, email: string): boolean {
@@ -33,5 +37,6 @@ export async function staffAccess(
   };
   if (!found.user.emailVerified) return { kind: "unverified", user };
   if (!isStaffEmail(services, user.email)) return { kind: "not-staff", user };
+  if (services.config.STAFF_REQUIRE_TOTP && !user.twoFactorEnabled) return { kind: "needs-two-factor", user };
   return { kind: "staff", user };
 }
