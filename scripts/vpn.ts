@@ -1,8 +1,11 @@
-// `npm run vpn -- <command>`: manage VPN servers.
+// `npm run vpn -- <command>`: manage VPN servers (a server is named by its name or id).
 //   add-server --name ng-lagos-1 --endpoint HOST:51820 --ipv4 10.66.0.0/16 --ipv6 fd66::/64
 //              [--public-key KEY] [--dns "1.1.1.1"] [--region ng-lagos]   prints a one-time node token
 //   rotate-node-token --name ng-lagos-1                                   prints a new node token
 //   list-servers
+//   disable-server SERVER | enable-server SERVER                          stop / resume new devices
+//   set-endpoint SERVER HOST:PORT                                         for configs rendered from now on
+//   remove-server SERVER                                                  only with no live device
 // PGlite is single-process (DESIGN.md §6): while the server runs, this talks to it
 // (POST /api/nodes/servers with the token it wrote to DATA_DIR/vpn-admin.json; --url overrides
 // http://127.0.0.1:$PORT). It opens the database itself only when no server holds it.
@@ -11,36 +14,27 @@ import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import { loadConfig, ConfigError, type Config } from "#server/config.ts";
 import { readAdminToken } from "#server/domain/vpn/admin-token.ts";
-import type { startServices } from "#server/services.ts";
 import {
-  addVpnServer,
-  InvalidVpnServer,
-  listVpnServers,
-  rotateNodeToken,
-} from "#server/domain/vpn/servers.ts";
+  runServerCommand,
+  type ServerCommand,
+  type ServerCommandResult,
+  type ServerSummary,
+} from "#server/domain/vpn/server-admin.ts";
+import type { startServices } from "#server/services.ts";
 import { buildIfStale } from "./build-if-stale.js";
 
 const usage = `Usage: npm run vpn -- add-server --name NAME --endpoint HOST:PORT --ipv4 CIDR --ipv6 CIDR [--public-key KEY] [--dns DNS] [--region REGION] [--url URL]
        npm run vpn -- rotate-node-token --name NAME [--url URL]
-       npm run vpn -- list-servers [--url URL]`;
+       npm run vpn -- list-servers [--url URL]
+       npm run vpn -- disable-server SERVER [--url URL]
+       npm run vpn -- enable-server SERVER [--url URL]
+       npm run vpn -- set-endpoint SERVER HOST:PORT [--url URL]
+       npm run vpn -- remove-server SERVER [--url URL]
+SERVER is a server's name or id (list-servers shows both); an IPv6 endpoint goes in brackets: [2001:db8::1]:51820.`;
 
 class UsageError extends Error {}
 
-type Command =
-  | {
-      command: "add-server";
-      name: string;
-      endpoint: string;
-      ipv4: string;
-      ipv6: string;
-      publicKey?: string;
-      dns?: string;
-      region?: string;
-    }
-  | { command: "rotate-node-token"; name: string }
-  | { command: "list-servers" };
-
-function parseCommand(argv: string[]): { command: Command; url?: string } {
+function parseCommand(argv: string[]): { command: ServerCommand; url?: string } {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -60,26 +54,44 @@ function parseCommand(argv: string[]): { command: Command; url?: string } {
     if (!value) throw new UsageError(`--${flag} is required`);
     return value;
   };
-  const [name] = positionals;
-  if (name === "add-server") {
-    return {
-      url: values.url,
-      command: {
-        command: "add-server",
-        name: need("name"),
-        endpoint: need("endpoint"),
-        ipv4: need("ipv4"),
-        ipv6: need("ipv6"),
-        publicKey: values["public-key"],
-        dns: values.dns,
-        region: values.region,
-      },
-    };
-  }
-  if (name === "rotate-node-token")
-    return { url: values.url, command: { command: name, name: need("name") } };
-  if (name === "list-servers") return { url: values.url, command: { command: name } };
-  throw new UsageError(name ? `unknown command ${name}` : "a command is needed");
+  const [name, ...rest] = positionals;
+  const argument = (index: number, what: string) => {
+    const value = rest[index];
+    if (!value) throw new UsageError(`${name} needs ${what}`);
+    return value;
+  };
+  const command = (): ServerCommand => {
+    switch (name) {
+      case "add-server":
+        return {
+          command: name,
+          name: need("name"),
+          endpoint: need("endpoint"),
+          ipv4: need("ipv4"),
+          ipv6: need("ipv6"),
+          publicKey: values["public-key"],
+          dns: values.dns,
+          region: values.region,
+        };
+      case "rotate-node-token":
+        return { command: name, name: need("name") };
+      case "list-servers":
+        return { command: name };
+      case "disable-server":
+      case "enable-server":
+      case "remove-server":
+        return { command: name, server: argument(0, "a server name or id") };
+      case "set-endpoint":
+        return {
+          command: name,
+          server: argument(0, "a server name or id"),
+          endpoint: argument(1, "the new HOST:PORT"),
+        };
+      default:
+        throw new UsageError(name ? `unknown command ${name}` : "a command is needed");
+    }
+  };
+  return { url: values.url, command: command() };
 }
 
 function isRunning(pid: number): boolean {
@@ -92,7 +104,11 @@ function isRunning(pid: number): boolean {
 }
 
 /** Through the running server. Undefined when no server answers and none holds DATA_DIR. */
-async function viaServer(config: Config, command: Command, url: string): Promise<unknown> {
+async function viaServer(
+  config: Config,
+  command: ServerCommand,
+  url: string,
+): Promise<ServerCommandResult | undefined> {
   const admin = await readAdminToken(config.DATA_DIR);
   if (!admin) return undefined;
   let response: Response;
@@ -113,11 +129,11 @@ async function viaServer(config: Config, command: Command, url: string): Promise
   }
   const body = (await response.json().catch(() => ({}))) as { message?: string };
   if (!response.ok) throw new Error(body.message ?? `The server answered ${response.status}`);
-  return body;
+  return body as ServerCommandResult;
 }
 
 /** Opens the database itself (through the built server, which carries the migrations). */
-async function direct(config: Config, command: Command): Promise<unknown> {
+async function direct(config: Config, command: ServerCommand): Promise<ServerCommandResult> {
   buildIfStale();
   const bundle = (await import(
     pathToFileURL(path.resolve(import.meta.dirname, "../build/server/index.js")).href
@@ -125,51 +141,57 @@ async function direct(config: Config, command: Command): Promise<unknown> {
     startServices: typeof startServices;
   };
   const running = await bundle.startServices({ ...config, LOG_LEVEL: "warn" }, { backgroundJobs: false });
-  const { db } = running.services;
   try {
-    if (command.command === "list-servers") return { servers: await listVpnServers(db) };
-    if (command.command === "rotate-node-token") {
-      const rotated = await rotateNodeToken(db, command.name);
-      if (!rotated) throw new Error(`There is no VPN server named ${command.name}.`);
-      return { name: rotated.server.name, nodeToken: rotated.nodeToken };
-    }
-    const { server, nodeToken } = await addVpnServer(db, {
-      name: command.name,
-      region: command.region,
-      endpoint: command.endpoint,
-      publicKey: command.publicKey ?? null,
-      ipv4Cidr: command.ipv4,
-      ipv6Cidr: command.ipv6,
-      dns: command.dns ?? config.VPN_DNS,
-    });
-    return { name: server.name, endpoint: server.endpoint, nodeToken };
+    return await runServerCommand(running.services.db, config, command);
   } finally {
     await running.close();
   }
 }
 
-function print(command: Command, result: unknown) {
-  if (command.command === "list-servers") {
-    const { servers } = result as { servers: Array<Record<string, unknown>> };
-    for (const server of servers) {
-      console.log(
-        [
-          server.name,
-          server.endpoint,
-          server.ipv4Cidr,
-          server.ipv6Cidr,
-          server.active ? "active" : "inactive",
-          server.publicKey ? "key registered" : "waiting for its agent",
-          `${String(server.liveDevices)} devices`,
-          `last seen ${server.lastSeenAt ? String(server.lastSeenAt) : "never"}`,
-        ].join("  "),
-      );
-    }
+const liveDevicesText = (count: number) => `${count} live device${count === 1 ? "" : "s"}`;
+
+function describeServer(server: ServerSummary): string {
+  return [
+    server.name,
+    server.id,
+    server.endpoint,
+    server.ipv4Cidr,
+    server.ipv6Cidr,
+    server.active ? "enabled" : "disabled",
+    server.publicKey ? "key registered" : "waiting for its agent",
+    liveDevicesText(server.liveDevices),
+    `last seen ${server.lastSeenAt ? String(server.lastSeenAt) : "never"}`,
+  ].join("  ");
+}
+
+function print(command: ServerCommand, result: ServerCommandResult) {
+  if ("servers" in result) {
+    for (const server of result.servers) console.log(describeServer(server));
     return;
   }
-  const { name, nodeToken } = result as { name: string; nodeToken: string };
-  console.log(`VPN server ${name}: node token (shown once; store it on the node in a mode-0600 file):`);
-  console.log(nodeToken);
+  if ("removed" in result) {
+    console.log(`VPN server ${result.removed} removed; its node token no longer works.`);
+    return;
+  }
+  if ("server" in result) {
+    const { server } = result;
+    if (command.command === "disable-server")
+      console.log(
+        `VPN server ${server.name} disabled: it takes no new devices; the devices on it keep working.`,
+      );
+    else if (command.command === "enable-server")
+      console.log(`VPN server ${server.name} enabled: it takes new devices again.`);
+    else
+      console.log(
+        `VPN server ${server.name} now at ${server.endpoint}: configs downloaded from now on carry it; configs handed out before keep the old endpoint.`,
+      );
+    console.log(describeServer(server));
+    return;
+  }
+  console.log(
+    `VPN server ${result.name}: node token (shown once; store it on the node in a mode-0600 file):`,
+  );
+  console.log(result.nodeToken);
   console.log(
     `On the node: npm run agent -- --api <this site's URL> --token-file /etc/naijalink/node-token --interface wg0`,
   );
@@ -198,9 +220,7 @@ async function main() {
     print(parsed.command, result);
     return 0;
   } catch (error) {
-    console.error(
-      error instanceof InvalidVpnServer || error instanceof Error ? error.message : String(error),
-    );
+    console.error(error instanceof Error ? error.message : String(error));
     return 1;
   }
 }

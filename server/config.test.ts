@@ -70,6 +70,12 @@ describe("configuration", () => {
     expect(() => loadConfig({ VPN_ENDPOINT: "no-port" })).toThrow(/VPN_ENDPOINT/);
   });
 
+  it("takes VPN_ENDPOINT by the same rule as the operator's server commands", () => {
+    expect(() => loadConfig({ VPN_ENDPOINT: "2001:db8::1:51820" })).toThrow(/IPv6 in brackets/);
+    expect(() => loadConfig({ VPN_ENDPOINT: "203.0.113.10:70000" })).toThrow(/VPN_ENDPOINT/);
+    expect(loadConfig({ VPN_ENDPOINT: "[2001:db8::1]:51820" }).VPN_ENDPOINT).toBe("[2001:db8::1]:51820");
+  });
+
   it("never repeats a secret's value in its error", () => {
     const secret = "short-secret-value";
     try {

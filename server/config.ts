@@ -1,6 +1,7 @@
 import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { ENDPOINT_RULE, isEndpoint } from "#server/domain/vpn/endpoint.ts";
 
 const emailList = z
   .string()
@@ -74,10 +75,7 @@ const configSchema = z.object({
   STRIPE_SECRET_KEY: z.string().min(1).optional(),
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   STRIPE_API_BASE: optionalUrl,
-  VPN_ENDPOINT: z
-    .string()
-    .regex(/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/, "must be host:port")
-    .default("vpn.naijalink.example:51820"),
+  VPN_ENDPOINT: z.string().refine(isEndpoint, ENDPOINT_RULE).default("vpn.naijalink.example:51820"),
   VPN_DNS: z.string().min(1).default("1.1.1.1, 2606:4700:4700::1111"),
   TUTORIAL_VIDEO_ID: z
     .string()

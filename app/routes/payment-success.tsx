@@ -1,4 +1,4 @@
-import { CheckCircle2, Clock, Plus, XCircle } from "lucide-react";
+import { CheckCircle2, Clock, LockKeyhole, Plus, XCircle } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
 import { toast } from "sonner";
@@ -6,6 +6,7 @@ import { ConfigCard, type IssuedConfig } from "#app/components/purchase/config-c
 import {
   dateLabel,
   DEVICE_LIMIT_ERROR,
+  PAYING_BROWSER_ERROR,
   requestVerification,
   type VerificationResponse,
 } from "#app/components/purchase/verification.ts";
@@ -99,6 +100,8 @@ export default function PaymentSuccess() {
         toast.success("Device Added", { description: `The config for device ${added.configSlot} is ready.` });
       } else if (result.error === DEVICE_LIMIT_ERROR) {
         toast.error("Device Limit Reached", { description: result.message });
+      } else if (result.error === PAYING_BROWSER_ERROR) {
+        toast.error("Device Not Added", { description: result.message });
       } else {
         toast.error("Verification Failed", {
           description: "Unable to verify payment. Please contact support.",
@@ -172,6 +175,7 @@ export default function PaymentSuccess() {
           refresh this page in a few minutes.
         </p>
         {planDetails}
+        <PrivateLinkNote />
       </StatusSection>
     );
   }
@@ -198,7 +202,18 @@ export default function PaymentSuccess() {
       <Button asChild variant="link">
         <Link to="/tutorial">How to set up WireGuard</Link>
       </Button>
+      <PrivateLinkNote />
     </StatusSection>
+  );
+}
+
+/** The link is e-mailed and bookmarkable, and it opens slot 1's config: say so (decision 063). */
+function PrivateLinkNote() {
+  return (
+    <p className="flex items-center gap-2 text-sm text-muted-foreground" data-testid="private-link-note">
+      <LockKeyhole aria-hidden="true" className="size-4 shrink-0" />
+      Keep this page&apos;s link private: anyone who opens it can download your configuration.
+    </p>
   );
 }
 

@@ -1,5 +1,7 @@
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { PLANS, PLAN_TYPE_LABELS } from "#app/lib/plans.ts";
+import { devices, subscriptions } from "#server/db/schema/index.ts";
 import { useServerAndBrowser } from "../support/browser.ts";
 import {
   buyUntilCheckout,
@@ -19,6 +21,16 @@ const DATE_LABELS = {
 
 describe("buying a plan on the built-in checkout, as a new buyer", () => {
   const app = useServerAndBrowser();
+
+  /** How the buyer's device in `slot` was activated (null: not yet). */
+  async function activationOf(customerEmail: string, slot: number) {
+    const [row] = await app.server.services.db
+      .select({ via: devices.activatedVia })
+      .from(devices)
+      .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
+      .where(and(eq(subscriptions.customerEmail, customerEmail), eq(devices.slot, slot)));
+    return row?.via ?? null;
+  }
 
   it.each(PLANS)(
     "$name: choose, details, pay with 4242 and download a complete WireGuard config",
@@ -94,6 +106,8 @@ describe("buying a plan on the built-in checkout, as a new buyer", () => {
     await page.waitForURL(/\/payment-success/);
     await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
     const first = await downloadConfig(page);
+    // The page's own download counts as activation (decision 064).
+    expect(await activationOf("pro@example.com", 1)).toBe("download");
 
     await page.reload();
     await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
@@ -105,6 +119,13 @@ describe("buying a plan on the built-in checkout, as a new buyer", () => {
       await add.click();
       const card = page.getByTestId(`config-${slot}`);
       await card.waitFor();
+      if (slot === 2) {
+        // Showing the QR on the page activates the device too.
+        expect(await activationOf("pro@example.com", 2)).toBeNull();
+        await card.getByRole("button", { name: "Show QR Code" }).click();
+        await card.getByRole("img", { name: /QR code of the WireGuard config/ }).waitFor();
+        expect(await activationOf("pro@example.com", 2)).toBe("qr");
+      }
       const { name, text } = await downloadConfig(page, card);
       expect(name).toBe(`NaijaLink${slot}.conf`);
       expectCompleteWireGuardConfig(text);
@@ -114,5 +135,33 @@ describe("buying a plan on the built-in checkout, as a new buyer", () => {
     await add.click();
     await expectToast(page, "Device Limit Reached", "3 devices");
     await context.close();
+  });
+
+  it("says the success link is private; the link opens slot 1 anywhere, but only the browser that paid adds a device", async () => {
+    const paying = await app.browser.newContext();
+    const page = await paying.newPage();
+    const plan = PLANS.find((candidate) => candidate.id === "pro-yearly")!;
+    await buyUntilCheckout(page, app.server.url, plan, "private-link@example.com");
+    await payOnCheckout(page, "4242 4242 4242 4242");
+    await page.waitForURL(/\/payment-success/);
+    await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
+    expect(await page.getByTestId("private-link-note").innerText()).toContain(
+      "Keep this page's link private",
+    );
+
+    const elsewhere = await app.browser.newContext();
+    const other = await elsewhere.newPage();
+    await open(other, page.url());
+    await other.getByTestId("config-1").waitFor();
+    await other.getByRole("button", { name: "Add another device" }).click();
+    await expectToast(other, "Device Not Added", "Adding a device needs the browser that paid");
+    expect(await other.getByTestId("config-2").count()).toBe(0);
+    expect(await other.getByTestId("devices-in-use").innerText()).toBe("1 of 3 in use");
+    await elsewhere.close();
+
+    await page.getByRole("button", { name: "Add another device" }).click();
+    await page.getByTestId("config-2").waitFor();
+    expect(await page.getByTestId("devices-in-use").innerText()).toBe("2 of 3 in use");
+    await paying.close();
   });
 });

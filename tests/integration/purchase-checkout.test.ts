@@ -11,30 +11,8 @@ import {
 import { VERIFY_LIMITS } from "#server/domain/billing/verify.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
+import { payWith, startCheckout, verify } from "../support/purchase.ts";
 import { addTestVpnServer } from "../support/vpn.ts";
-
-async function startCheckout(
-  app: TestApp,
-  planId: string,
-  customerEmail: string | null = "buyer@example.com",
-) {
-  const response = await app.request("/api/create-checkout", { json: { planId, customerEmail } });
-  expect(response.status).toBe(200);
-  const { url } = (await response.json()) as { url: string };
-  const sessionId = new URL(url).pathname.split("/").pop()!;
-  return { url, sessionId };
-}
-
-function payWith(app: TestApp, sessionId: string, cardNumber: string) {
-  return app.request(`/checkout/${sessionId}`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ cardNumber, expiry: "12/34", cvc: "123" }).toString(),
-  });
-}
-
-const verify = (app: TestApp, body: unknown) => app.request("/api/verify-payment", { json: body });
 
 describe.each(databaseKinds)("the built-in checkout and verify-payment on %s", (kind) => {
   let app: TestApp;
@@ -110,7 +88,7 @@ describe.each(databaseKinds)("the built-in checkout and verify-payment on %s", (
   });
 
   it("pays with 4242, fulfils once, returns slot 1 on every repeat and queues the config e-mail", async () => {
-    const { sessionId } = await startCheckout(app, "pro-monthly", "pro@example.com");
+    const { sessionId, buyerCookie } = await startCheckout(app, "pro-monthly", "pro@example.com");
     const paid = await payWith(app, sessionId, "4242 4242 4242 4242");
     expect(paid.status).toBe(302);
     expect(paid.headers.get("location")).toBe(`/payment-success?session_id=${sessionId}`);
@@ -131,17 +109,12 @@ describe.each(databaseKinds)("the built-in checkout and verify-payment on %s", (
       /\[Interface\][\s\S]*PrivateKey = [A-Za-z0-9+/]{43}=[\s\S]*\[Peer\][\s\S]*Endpoint = /,
     );
 
-    const second = (await (await verify(app, { sessionId, newDevice: true })).json()) as Record<
-      string,
-      unknown
-    >;
-    const third = (await (await verify(app, { sessionId, newDevice: true })).json()) as Record<
-      string,
-      unknown
-    >;
+    const addDevice = () => verify(app, { sessionId, newDevice: true }, buyerCookie);
+    const second = (await (await addDevice()).json()) as Record<string, unknown>;
+    const third = (await (await addDevice()).json()) as Record<string, unknown>;
     expect([second.configSlot, third.configSlot]).toEqual([2, 3]);
     expect(third).toMatchObject({ subscription: { activeDevices: 3 } });
-    const fourth = await verify(app, { sessionId, newDevice: true });
+    const fourth = await addDevice();
     expect(fourth.status).toBe(409);
     expect(await fourth.json()).toMatchObject({
       success: false,

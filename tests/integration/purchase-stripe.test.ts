@@ -13,6 +13,7 @@ import {
 import { VERIFY_LIMITS } from "#server/domain/billing/verify.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
+import { startCheckout, verify } from "../support/purchase.ts";
 import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in.ts";
 
 const WEBHOOK_SECRET = "whsec_test_naijalink_0123456789";
@@ -62,13 +63,8 @@ describe.each(databaseKinds)("the Stripe provider against a local stand-in on %s
       body: payload,
     });
 
-  async function checkout(planId: string, customerEmail: string | null = "buyer@example.com") {
-    const response = await app.request("/api/create-checkout", { json: { planId, customerEmail } });
-    expect(response.status).toBe(200);
-    const { url } = (await response.json()) as { url: string };
-    const sessionId = url.split("/").pop()!;
-    return { url, sessionId };
-  }
+  const checkout = (planId: string, customerEmail?: string | null) =>
+    startCheckout(app, planId, customerEmail);
 
   async function state() {
     const db = app.services.db;
@@ -220,11 +216,11 @@ describe.each(databaseKinds)("the Stripe provider against a local stand-in on %s
   });
 
   it("renews on invoice.paid, goes past_due on a failed payment, and revokes on cancellation and refund", async () => {
-    const { sessionId } = await checkout("pro-monthly");
+    const { sessionId, buyerCookie } = await checkout("pro-monthly");
     const paid = standIn.markPaid(sessionId);
     const completed = signedEvent("checkout.session.completed", { ...paid });
     await post(completed.payload, completed.signature);
-    await app.request("/api/verify-payment", { json: { sessionId, newDevice: true } });
+    await verify(app, { sessionId, newDevice: true }, buyerCookie);
     const find = async () =>
       (
         await app.services.db

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devices, outboxMessages, subscriptions } from "#server/db/schema/index.ts";
 import { configEmail } from "#server/domain/vpn/config-email.ts";
+import { activatingFetchHeaders } from "#app/lib/config-activation.ts";
 import { issueDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
@@ -27,13 +28,15 @@ afterAll(async () => {
 });
 
 describe("config downloads", () => {
-  it("serves the .conf as an attachment named after the brand and slot, and the first download activates it", async () => {
+  it("serves the .conf as an attachment named after the brand and slot, and the success page's first download activates it", async () => {
     const subscription = await addTestSubscription(app.services.db);
     const first = await issueTestDevice(app.services, subscription);
     const second = await issueTestDevice(app.services, subscription);
     expect(second.device.slot).toBe(2);
 
-    const response = await app.request(`/api/configs/${second.downloadToken}`);
+    const response = await app.request(`/api/configs/${second.downloadToken}`, {
+      headers: activatingFetchHeaders,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^text\/plain/);
     expect(response.headers.get("content-disposition")).toBe('attachment; filename="NaijaLink2.conf"');
@@ -43,15 +46,44 @@ describe("config downloads", () => {
     const activated = await deviceRow(app.services.db, second.device.id);
     expect(activated.activatedVia).toBe("download");
 
-    // A later QR view changes nothing; the first QR view of another device records "qr".
-    expect((await app.request(`/api/configs/${second.downloadToken}/qr.svg`)).status).toBe(200);
+    // A later QR view changes nothing; the page's first QR view of another device records "qr".
+    const qrOfSecond = await app.request(`/api/configs/${second.downloadToken}/qr.svg`, {
+      headers: activatingFetchHeaders,
+    });
+    expect(qrOfSecond.status).toBe(200);
     const again = await deviceRow(app.services.db, second.device.id);
     expect(again.activatedVia).toBe("download");
     expect(again.activatedAt?.getTime()).toBe(activated.activatedAt?.getTime());
-    const qr = await app.request(`/api/configs/${first.downloadToken}/qr.svg`);
+    const qr = await app.request(`/api/configs/${first.downloadToken}/qr.svg`, {
+      headers: activatingFetchHeaders,
+    });
     expect(qr.headers.get("content-type")).toBe("image/svg+xml");
     expect(await qr.text()).toMatch(/^<svg/);
     expect((await deviceRow(app.services.db, first.device.id)).activatedVia).toBe("qr");
+  });
+
+  it("gives a link scanner's plain GET of the e-mailed link the file but does not activate the device", async () => {
+    const subscription = await addTestSubscription(app.services.db, {
+      customerEmail: "scanned@example.com",
+      deviceLimit: 1,
+    });
+    const issued = await issueTestDevice(app.services, subscription);
+    await app.services.mail.drain();
+    const emailed = mail.sent.find((entry) => entry.to === "scanned@example.com")!;
+    const link = /Download your config: (\S+)/.exec(emailed.text)![1]!;
+    const scanner = {
+      "user-agent": "Mozilla/5.0 (compatible; Microsoft Office Protection; Safe Links)",
+      accept: "*/*",
+      "sec-fetch-mode": "navigate",
+      "sec-fetch-site": "none",
+    };
+    const path = new URL(link).pathname;
+    const file = await app.request(path, { headers: scanner });
+    expect(file.status).toBe(200);
+    expect(await file.text()).toBe(emailed.attachments![0]!.content);
+    expect((await app.request(`${path}/qr.svg`, { headers: scanner })).status).toBe(200);
+    const row = await deviceRow(app.services.db, issued.device.id);
+    expect(row).toMatchObject({ activatedAt: null, activatedVia: null });
   });
 
   it("answers 404 JSON for an unknown or malformed token", async () => {

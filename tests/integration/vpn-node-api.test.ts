@@ -5,12 +5,20 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { vpnServers } from "#server/db/schema/index.ts";
 import { ADMIN_TOKEN_FILE } from "#server/domain/vpn/admin-token.ts";
-import { revokeDevice } from "#server/domain/vpn/devices.ts";
+import { markActivated, revokeDevice } from "#server/domain/vpn/devices.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
 import { countActiveDevices } from "#server/domain/vpn/nodes.ts";
+import { rotateNodeToken } from "#server/domain/vpn/servers.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { databaseKinds } from "../support/database.ts";
 import { addServerViaAdmin, adminToken } from "../support/vpn-admin.ts";
-import { addTestSubscription, captureTransport, issueTestDevice } from "../support/vpn.ts";
+import {
+  addTestSubscription,
+  captureTransport,
+  deviceRow,
+  issueTestDevice,
+  type TestDevice,
+} from "../support/vpn.ts";
 
 let app: TestApp;
 const mail = captureTransport();
@@ -172,5 +180,89 @@ describe("the node API", () => {
     expect(list.servers.map((server) => server.name)).toContain("ng-dup");
     const stat = await fs.stat(path.join(app.dataDir, ADMIN_TOKEN_FILE));
     expect(stat.mode & 0o777).toBe(0o600);
+  });
+});
+
+describe.each(databaseKinds)("activation by a WireGuard handshake on %s", (kind) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp({ kind });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  /** What the node agent of the device's own server reports: this handshake time for the device. */
+  async function reportHandshake(issued: TestDevice, at: Date, nodeToken?: string) {
+    const token = nodeToken ?? (await rotateNodeToken(app.services.db, issued.server.name))!.nodeToken;
+    const [server] = await app.services.db
+      .select()
+      .from(vpnServers)
+      .where(eq(vpnServers.id, issued.server.id));
+    const response = await app.request("/api/nodes/status", {
+      json: {
+        publicKey: nodeToken ? generateKeyPair().publicKey : server!.publicKey,
+        peers: [{ publicKey: issued.device.publicKey, latestHandshake: at.getTime() / 1000 }],
+      },
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(200);
+    return (await response.json()) as { handshakesRecorded: number };
+  }
+  const newDevice = async () =>
+    issueTestDevice(app.services, await addTestSubscription(app.services.db, { deviceLimit: 1 }));
+
+  it("activates a device at its first reported handshake, via handshake, and a later one changes nothing", async () => {
+    const issued = await newDevice();
+    const first = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    expect(await reportHandshake(issued, first)).toEqual({ ok: true, handshakesRecorded: 1 });
+    expect(await deviceRow(app.services.db, issued.device.id)).toMatchObject({
+      activatedVia: "handshake",
+      activatedAt: first,
+      lastHandshakeAt: first,
+    });
+    const later = new Date(first.getTime() + 30_000);
+    await reportHandshake(issued, later);
+    expect(await deviceRow(app.services.db, issued.device.id)).toMatchObject({
+      activatedVia: "handshake",
+      activatedAt: first,
+      lastHandshakeAt: later,
+    });
+  });
+
+  it("dates activation by the handshake when it came before a download reported earlier", async () => {
+    const issued = await newDevice();
+    const downloadedAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 10_000);
+    await markActivated(app.services.db, issued.device.id, "download", downloadedAt);
+    const handshake = new Date(downloadedAt.getTime() - 120_000);
+    await reportHandshake(issued, handshake);
+    expect(await deviceRow(app.services.db, issued.device.id)).toMatchObject({
+      activatedVia: "handshake",
+      activatedAt: handshake,
+    });
+    // A handshake after the download leaves the download as the activation.
+    const downloaded = await newDevice();
+    await markActivated(app.services.db, downloaded.device.id, "download", downloadedAt);
+    await reportHandshake(downloaded, new Date(downloadedAt.getTime() + 5_000));
+    expect(await deviceRow(app.services.db, downloaded.device.id)).toMatchObject({
+      activatedVia: "download",
+      activatedAt: downloadedAt,
+    });
+  });
+
+  it("does not activate a device when another server's node reports a handshake for its key", async () => {
+    const issued = await newDevice();
+    const other = await addServerViaAdmin(app, "ng-other-node");
+    const answer = await reportHandshake(
+      issued,
+      new Date(Math.floor(Date.now() / 1000) * 1000),
+      other.nodeToken,
+    );
+    expect(answer.handshakesRecorded).toBe(0);
+    expect(await deviceRow(app.services.db, issued.device.id)).toMatchObject({
+      activatedAt: null,
+      activatedVia: null,
+      lastHandshakeAt: null,
+    });
   });
 });

@@ -1,6 +1,7 @@
 // A local stand-in of the few Stripe API calls the billing code makes, on a free loopback port.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import Stripe from "stripe";
 
 export interface RecordedCreate {
   params: URLSearchParams;
@@ -20,12 +21,24 @@ export interface StandInSession {
   payment_intent: string | null;
   customer_email: string | null;
   customer_details: { email: string | null } | null;
+  amount_total: number;
+  currency: string;
+}
+
+export interface StandInCharge {
+  id: string;
+  object: "charge";
+  customer: string | null;
+  payment_intent: string | null;
+  billing_details: { email: string | null };
 }
 
 export interface StripeStandIn {
   base: string;
   creates: RecordedCreate[];
   sessions: Map<string, StandInSession>;
+  /** Charges `GET /v1/charges/:id` knows (a dispute names its charge, not the customer). */
+  charges: Map<string, StandInCharge>;
   retrieves: number;
   /** What Stripe reports once the buyer paid on its hosted page. */
   markPaid(sessionId: string, extra?: Partial<StandInSession>): StandInSession;
@@ -37,6 +50,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const standIn = {
     creates: [] as RecordedCreate[],
     sessions: new Map<string, StandInSession>(),
+    charges: new Map<string, StandInCharge>(),
     retrieves: 0,
   };
   const server = http.createServer((request, response) => {
@@ -68,6 +82,11 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           payment_intent: null,
           customer_email: params.get("customer_email"),
           customer_details: null,
+          // Stripe totals the line items at creation; the billing code creates exactly one.
+          amount_total:
+            Number(params.get("line_items[0][price_data][unit_amount]")) *
+            Number(params.get("line_items[0][quantity]") ?? 1),
+          currency: params.get("line_items[0][price_data][currency]") ?? "usd",
         };
         standIn.sessions.set(id, session);
         return send(200, session);
@@ -80,6 +99,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           return send(404, { error: { type: "invalid_request_error", message: "No such checkout.session" } });
         }
         return send(200, session);
+      }
+      const charge = /^\/v1\/charges\/([^/]+)$/.exec(url.pathname);
+      if (request.method === "GET" && charge) {
+        const known = standIn.charges.get(decodeURIComponent(charge[1]!));
+        if (!known) return send(404, { error: { type: "invalid_request_error", message: "No such charge" } });
+        return send(200, known);
       }
       send(404, {
         error: { type: "invalid_request_error", message: `Unrecognized request URL (${url.pathname})` },
@@ -111,5 +136,23 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       return paid;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export const STAND_IN_WEBHOOK_SECRET = "whsec_test_naijalink_standin_events";
+const signer = new Stripe("sk_test_unused");
+let eventCounter = 0;
+
+/** A webhook delivery as Stripe signs it; the id defaults to a fresh one (a replay passes the same). */
+export function signedStripeEvent(
+  type: string,
+  object: Record<string, unknown>,
+  id = `evt_${++eventCounter}_${Date.now()}`,
+) {
+  const payload = JSON.stringify({ id, object: "event", type, api_version: "2025-01-01", data: { object } });
+  return {
+    id,
+    payload,
+    signature: signer.webhooks.generateTestHeaderString({ payload, secret: STAND_IN_WEBHOOK_SECRET }),
   };
 }

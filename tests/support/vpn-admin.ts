@@ -12,17 +12,22 @@ export async function adminToken(app: TestApp): Promise<string> {
   return file.token;
 }
 
+/** Sends one `npm run vpn` command to the admin API, as the CLI does while the server runs. */
+export async function adminCommand(app: TestApp, command: Record<string, unknown>): Promise<Response> {
+  return app.request("/api/nodes/servers", {
+    json: command,
+    headers: { authorization: `Bearer ${await adminToken(app)}` },
+  });
+}
+
 /** Adds a VPN server (without a node key yet) as `npm run vpn -- add-server` does. */
 export async function addServerViaAdmin(app: TestApp, name: string) {
-  const response = await app.request("/api/nodes/servers", {
-    json: {
-      command: "add-server",
-      name,
-      endpoint: "203.0.113.20:51820",
-      ipv4: "10.70.0.0/24",
-      ipv6: "fd70::/64",
-    },
-    headers: { authorization: `Bearer ${await adminToken(app)}` },
+  const response = await adminCommand(app, {
+    command: "add-server",
+    name,
+    endpoint: "203.0.113.20:51820",
+    ipv4: "10.70.0.0/24",
+    ipv6: "fd70::/64",
   });
   expect(response.status).toBe(200);
   return (await response.json()) as { name: string; nodeToken: string };

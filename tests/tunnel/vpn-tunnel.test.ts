@@ -277,11 +277,13 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
     clientPublicKey = issued.device.publicKey;
     expect(issued.server.name).toBe(`tunnel-${id}`);
 
-    // The customer's download, as the success page fetches it.
+    // The customer opens the e-mailed link: a plain GET, which does not count as activation.
     const download = await fetch(`${apiUrl}/api/configs/${downloadToken}`);
     expect(download.status).toBe(200);
     expect(download.headers.get("content-disposition")).toBe('attachment; filename="NaijaLink1.conf"');
     configText = await download.text();
+    const [downloaded] = await db.select().from(devices).where(eq(devices.id, deviceId));
+    expect(downloaded!.activatedAt).toBeNull();
 
     // Configure the client from the .conf alone, as wg-quick would.
     const field = (name: string) => {
@@ -347,8 +349,18 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
     expect(seen).toBe(EXIT_INET);
     expect(seen).not.toBe(CLIENT_PUBLIC);
 
-    const [device] = await db.select().from(devices).where(eq(devices.id, deviceId));
-    expect(device!.activatedVia).toBe("download");
+    // The agent's next status report carries the first handshake: that activates the device.
+    const [device] = await waitFor(
+      "the agent to report the device's first handshake",
+      async () => {
+        const rows = await db.select().from(devices).where(eq(devices.id, deviceId));
+        return rows[0]?.activatedAt ? rows : undefined;
+      },
+      10_000,
+      200,
+    );
+    expect(device!.activatedVia).toBe("handshake");
+    expect(device!.activatedAt!.getTime()).toBeLessThanOrEqual(Date.now());
   });
 
   it("re-applies a peer removed behind the agent's back", async () => {

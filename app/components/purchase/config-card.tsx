@@ -1,7 +1,8 @@
 import { Download, QrCode } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "#app/components/ui/button.tsx";
+import { activatingFetchHeaders } from "#app/lib/config-activation.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 
 export interface IssuedConfig {
@@ -28,7 +29,10 @@ async function saveConfig(downloadUrl: string | null, fileName: string) {
     return;
   }
   try {
-    const response = await fetch(sameOriginUrl(downloadUrl), { cache: "no-store" });
+    const response = await fetch(sameOriginUrl(downloadUrl), {
+      cache: "no-store",
+      headers: activatingFetchHeaders,
+    });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     const blob = new Blob([await response.text()], { type: "text/plain" });
     const objectUrl = URL.createObjectURL(blob);
@@ -65,20 +69,58 @@ export function ConfigCard({ config, multiDevice }: { config: IssuedConfig; mult
           {showQr ? "Hide QR Code" : "Show QR Code"}
         </Button>
       </div>
-      {showQr ? (
-        <figure className="flex flex-col items-center gap-2">
-          <img
-            src={`${sameOriginUrl(config.downloadUrl)}/qr.svg`}
-            alt={`QR code of the WireGuard config for device ${config.configSlot}`}
-            width={240}
-            height={240}
-            className="rounded bg-white p-2"
-          />
-          <figcaption className="text-sm text-muted-foreground">
-            In the WireGuard app choose Add Tunnel, then Scan from QR code.
-          </figcaption>
-        </figure>
-      ) : null}
+      {showQr ? <ConfigQrCode downloadUrl={config.downloadUrl} configSlot={config.configSlot} /> : null}
     </div>
+  );
+}
+
+/**
+ * The QR code, fetched by this page (with the activation header, so showing it activates the
+ * config) and shown as a data: image, which the Content-Security-Policy's img-src allows.
+ */
+function ConfigQrCode({ downloadUrl, configSlot }: IssuedConfig) {
+  const [image, setImage] = useState<{ src: string } | "loading" | "failed">("loading");
+  useEffect(() => {
+    const controller = new AbortController();
+    setImage("loading");
+    fetch(`${sameOriginUrl(downloadUrl)}/qr.svg`, {
+      cache: "no-store",
+      headers: activatingFetchHeaders,
+      signal: controller.signal,
+    })
+      .then(async (response) => {
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        const svg = await response.text();
+        setImage({ src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}` });
+      })
+      .catch(() => {
+        if (!controller.signal.aborted) setImage("failed");
+      });
+    return () => controller.abort();
+  }, [downloadUrl]);
+  return (
+    <figure className="flex flex-col items-center gap-2">
+      {typeof image === "object" ? (
+        <img
+          src={image.src}
+          alt={`QR code of the WireGuard config for device ${configSlot}`}
+          width={240}
+          height={240}
+          className="rounded bg-white p-2"
+        />
+      ) : (
+        <div
+          role="status"
+          className="flex size-60 items-center justify-center rounded border text-sm text-muted-foreground"
+        >
+          {image === "loading"
+            ? "Loading QR code..."
+            : "Unable to load the QR code. Please try again or contact support."}
+        </div>
+      )}
+      <figcaption className="text-sm text-muted-foreground">
+        In the WireGuard app choose Add Tunnel, then Scan from QR code.
+      </figcaption>
+    </figure>
   );
 }

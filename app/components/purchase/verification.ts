@@ -26,6 +26,8 @@ export async function requestVerification(
 }
 
 export const DEVICE_LIMIT_ERROR = "Device limit reached";
+/** verify-payment's refusal of `newDevice` from a browser other than the one that paid (403). */
+export const PAYING_BROWSER_ERROR = "Paying browser required";
 
 /** Spec §4: Expires on for the pass, Renews on for the yearly plan, Next Billing otherwise. */
 export function dateLabel(planType: PlanType): string {

@@ -2,6 +2,7 @@ import QRCode from "qrcode";
 import { ApiError, errorResponse, handleApi, methodNotAllowed, notFound } from "#server/http/api.ts";
 import { renderClientConfig } from "#server/domain/vpn/config-file.ts";
 import { findDeviceByToken, markActivated } from "#server/domain/vpn/devices.ts";
+import { isActivatingFetch } from "#app/lib/config-activation.ts";
 import type { Route } from "./+types/config-qr";
 
 export function loader({ request, context, params }: Route.LoaderArgs) {
@@ -15,7 +16,7 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
       errorCorrectionLevel: "M",
       margin: 2,
     });
-    await markActivated(services.db, access.device.id, "qr");
+    if (isActivatingFetch(request.headers)) await markActivated(services.db, access.device.id, "qr");
     return new Response(svg, {
       headers: { "Content-Type": "image/svg+xml", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" },
     });

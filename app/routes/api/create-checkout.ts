@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { createCheckout } from "#server/domain/billing/checkout.ts";
 import { jsonEndpoint, postOnlyLoader, tooManyRequests } from "#server/http/api.ts";
+import { buyerCookieHeader, buyerTokenFor } from "#server/http/buyer-cookie.ts";
 import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import type { Route } from "./+types/create-checkout";
 
@@ -25,6 +26,17 @@ export function action({ request, url, context, params }: Route.ActionArgs) {
       windowMs: 60_000,
     });
     if (!limit.allowed) throw tooManyRequests(limit.retryAfterSeconds);
-    return { url: (await createCheckout(context.services, { ...input, origin: url.origin })).url };
+    // The paying browser gets its buyer cookie here, before it leaves for the checkout (decision 063).
+    const buyerToken = await buyerTokenFor(request);
+    const checkout = await createCheckout(context.services, { ...input, origin: url.origin, buyerToken });
+    return Response.json(
+      { url: checkout.url },
+      {
+        headers: {
+          "Cache-Control": "no-store",
+          "Set-Cookie": await buyerCookieHeader(buyerToken, context.services.config),
+        },
+      },
+    );
   })({ request, context, params });
 }

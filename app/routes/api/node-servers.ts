@@ -1,24 +1,13 @@
 import { z } from "zod";
-import {
-  badRequest,
-  handleApi,
-  methodNotAllowed,
-  notFound,
-  parseInput,
-  readJsonBody,
-} from "#server/http/api.ts";
+import { handleApi, methodNotAllowed, parseInput, readJsonBody } from "#server/http/api.ts";
 import { isAdminAuthorization } from "#server/domain/vpn/admin-token.ts";
+import { runServerCommand } from "#server/domain/vpn/server-admin.ts";
 import { nodeUnauthorized } from "#server/http/node-auth.ts";
-import {
-  addVpnServer,
-  InvalidVpnServer,
-  listVpnServers,
-  rotateNodeToken,
-} from "#server/domain/vpn/servers.ts";
 import type { Route } from "./+types/node-servers";
 
 // Used by `npm run vpn` on the same machine: it authenticates with the token the server writes
 // into DATA_DIR/vpn-admin.json at start (see server/domain/vpn/admin-token.ts).
+const serverRef = z.string().min(1).max(63);
 const commandSchema = z.discriminatedUnion("command", [
   z.object({
     command: z.literal("add-server"),
@@ -32,6 +21,10 @@ const commandSchema = z.discriminatedUnion("command", [
   }),
   z.object({ command: z.literal("rotate-node-token"), name: z.string().min(1).max(63) }),
   z.object({ command: z.literal("list-servers") }),
+  z.object({ command: z.literal("disable-server"), server: serverRef }),
+  z.object({ command: z.literal("enable-server"), server: serverRef }),
+  z.object({ command: z.literal("set-endpoint"), server: serverRef, endpoint: z.string().min(3).max(300) }),
+  z.object({ command: z.literal("remove-server"), server: serverRef }),
 ]);
 
 export function action({ request, context, params }: Route.ActionArgs) {
@@ -42,29 +35,12 @@ export function action({ request, context, params }: Route.ActionArgs) {
       throw nodeUnauthorized("Send the token from DATA_DIR/vpn-admin.json as Authorization: Bearer <token>.");
     }
     const input = parseInput(commandSchema, await readJsonBody(request));
-    if (input.command === "list-servers") return { servers: await listVpnServers(services.db) };
-    if (input.command === "rotate-node-token") {
-      const rotated = await rotateNodeToken(services.db, input.name);
-      if (!rotated) throw notFound(`There is no VPN server named ${input.name}.`);
-      services.logger.info({ vpnServer: input.name }, "VPN node token rotated");
-      return { name: rotated.server.name, nodeToken: rotated.nodeToken };
+    const result = await runServerCommand(services.db, services.config, input);
+    if (input.command !== "list-servers") {
+      const vpnServer = "server" in input ? input.server : input.name;
+      services.logger.info({ command: input.command, vpnServer }, "VPN server command done");
     }
-    try {
-      const { server, nodeToken } = await addVpnServer(services.db, {
-        name: input.name,
-        region: input.region,
-        endpoint: input.endpoint,
-        publicKey: input.publicKey ?? null,
-        ipv4Cidr: input.ipv4,
-        ipv6Cidr: input.ipv6,
-        dns: input.dns ?? services.config.VPN_DNS,
-      });
-      services.logger.info({ vpnServer: server.name }, "VPN server added");
-      return { name: server.name, endpoint: server.endpoint, nodeToken };
-    } catch (error) {
-      if (error instanceof InvalidVpnServer) throw badRequest(error.message);
-      throw error;
-    }
+    return result;
   });
 }
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { verifyPayment } from "#server/domain/billing/verify.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import { jsonEndpoint, postOnlyLoader, statusOf } from "#server/http/api.ts";
+import { readBuyerToken } from "#server/http/buyer-cookie.ts";
 import type { Route } from "./+types/verify-payment";
 
 const verifyPaymentSchema = z.object({
@@ -15,7 +16,10 @@ export const loader = postOnlyLoader;
 export function action({ request, context, params }: Route.ActionArgs) {
   return jsonEndpoint(verifyPaymentSchema, async (input) => {
     try {
-      return await verifyPayment(context.services, input, { clientIp: context.clientIp });
+      return await verifyPayment(context.services, input, {
+        clientIp: context.clientIp,
+        buyerToken: await readBuyerToken(request),
+      });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       const { status, headers } = statusOf(error);

@@ -1,16 +1,26 @@
-import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { subscriptions } from "./vpn.ts";
 
-export const CHECKOUT_STATUSES = ["open", "paid", "expired"] as const;
+/** `amount_mismatch`: the provider reported a payment that differs from the recorded price; never fulfilled. */
+export const CHECKOUT_STATUSES = ["open", "paid", "expired", "amount_mismatch"] as const;
+export type CheckoutStatus = (typeof CHECKOUT_STATUSES)[number];
 
 export const checkoutSessions = pgTable("checkout_sessions", {
   id: text().primaryKey(),
   provider: text({ enum: ["stripe", "test"] }).notNull(),
   planId: text().notNull(),
   customerEmail: text(),
+  /** The catalogue price when the session was created: what the buyer must pay. */
   amountCents: integer().notNull(),
   currency: text().notNull().default("usd"),
   status: text({ enum: CHECKOUT_STATUSES }).notNull().default("open"),
   paymentReference: text(),
+  /** What the provider reported as paid, kept beside the price it was compared with. */
+  paidAmountCents: integer(),
+  paidCurrency: text(),
+  /** SHA-256 of the paying browser's buyer cookie: the proof that may add devices (decision 063). */
+  buyerTokenHash: text(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   paidAt: timestamp({ withTimezone: true }),
 });
@@ -22,4 +32,37 @@ export const paymentEvents = pgTable("payment_events", {
   receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 
+export const REVERSAL_KINDS = ["refund", "dispute"] as const;
+export type ReversalKind = (typeof REVERSAL_KINDS)[number];
+
+/**
+ * A full refund or a dispute that reached us before the payment it reverses (Stripe does not
+ * promise event order). Held here, and applied by fulfilment when that payment lands.
+ */
+export const chargeReversals = pgTable(
+  "charge_reversals",
+  {
+    /** The provider's id of the refunded charge or of the dispute. */
+    id: text().primaryKey(),
+    kind: text({ enum: REVERSAL_KINDS }).notNull(),
+    paymentIntentId: text(),
+    customerId: text(),
+    amountCents: integer().notNull(),
+    currency: text().notNull(),
+    reason: text(),
+    receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    appliedAt: timestamp({ withTimezone: true }),
+    subscriptionId: uuid().references(() => subscriptions.id, { onDelete: "set null" }),
+  },
+  (table) => [
+    index("charge_reversals_held_payment_intent_idx")
+      .on(table.paymentIntentId)
+      .where(sql`${table.appliedAt} is null`),
+    index("charge_reversals_held_customer_idx")
+      .on(table.customerId)
+      .where(sql`${table.appliedAt} is null`),
+  ],
+);
+
 export type CheckoutSession = typeof checkoutSessions.$inferSelect;
+export type ChargeReversal = typeof chargeReversals.$inferSelect;

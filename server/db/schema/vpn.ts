@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import {
   boolean,
+  check,
   index,
   integer,
   pgTable,
@@ -15,8 +16,18 @@ import {
 export const PLAN_TYPES = ["unlock", "basic", "pro_monthly", "pro_yearly"] as const;
 export type PlanType = (typeof PLAN_TYPES)[number];
 
-export const SUBSCRIPTION_STATUSES = ["active", "past_due", "canceled", "expired", "refunded"] as const;
+export const SUBSCRIPTION_STATUSES = [
+  "active",
+  "past_due",
+  "canceled",
+  "expired",
+  "refunded",
+  "disputed",
+] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const ACTIVATION_KINDS = ["download", "qr", "handshake"] as const;
+export type ActivationKind = (typeof ACTIVATION_KINDS)[number];
 
 export const vpnServers = pgTable(
   "vpn_servers",
@@ -96,9 +107,8 @@ export const devices = pgTable(
       .references(() => subscriptions.id, { onDelete: "cascade" }),
     slot: integer().notNull(),
     name: text(),
-    vpnServerId: uuid()
-      .notNull()
-      .references(() => vpnServers.id),
+    /** Null only for a revoked device whose server was removed (`removeServer`). */
+    vpnServerId: uuid().references(() => vpnServers.id, { onDelete: "set null" }),
     publicKey: text().notNull().unique(),
     privateKeySealed: text().notNull(),
     presharedKeySealed: text().notNull(),
@@ -109,8 +119,9 @@ export const devices = pgTable(
     downloadTokenHash: text().notNull().unique(),
     /** The capability token itself, sealed, so the success page can show the same link again. */
     downloadTokenSealed: text().notNull(),
+    /** The first use (spec §4 refund rules): page download, QR shown or WireGuard handshake (decision 064). */
     activatedAt: timestamp({ withTimezone: true }),
-    activatedVia: text({ enum: ["download", "qr"] }),
+    activatedVia: text({ enum: ACTIVATION_KINDS }),
     revokedAt: timestamp({ withTimezone: true }),
     /** The latest WireGuard handshake the node agent reported for this peer. */
     lastHandshakeAt: timestamp({ withTimezone: true }),
@@ -118,6 +129,11 @@ export const devices = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
+    check("devices_activated_via_check", sql`${table.activatedVia} in ('download', 'qr', 'handshake')`),
+    check(
+      "devices_live_on_a_server",
+      sql`${table.revokedAt} is not null or ${table.vpnServerId} is not null`,
+    ),
     index("devices_server_live_idx")
       .on(table.vpnServerId)
       .where(sql`${table.revokedAt} is null`),

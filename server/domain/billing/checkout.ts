@@ -3,9 +3,10 @@ import { and, eq } from "drizzle-orm";
 import { findPlan, type Plan } from "#app/lib/plans.ts";
 import { usesTestCheckout } from "#server/config.ts";
 import type { Executor } from "#server/db/client.ts";
-import { checkoutSessions, type CheckoutSession } from "#server/db/schema/index.ts";
+import { checkoutSessions, type CheckoutSession, type CheckoutStatus } from "#server/db/schema/index.ts";
 import { invalidInput } from "#server/domain/errors.ts";
-import { generateToken } from "#server/secrets.ts";
+import type { Logger } from "#server/logger.ts";
+import { generateToken, hashToken } from "#server/secrets.ts";
 import type { AppServices } from "#server/services.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import { checkoutUnavailable, nothingToSell } from "./errors.ts";
@@ -17,7 +18,12 @@ export type CheckoutServices = Pick<AppServices, "config" | "db" | "logger">;
 export interface CheckoutProvider {
   readonly name: CheckoutSession["provider"];
   /** Starts a hosted checkout for the plan and records it; returns where to send the buyer. */
-  createSession(input: { plan: Plan; customerEmail: string | null; origin: string }): Promise<{
+  createSession(input: {
+    plan: Plan;
+    customerEmail: string | null;
+    origin: string;
+    buyerTokenHash: string;
+  }): Promise<{
     sessionId: string;
     url: string;
   }>;
@@ -30,7 +36,7 @@ export function checkoutProvider(services: CheckoutServices): CheckoutProvider {
 function stripeProvider(services: CheckoutServices): CheckoutProvider {
   return {
     name: "stripe",
-    async createSession({ plan, customerEmail }) {
+    async createSession({ plan, customerEmail, buyerTokenHash }) {
       const stripe = stripeClient(services.config);
       // One key per checkout attempt: the SDK's own retries of this call never create a second session.
       let session;
@@ -51,6 +57,7 @@ function stripeProvider(services: CheckoutServices): CheckoutProvider {
         customerEmail,
         amountCents: plan.priceCents,
         currency: "usd",
+        buyerTokenHash,
       });
       return { sessionId: session.id, url: session.url };
     },
@@ -60,7 +67,7 @@ function stripeProvider(services: CheckoutServices): CheckoutProvider {
 function testProvider(services: CheckoutServices): CheckoutProvider {
   return {
     name: "test",
-    async createSession({ plan, customerEmail, origin }) {
+    async createSession({ plan, customerEmail, origin, buyerTokenHash }) {
       const sessionId = `cs_test_${generateToken(16)}`;
       await services.db.insert(checkoutSessions).values({
         id: sessionId,
@@ -69,6 +76,7 @@ function testProvider(services: CheckoutServices): CheckoutProvider {
         customerEmail,
         amountCents: plan.priceCents,
         currency: "usd",
+        buyerTokenHash,
       });
       // The built-in checkout is this same server: keep the buyer on the origin they use.
       return { sessionId, url: `${origin}/checkout/${sessionId}` };
@@ -76,9 +84,13 @@ function testProvider(services: CheckoutServices): CheckoutProvider {
   };
 }
 
+/**
+ * Starts a checkout for the plan. `buyerToken` is the paying browser's secret (its buyer
+ * cookie); the session keeps only its hash, which later lets that browser add devices.
+ */
 export async function createCheckout(
   services: CheckoutServices,
-  input: { planId: string; customerEmail: string | null; origin: string },
+  input: { planId: string; customerEmail: string | null; origin: string; buyerToken: string },
 ): Promise<{ url: string; sessionId: string }> {
   const plan = findPlan(input.planId);
   if (!plan) throw invalidInput(`Unknown plan "${input.planId.slice(0, 40)}".`);
@@ -91,6 +103,7 @@ export async function createCheckout(
     plan,
     customerEmail: input.customerEmail,
     origin: input.origin,
+    buyerTokenHash: hashToken(input.buyerToken),
   });
 }
 
@@ -102,19 +115,52 @@ export async function findCheckoutSession(
   return row;
 }
 
-/** Marks an open session paid (once); later calls keep the first payment's details. */
-export async function markCheckoutPaid(
+export interface ReceivedPayment {
+  reference: string | null;
+  customerEmail?: string | null;
+  /** What the provider charged, in the smallest currency unit; null when it did not say. */
+  amountCents: number | null;
+  currency: string | null;
+}
+
+/**
+ * Records the payment of an open session, once (later calls keep the first payment's details).
+ * The one place a payment is compared with the catalogue price recorded at checkout: when the
+ * amount or currency differs the session becomes `amount_mismatch` — kept with both figures and
+ * never fulfilled — instead of `paid`. Answers the session's status afterwards.
+ */
+export async function recordPayment(
   executor: Executor,
-  sessionId: string,
-  payment: { reference: string | null; customerEmail?: string | null },
-): Promise<void> {
-  await executor
+  logger: Pick<Logger, "warn">,
+  session: Pick<CheckoutSession, "id" | "planId" | "amountCents" | "currency">,
+  payment: ReceivedPayment,
+  now = new Date(),
+): Promise<CheckoutStatus | undefined> {
+  const matchesPrice =
+    payment.amountCents === session.amountCents &&
+    payment.currency?.toLowerCase() === session.currency.toLowerCase();
+  const [recorded] = await executor
     .update(checkoutSessions)
     .set({
-      status: "paid",
-      paidAt: new Date(),
+      status: matchesPrice ? "paid" : "amount_mismatch",
+      paidAt: now,
       paymentReference: payment.reference,
+      paidAmountCents: payment.amountCents,
+      paidCurrency: payment.currency,
       ...(payment.customerEmail ? { customerEmail: payment.customerEmail } : {}),
     })
-    .where(and(eq(checkoutSessions.id, sessionId), eq(checkoutSessions.status, "open")));
+    .where(and(eq(checkoutSessions.id, session.id), eq(checkoutSessions.status, "open")))
+    .returning({ status: checkoutSessions.status });
+  if (!recorded) return (await findCheckoutSession(executor, session.id))?.status;
+  if (!matchesPrice)
+    logger.warn(
+      {
+        sessionId: session.id,
+        planId: session.planId,
+        expected: { amountCents: session.amountCents, currency: session.currency },
+        received: { amountCents: payment.amountCents, currency: payment.currency },
+      },
+      "payment differs from the catalogue price: recorded as amount_mismatch, not fulfilled",
+    );
+  return recorded.status;
 }

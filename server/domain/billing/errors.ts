@@ -14,6 +14,21 @@ export const paymentNotCompleted = () =>
     "This payment has not been completed yet. If you were charged, please contact support.",
   );
 
+/** The provider charged an amount or currency other than the plan's price; nothing was fulfilled. */
+export const paymentNeedsReview = () =>
+  new DomainError(
+    "conflict",
+    "Payment needs review",
+    "The amount charged does not match the price of this plan, so we have not set up your connection. Please contact support and we will put it right.",
+  );
+
+export const payingBrowserRequired = () =>
+  new DomainError(
+    "forbidden",
+    "Paying browser required",
+    "Adding a device needs the browser that paid for this plan: open this page there. No longer have it? Please contact support.",
+  );
+
 export const subscriptionEnded = (status: string) =>
   new DomainError(
     "gone",

@@ -5,6 +5,7 @@ import { checkoutSessions, subscriptions, type Subscription } from "#server/db/s
 import { ensureFirstDevice } from "#server/domain/vpn/devices.ts";
 import { isUsable } from "#server/domain/vpn/usable.ts";
 import type { AppServices } from "#server/services.ts";
+import { applyHeldReversals } from "./reversals.ts";
 
 export type BillingServices = Pick<AppServices, "config" | "db" | "logger" | "sealer" | "mail">;
 
@@ -20,8 +21,10 @@ export interface StripeReferences {
  * come here): a paid checkout session becomes a subscription, exactly once, with its first
  * device and config e-mail from the VPN area. The unique `subscriptions.checkout_session_id`
  * decides races: a concurrent insert of the same session waits for the winner's commit, then
- * does nothing and reads the winner's row. Repeats make sure a usable subscription has slot 1 (it
- * is pending while no VPN server has room) and fill in Stripe references learnt later.
+ * does nothing and reads the winner's row. A refund or dispute that arrived before the payment
+ * ends the new subscription before it gets a device (reversals.ts). Repeats make sure a usable
+ * subscription has slot 1 (it is pending while no VPN server has room) and fill in Stripe
+ * references learnt later.
  *
  * Undefined when the session is unknown or not paid. Call `services.mail.wake()` after the
  * transaction commits.
@@ -54,7 +57,9 @@ export async function fulfilCheckout(
     })
     .onConflictDoNothing({ target: subscriptions.checkoutSessionId })
     .returning();
-  const subscription = created ?? (await withReferences(tx, session.id, references));
+  let subscription = created ?? (await withReferences(tx, session.id, references));
+  if (created && session.provider === "stripe")
+    subscription = await applyHeldReversals(tx, services, created, session.paymentReference, now);
   if (isUsable(subscription, now))
     await ensureFirstDevice(tx, services, subscription, { newSubscription: created !== undefined });
   return subscription;

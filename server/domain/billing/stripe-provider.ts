@@ -1,6 +1,7 @@
 import Stripe from "stripe";
 import type { Config } from "#server/config.ts";
 import type { Plan } from "#app/lib/plans.ts";
+import type { ReceivedPayment } from "./checkout.ts";
 
 const clients = new WeakMap<Config, Stripe>();
 
@@ -67,11 +68,15 @@ export interface StripeSessionState {
   customerId: string | null;
   subscriptionId: string | null;
   paymentIntentId: string | null;
+  /** What the buyer was charged, in the smallest unit of `currency` (lower case). */
+  amountCents: number | null;
+  currency: string | null;
 }
 
 const idOf = (value: string | { id: string } | null | undefined) =>
   typeof value === "string" ? value : (value?.id ?? null);
 
+/** What a Checkout Session tells us about its payment, whether from a webhook or from asking Stripe. */
 export function sessionState(session: Stripe.Checkout.Session): StripeSessionState {
   return {
     paid: session.payment_status === "paid" || session.payment_status === "no_payment_required",
@@ -79,5 +84,17 @@ export function sessionState(session: Stripe.Checkout.Session): StripeSessionSta
     customerId: idOf(session.customer),
     subscriptionId: idOf(session.subscription),
     paymentIntentId: idOf(session.payment_intent),
+    amountCents: session.amount_total ?? null,
+    currency: session.currency ?? null,
+  };
+}
+
+/** The payment a paid session reports, to be recorded (and checked against the price) by `recordPayment`. */
+export function receivedPayment(state: StripeSessionState): ReceivedPayment {
+  return {
+    reference: state.paymentIntentId ?? state.subscriptionId,
+    customerEmail: state.customerEmail,
+    amountCents: state.amountCents,
+    currency: state.currency,
   };
 }

@@ -1,7 +1,7 @@
 import { findPlan, type Plan } from "#app/lib/plans.ts";
 import { usesTestCheckout } from "#server/config.ts";
 import { generateToken } from "#server/secrets.ts";
-import { findCheckoutSession, markCheckoutPaid } from "./checkout.ts";
+import { findCheckoutSession, recordPayment } from "./checkout.ts";
 import { fulfil, type BillingServices } from "./fulfil.ts";
 
 /** The built-in checkout behaves like the provider's test mode (decision 051). */
@@ -12,6 +12,7 @@ export interface TestCheckoutView {
   sessionId: string;
   plan: Plan;
   amountCents: number;
+  currency: string;
   customerEmail: string | null;
   paid: boolean;
 }
@@ -33,6 +34,7 @@ export async function loadTestCheckout(
     sessionId: session.id,
     plan,
     amountCents: session.amountCents,
+    currency: session.currency,
     customerEmail: session.customerEmail,
     paid: session.status === "paid",
   };
@@ -93,7 +95,14 @@ export async function payTestCheckout(
       message: "Your card was declined. Use a test card such as 4242 4242 4242 4242.",
     };
   }
-  await markCheckoutPaid(services.db, sessionId, { reference: `pi_test_${generateToken(12)}` });
+  // The built-in checkout charges exactly the recorded price.
+  const charged = { amountCents: view.amountCents, currency: view.currency };
+  await recordPayment(
+    services.db,
+    services.logger,
+    { id: sessionId, planId: view.plan.id, ...charged },
+    { reference: `pi_test_${generateToken(12)}`, ...charged },
+  );
   await fulfil(services, sessionId);
   return { outcome: "paid", sessionId };
 }

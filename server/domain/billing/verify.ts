@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import type { PlanType } from "#app/lib/plans.ts";
 import { eq } from "drizzle-orm";
 import {
@@ -12,10 +13,18 @@ import { deviceSummary, issueDevice } from "#server/domain/vpn/devices.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import { rateLimited } from "#server/domain/errors.ts";
 import { consumeRateLimit, consumeRateLimits } from "#server/domain/rate-limit.ts";
-import { markCheckoutPaid } from "./checkout.ts";
-import { paymentNotCompleted, providerUnavailable, sessionNotFound, subscriptionEnded } from "./errors.ts";
+import { hashToken } from "#server/secrets.ts";
+import { recordPayment } from "./checkout.ts";
+import {
+  payingBrowserRequired,
+  paymentNeedsReview,
+  paymentNotCompleted,
+  providerUnavailable,
+  sessionNotFound,
+  subscriptionEnded,
+} from "./errors.ts";
 import { fulfilCheckout, type BillingServices, type StripeReferences } from "./fulfil.ts";
-import { sessionState, stripeClient } from "./stripe-provider.ts";
+import { receivedPayment, sessionState, stripeClient } from "./stripe-provider.ts";
 
 export interface VerifiedPayment {
   success: true;
@@ -35,6 +44,12 @@ export const VERIFY_LIMITS = {
   stripeCheck: { limit: 1, windowMs: 5_000 },
 };
 
+/** Who is asking: the client's address, and the buyer cookie's token if the browser sent one. */
+export interface VerifyCaller {
+  clientIp: string;
+  buyerToken: string | null;
+}
+
 interface Verification {
   subscription: Subscription;
   device: Device | undefined;
@@ -44,13 +59,13 @@ interface Verification {
 /**
  * The success page's check: the session must be paid (asking Stripe when its webhook has not
  * arrived yet), fulfilment runs (idempotently), and the answer is slot 1 — or, with
- * `newDevice`, the next free slot. A reload of a fulfilled session is answered from reads alone,
- * without a transaction.
+ * `newDevice` and only for the browser that paid, the next free slot. A reload of a fulfilled
+ * session is answered from reads alone, without a transaction.
  */
 export async function verifyPayment(
   services: BillingServices,
   input: { sessionId: string; newDevice?: boolean },
-  caller: { clientIp: string },
+  caller: VerifyCaller,
   now = new Date(),
 ): Promise<VerifiedPayment> {
   const limits = await consumeRateLimits(
@@ -69,6 +84,8 @@ export async function verifyPayment(
     .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
     .where(eq(checkoutSessions.id, input.sessionId));
   if (!read) throw sessionNotFound();
+  // The link alone shows slot 1 (it is e-mailed and bookmarked); a new slot needs proof of the buyer.
+  if (input.newDevice && !mayAddDevice(read.session, caller)) throw payingBrowserRequired();
   if (!input.newDevice && read.subscription && isUsable(read.subscription, now)) {
     const { firstDevice, liveDevices } = await deviceSummary(services.db, read.subscription.id);
     if (firstDevice && !firstDevice.revokedAt)
@@ -81,29 +98,49 @@ export async function verifyPayment(
   const references =
     read.session.status === "paid" ? {} : await confirmWithProvider(services, read.session, now);
 
-  const verification = await services.db.transaction(async (tx) => {
-    const subscription = await fulfilCheckout(tx, services, read.session.id, references, now);
-    if (!subscription) throw paymentNotCompleted();
-    if (!isUsable(subscription, now)) throw subscriptionEnded(endedStatusOf(subscription));
-    const issued = input.newDevice ? (await issueDevice(tx, services, subscription)).device : undefined;
-    const { firstDevice, liveDevices } = await deviceSummary(tx, subscription.id);
-    const device = issued ?? firstDevice;
-    if (device?.revokedAt) throw subscriptionEnded("canceled");
-    return { subscription, device, activeDevices: liveDevices };
-  });
+  const verification = await services.db.transaction(
+    async (tx): Promise<Verification | { ended: string }> => {
+      const subscription = await fulfilCheckout(tx, services, read.session.id, references, now);
+      if (!subscription) throw paymentNotCompleted();
+      // Answered after the commit: a subscription just recorded as refunded or disputed (a reversal
+      // that arrived before the payment) must be kept, not rolled back with the refusal.
+      if (!isUsable(subscription, now)) return { ended: endedStatusOf(subscription) };
+      const issued = input.newDevice ? (await issueDevice(tx, services, subscription)).device : undefined;
+      const { firstDevice, liveDevices } = await deviceSummary(tx, subscription.id);
+      const device = issued ?? firstDevice;
+      if (device?.revokedAt) throw subscriptionEnded("canceled");
+      return { subscription, device, activeDevices: liveDevices };
+    },
+  );
   services.mail.wake();
+  if ("ended" in verification) throw subscriptionEnded(verification.ended);
   return answer(services, verification);
 }
 
 /**
+ * Whether the caller may claim another device slot on this session: it is the browser that paid
+ * (its buyer cookie hashes to the one recorded at checkout). Sessions from before buyer cookies
+ * have no hash and pass no one. The customer's e-mail sign-in, once customers have accounts, is
+ * the other proof this will accept.
+ */
+function mayAddDevice(session: CheckoutSession, caller: VerifyCaller): boolean {
+  if (!caller.buyerToken || !session.buyerTokenHash) return false;
+  const presented = Buffer.from(hashToken(caller.buyerToken));
+  const recorded = Buffer.from(session.buyerTokenHash);
+  return presented.length === recorded.length && crypto.timingSafeEqual(presented, recorded);
+}
+
+/**
  * A Stripe session whose webhook has not arrived yet: ask Stripe, and record the payment if it is
- * paid. Stripe is asked about one session at most once per few seconds, however often the page polls.
+ * paid (at the catalogue price, else it needs review). Stripe is asked about one session at most
+ * once per few seconds, however often the page polls.
  */
 async function confirmWithProvider(
   services: BillingServices,
   session: CheckoutSession,
   now: Date,
 ): Promise<StripeReferences> {
+  if (session.status === "amount_mismatch") throw paymentNeedsReview();
   if (session.provider !== "stripe" || !services.config.STRIPE_SECRET_KEY) throw paymentNotCompleted();
   const recentlyAsked = await consumeRateLimit(services.db, `stripe-session-check:${session.id}`, {
     ...VERIFY_LIMITS.stripeCheck,
@@ -121,10 +158,8 @@ async function confirmWithProvider(
     throw providerUnavailable();
   }
   if (!state.paid) throw paymentNotCompleted();
-  await markCheckoutPaid(services.db, session.id, {
-    reference: state.paymentIntentId ?? state.subscriptionId,
-    customerEmail: state.customerEmail,
-  });
+  const status = await recordPayment(services.db, services.logger, session, receivedPayment(state), now);
+  if (status === "amount_mismatch") throw paymentNeedsReview();
   return { stripeCustomerId: state.customerId, stripeSubscriptionId: state.subscriptionId };
 }
 

@@ -1,18 +1,14 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { Transaction } from "#server/db/client.ts";
-import {
-  checkoutSessions,
-  paymentEvents,
-  subscriptions,
-  type Subscription,
-} from "#server/db/schema/index.ts";
+import { paymentEvents, subscriptions } from "#server/db/schema/index.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { invalidInput, notFound } from "#server/domain/errors.ts";
-import { isPaidUp, USABLE_STATUSES } from "#server/domain/vpn/usable.ts";
-import { findCheckoutSession, markCheckoutPaid } from "./checkout.ts";
+import { isPaidUp } from "#server/domain/vpn/usable.ts";
+import { findCheckoutSession, recordPayment } from "./checkout.ts";
 import { fulfilCheckout, type BillingServices } from "./fulfil.ts";
-import { sessionState, stripeClient } from "./stripe-provider.ts";
+import { disputeCharge, disputedCharge, refundCharge, type DisputedCharge } from "./reversals.ts";
+import { receivedPayment, sessionState, stripeClient } from "./stripe-provider.ts";
 
 export interface WebhookOutcome {
   received: true;
@@ -44,6 +40,9 @@ export async function handleStripeWebhook(
   } catch {
     throw invalidInput("The webhook signature does not match.");
   }
+  // Asked of Stripe before the transaction opens: no network call holds a transaction open.
+  const disputed =
+    event.type === "charge.dispute.created" ? await disputedCharge(services, event.data.object) : undefined;
   const handled = await services.db.transaction(async (tx) => {
     const [fresh] = await tx
       .insert(paymentEvents)
@@ -51,7 +50,7 @@ export async function handleStripeWebhook(
       .onConflictDoNothing({ target: paymentEvents.id })
       .returning({ id: paymentEvents.id });
     if (!fresh) return false;
-    await applyEvent(tx, services, event);
+    await applyEvent(tx, services, event, disputed);
     return true;
   });
   services.mail.wake();
@@ -59,7 +58,12 @@ export async function handleStripeWebhook(
   return { received: true, duplicate: !handled, type: event.type };
 }
 
-async function applyEvent(tx: Transaction, services: BillingServices, event: Stripe.Event): Promise<void> {
+async function applyEvent(
+  tx: Transaction,
+  services: BillingServices,
+  event: Stripe.Event,
+  disputed: DisputedCharge | undefined,
+): Promise<void> {
   const now = new Date();
   switch (event.type) {
     case "checkout.session.completed":
@@ -67,21 +71,25 @@ async function applyEvent(tx: Transaction, services: BillingServices, event: Str
       const session = event.data.object;
       const state = sessionState(session);
       if (!state.paid) return;
-      if (!(await findCheckoutSession(tx, session.id))) {
+      const recorded = await findCheckoutSession(tx, session.id);
+      if (!recorded) {
         services.logger.warn(
           { sessionId: session.id },
           "stripe webhook for a checkout session we did not create",
         );
         return;
       }
-      await markCheckoutPaid(tx, session.id, {
-        reference: state.paymentIntentId ?? state.subscriptionId,
-        customerEmail: state.customerEmail,
-      });
-      await fulfilCheckout(tx, services, session.id, {
-        stripeCustomerId: state.customerId,
-        stripeSubscriptionId: state.subscriptionId,
-      });
+      await recordPayment(tx, services.logger, recorded, receivedPayment(state), now);
+      await fulfilCheckout(
+        tx,
+        services,
+        session.id,
+        {
+          stripeCustomerId: state.customerId,
+          stripeSubscriptionId: state.subscriptionId,
+        },
+        now,
+      );
       return;
     }
     case "invoice.paid": {
@@ -123,14 +131,22 @@ async function applyEvent(tx: Transaction, services: BillingServices, event: Str
       const subscription = await byStripeSubscription(tx, remote.id);
       if (!subscription) return;
       const ended = event.type === "customer.subscription.deleted" || remote.status === "canceled";
+      // A refunded or disputed subscription stays so: Stripe keeps (or cancels) its own record of it.
+      const paidUp = isPaidUp(subscription.status);
       if (ended) {
         await tx
           .update(subscriptions)
-          .set({ status: "canceled", cancelAtPeriodEnd: false, expiresAt: now, updatedAt: now })
+          .set({
+            status: paidUp ? "canceled" : subscription.status,
+            cancelAtPeriodEnd: false,
+            expiresAt: subscription.expiresAt < now ? subscription.expiresAt : now,
+            updatedAt: now,
+          })
           .where(eq(subscriptions.id, subscription.id));
         await revokeSubscriptionDevices(tx, [subscription.id], now);
         return;
       }
+      if (!paidUp) return;
       const periodEnd = Math.max(0, ...remote.items.data.map((item) => item.current_period_end ?? 0));
       // With cancel_at_period_end the configs keep working until expiresAt; the expiry job revokes them then.
       const endsAt = remote.cancel_at ?? (periodEnd || null);
@@ -150,18 +166,12 @@ async function applyEvent(tx: Transaction, services: BillingServices, event: Str
         .where(eq(subscriptions.id, subscription.id));
       return;
     }
-    case "charge.refunded": {
-      const charge = event.data.object;
-      if (!charge.refunded) return; // a partial refund keeps the service
-      const subscription = await byCharge(tx, idOf(charge.payment_intent), idOf(charge.customer));
-      if (!subscription) return;
-      await tx
-        .update(subscriptions)
-        .set({ status: "refunded", expiresAt: now, updatedAt: now })
-        .where(eq(subscriptions.id, subscription.id));
-      await revokeSubscriptionDevices(tx, [subscription.id], now);
+    case "charge.refunded":
+      await refundCharge(tx, services, event.data.object, now);
       return;
-    }
+    case "charge.dispute.created":
+      await disputeCharge(tx, services, event.data.object, disputed!, now);
+      return;
     default:
       return;
   }
@@ -181,34 +191,5 @@ async function byStripeSubscription(tx: Transaction, stripeSubscriptionId: strin
     .from(subscriptions)
     .where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId))
     .for("update");
-  return row;
-}
-
-/** The subscription a charge paid for: by its payment intent (one-time pass), else the customer's latest. */
-async function byCharge(
-  tx: Transaction,
-  paymentIntentId: string | null,
-  customerId: string | null,
-): Promise<Subscription | undefined> {
-  if (paymentIntentId) {
-    const [row] = await tx
-      .select({ subscription: subscriptions })
-      .from(checkoutSessions)
-      .innerJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
-      .where(eq(checkoutSessions.paymentReference, paymentIntentId));
-    if (row) return row.subscription;
-  }
-  if (!customerId) return undefined;
-  const [row] = await tx
-    .select()
-    .from(subscriptions)
-    .where(
-      and(
-        eq(subscriptions.stripeCustomerId, customerId),
-        inArray(subscriptions.status, [...USABLE_STATUSES]),
-      ),
-    )
-    .orderBy(desc(subscriptions.createdAt))
-    .limit(1);
   return row;
 }

@@ -3,6 +3,7 @@ import type { Executor, Transaction } from "#server/db/client.ts";
 import {
   devices,
   subscriptions,
+  type ActivationKind,
   vpnServers,
   type Device,
   type Subscription,
@@ -211,21 +212,25 @@ export async function findDeviceByToken(
   const [row] = await executor
     .select({ device: devices, server: vpnServers, subscription: subscriptions })
     .from(devices)
-    .innerJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
+    // A revoked device whose server was removed has none (migration 0013); a live one always has.
+    .leftJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
     .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
     .where(eq(devices.downloadTokenHash, hashToken(token)));
   if (!row) return { state: "unknown" };
-  if (row.device.revokedAt) return { state: "gone", reason: "This config has been revoked." };
+  if (row.device.revokedAt || !row.server) return { state: "gone", reason: "This config has been revoked." };
   if (!isUsable(row.subscription, now))
     return { state: "gone", reason: "The subscription of this config has ended." };
-  return { state: "ok", ...row };
+  return { state: "ok", device: row.device, server: row.server, subscription: row.subscription };
 }
 
-/** The first QR view or download marks the device activated; later ones change nothing. */
+/**
+ * The buyer's first QR view or download on the success page marks the device activated (a
+ * handshake does too: `recordNodeStatus`); later ones change nothing.
+ */
 export async function markActivated(
   executor: Executor,
   deviceId: string,
-  via: "download" | "qr",
+  via: Exclude<ActivationKind, "handshake">,
   now = new Date(),
 ): Promise<void> {
   await executor

@@ -1,4 +1,4 @@
-import { and, exists, inArray, isNull, lte, sql } from "drizzle-orm";
+import { and, exists, inArray, isNull, lte, notInArray, sql } from "drizzle-orm";
 import type { Database } from "#server/db/client.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
 import { revokeSubscriptionDevices } from "./devices.ts";
@@ -13,7 +13,7 @@ export interface ExpiryResult {
 
 /**
  * Ends every active or past-due subscription whose period is over and revokes the devices of
- * every subscription that is no longer usable (expired, canceled, refunded). Idempotent: a
+ * every subscription that is no longer usable (expired, canceled, refunded, disputed). Idempotent: a
  * second run finds nothing to do.
  */
 export async function expireDue(db: Database, now = new Date()): Promise<ExpiryResult> {
@@ -31,7 +31,7 @@ export async function expireDue(db: Database, now = new Date()): Promise<ExpiryR
       .from(subscriptions)
       .where(
         and(
-          inArray(subscriptions.status, ["canceled", "expired", "refunded"]),
+          notInArray(subscriptions.status, [...USABLE_STATUSES]),
           exists(
             tx
               .select({ one: sql`1` })

@@ -30,7 +30,8 @@ export type NodeStatus = z.output<typeof nodeStatusSchema>;
 /**
  * Records a node's report: last seen, applied version, its public key (registered on first
  * contact; a changed key is taken, since the node is the only holder of its private key) and the
- * latest handshake of each peer, which `countActiveDevices` reads.
+ * latest handshake of each peer, which `countActiveDevices` reads; a device's first handshake
+ * activates it.
  */
 export async function recordNodeStatus(
   executor: Executor,
@@ -64,8 +65,13 @@ export async function recordNodeStatus(
       ),
       sql`, `,
     );
+    // A handshake is use: the device counts as activated from the earliest one (spec §4
+    // refund rules), unless a download or QR view came even earlier (decision 064).
     const result = (await executor.execute(sql`
-      update devices d set last_handshake_at = v.at
+      update devices d set last_handshake_at = v.at,
+        activated_via = case when d.activated_at is null or v.at < d.activated_at
+          then 'handshake' else d.activated_via end,
+        activated_at = least(d.activated_at, v.at)
       from (values ${values}) as v(public_key, at)
       where d.public_key = v.public_key and d.vpn_server_id = ${server.id}
         and (d.last_handshake_at is null or d.last_handshake_at < v.at)`)) as unknown as {

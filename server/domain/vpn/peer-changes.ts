@@ -57,6 +57,17 @@ export async function peerChangesSince(
 }
 
 /**
+ * A new version of a server's peer set with no key changed, for a change of the server itself
+ * (its listen port): the node's held poll wakes and re-reads the server's settings.
+ */
+export async function bumpPeerVersion(executor: Executor, serverId: string): Promise<void> {
+  await executor.execute(sql`
+    insert into ${vpnPeerVersions} as v (server_id, version) values (${serverId}, 1)
+    on conflict (server_id) do update set version = v.version + 1`);
+  await executor.execute(sql`select pg_notify(${PEER_CHANGES_CHANNEL}, ${serverId})`);
+}
+
+/**
  * Drops changes logged before `before`, whole versions from the oldest up per server, so the
  * versions kept stay contiguous (a node asking from before them gets the full set).
  */

@@ -3,8 +3,10 @@ import { toSnakeCase } from "drizzle-orm/casing";
 import type { Config } from "#server/config.ts";
 import { queryRows, type Executor } from "#server/db/client.ts";
 import { vpnServers, type VpnServer } from "#server/db/schema/index.ts";
+import { DomainError } from "#server/domain/errors.ts";
 import { generateToken, hashToken } from "#server/secrets.ts";
 import { isValidPool } from "./addresses.ts";
+import { ENDPOINT_RULE, isEndpoint } from "./endpoint.ts";
 import { generateKeyPair, isWireGuardKey } from "./keys.ts";
 
 export interface NewVpnServer {
@@ -20,7 +22,16 @@ export interface NewVpnServer {
   development?: boolean;
 }
 
-export class InvalidVpnServer extends Error {}
+export class InvalidVpnServer extends DomainError {
+  constructor(message: string) {
+    super("invalid", "Invalid request", message);
+  }
+}
+
+/** Throws unless a WireGuard client can dial `endpoint` (endpoint.ts). */
+export function checkEndpoint(endpoint: string): void {
+  if (!isEndpoint(endpoint)) throw new InvalidVpnServer(ENDPOINT_RULE);
+}
 
 /** Registers a VPN server; the node token is returned once and only its hash is stored. */
 export async function addVpnServer(
@@ -35,8 +46,7 @@ export async function addVpnServer(
     throw new InvalidVpnServer("ipv4 must be an IPv4 CIDR such as 10.66.0.0/16");
   if (!isValidPool(input.ipv6Cidr, 6))
     throw new InvalidVpnServer("ipv6 must be an IPv6 CIDR such as fd66::/64");
-  if (!/^[A-Za-z0-9.\-[\]:]+:\d{1,5}$/.test(input.endpoint))
-    throw new InvalidVpnServer("endpoint must be host:port");
+  checkEndpoint(input.endpoint);
   const [taken] = await executor
     .select({ id: vpnServers.id })
     .from(vpnServers)
@@ -196,9 +206,11 @@ export async function rotateNodeToken(
   return server ? { server, nodeToken } : undefined;
 }
 
-export async function listVpnServers(executor: Executor) {
+/** Every VPN server as the operator sees it, oldest first; only the one with `id` when given. */
+export async function listVpnServers(executor: Executor, id?: string) {
   return executor
     .select({
+      id: vpnServers.id,
       name: vpnServers.name,
       region: vpnServers.region,
       endpoint: vpnServers.endpoint,
@@ -206,9 +218,11 @@ export async function listVpnServers(executor: Executor) {
       ipv4Cidr: vpnServers.ipv4Cidr,
       ipv6Cidr: vpnServers.ipv6Cidr,
       active: vpnServers.active,
+      development: vpnServers.development,
       lastSeenAt: vpnServers.lastSeenAt,
       liveDevices: vpnServers.liveDevices,
     })
     .from(vpnServers)
+    .where(id === undefined ? undefined : eq(vpnServers.id, id))
     .orderBy(asc(vpnServers.createdAt));
 }

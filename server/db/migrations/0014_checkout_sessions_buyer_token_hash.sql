@@ -1,0 +1,1 @@
+ALTER TABLE "checkout_sessions" ADD COLUMN "buyer_token_hash" text;

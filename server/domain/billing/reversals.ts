@@ -1,0 +1,280 @@
+import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import Stripe from "stripe";
+import type { Transaction } from "#server/db/client.ts";
+import {
+  chargeReversals,
+  checkoutSessions,
+  subscriptions,
+  type ReversalKind,
+  type Subscription,
+} from "#server/db/schema/index.ts";
+import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
+import { usableSubscription } from "#server/domain/vpn/usable.ts";
+import { providerUnavailable } from "./errors.ts";
+import type { BillingServices } from "./fulfil.ts";
+import { stripeClient } from "./stripe-provider.ts";
+
+// Refunds and disputes take a payment back. Stripe does not promise event order, so one may
+// arrive before the payment it reverses: it is then held (charge_reversals) and applied by
+// fulfilment when the payment lands, which records the subscription ended, with no device.
+
+/** A full refund or a dispute of a Stripe charge. */
+interface Reversal {
+  /** The refunded charge's id, or the dispute's. */
+  id: string;
+  kind: ReversalKind;
+  paymentIntentId: string | null;
+  customerId: string | null;
+  amountCents: number;
+  currency: string;
+  reason: string | null;
+}
+
+/** What a dispute does not say about its charge. */
+export interface DisputedCharge {
+  customerId: string | null;
+  email: string | null;
+}
+
+const idOf = (value: string | { id: string } | null | undefined) =>
+  typeof value === "string" ? value : (value?.id ?? null);
+
+const STATUS_OF: Record<ReversalKind, "refunded" | "disputed"> = { refund: "refunded", dispute: "disputed" };
+
+function disputeOf(dispute: Stripe.Dispute, charge: DisputedCharge): Reversal {
+  return {
+    id: dispute.id,
+    kind: "dispute",
+    paymentIntentId: idOf(dispute.payment_intent),
+    customerId: charge.customerId,
+    amountCents: dispute.amount,
+    currency: dispute.currency,
+    reason: dispute.reason,
+  };
+}
+
+/**
+ * A dispute names its charge but not the customer, and a subscription's charges are known to us
+ * only by customer: ask Stripe, before the event's transaction opens (no network call inside it).
+ * A charge Stripe does not know leaves the customer unknown; Stripe being unreachable is a 502, so
+ * Stripe delivers the event again.
+ */
+export async function disputedCharge(
+  services: BillingServices,
+  dispute: Stripe.Dispute,
+): Promise<DisputedCharge> {
+  let charge: Stripe.Charge | undefined;
+  if (typeof dispute.charge !== "string") charge = dispute.charge;
+  else {
+    try {
+      charge = await stripeClient(services.config).charges.retrieve(dispute.charge);
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) {
+        services.logger.error(
+          { err: error, disputeId: dispute.id },
+          "stripe: retrieving a disputed charge failed",
+        );
+        throw providerUnavailable();
+      }
+      services.logger.warn({ disputeId: dispute.id }, "stripe does not know the disputed charge");
+    }
+  }
+  return {
+    customerId: idOf(charge?.customer),
+    email: charge?.billing_details?.email ?? charge?.receipt_email ?? null,
+  };
+}
+
+/** `charge.refunded`: a full refund ends what the charge paid for; a partial one keeps the service. */
+export async function refundCharge(
+  tx: Transaction,
+  services: BillingServices,
+  charge: Stripe.Charge,
+  now: Date,
+): Promise<void> {
+  if (!charge.refunded) return;
+  await reverse(
+    tx,
+    services,
+    {
+      id: charge.id,
+      kind: "refund",
+      paymentIntentId: idOf(charge.payment_intent),
+      customerId: idOf(charge.customer),
+      amountCents: charge.amount_refunded,
+      currency: charge.currency,
+      reason: null,
+    },
+    now,
+  );
+}
+
+/** `charge.dispute.created`: ends what the charge paid for, like a refund, and tells the staff. */
+export async function disputeCharge(
+  tx: Transaction,
+  services: BillingServices,
+  dispute: Stripe.Dispute,
+  charge: DisputedCharge,
+  now: Date,
+): Promise<void> {
+  const reversal = disputeOf(dispute, charge);
+  const subscription = await reverse(tx, services, reversal, now);
+  const dueBy = dispute.evidence_details?.due_by;
+  await notifyStaffOfDispute(tx, services, reversal, subscription, {
+    respondBy: dueBy ? new Date(dueBy * 1000) : null,
+    email: charge.email,
+  });
+}
+
+/**
+ * Ends the subscription the charge paid for (refunded or disputed, devices revoked), or holds the
+ * reversal when no payment of that charge is recorded yet. Answers the subscription it ended.
+ */
+async function reverse(
+  tx: Transaction,
+  services: BillingServices,
+  reversal: Reversal,
+  now: Date,
+): Promise<Subscription | undefined> {
+  await lockPayer(tx, reversal.customerId ?? reversal.paymentIntentId);
+  const subscription = await chargedSubscription(tx, reversal, now);
+  if (subscription) {
+    await endSubscription(tx, subscription, reversal.kind, now);
+    return subscription;
+  }
+  await tx.insert(chargeReversals).values(reversal).onConflictDoNothing({ target: chargeReversals.id });
+  services.logger.warn(
+    { reversalId: reversal.id, kind: reversal.kind, paymentIntentId: reversal.paymentIntentId },
+    "stripe reversal before its payment: held until the payment is recorded",
+  );
+  return undefined;
+}
+
+/**
+ * Fulfilment's check of a subscription it has just recorded: a refund or dispute held for its
+ * payment ends it at once (a dispute outweighs a refund). Answers the subscription as it now is.
+ */
+export async function applyHeldReversals(
+  tx: Transaction,
+  services: Pick<BillingServices, "logger">,
+  subscription: Subscription,
+  paymentIntentId: string | null,
+  now: Date,
+): Promise<Subscription> {
+  const matches: SQL[] = [];
+  if (paymentIntentId) matches.push(eq(chargeReversals.paymentIntentId, paymentIntentId));
+  if (subscription.stripeCustomerId)
+    matches.push(eq(chargeReversals.customerId, subscription.stripeCustomerId));
+  if (matches.length === 0) return subscription;
+  await lockPayer(tx, subscription.stripeCustomerId ?? paymentIntentId);
+  const held = await tx
+    .select()
+    .from(chargeReversals)
+    .where(and(isNull(chargeReversals.appliedAt), or(...matches)))
+    .orderBy(asc(chargeReversals.receivedAt));
+  if (held.length === 0) return subscription;
+  const kind = held.some((reversal) => reversal.kind === "dispute") ? "dispute" : "refund";
+  const [ended] = await tx
+    .update(subscriptions)
+    .set({ status: STATUS_OF[kind], expiresAt: now, updatedAt: now })
+    .where(eq(subscriptions.id, subscription.id))
+    .returning();
+  await tx
+    .update(chargeReversals)
+    .set({ appliedAt: now, subscriptionId: subscription.id })
+    .where(
+      inArray(
+        chargeReversals.id,
+        held.map((reversal) => reversal.id),
+      ),
+    );
+  services.logger.warn(
+    { subscriptionId: subscription.id, reversals: held.map((reversal) => reversal.id) },
+    `payment recorded after its ${kind}: subscription ${STATUS_OF[kind]}, no config issued`,
+  );
+  return ended!;
+}
+
+/**
+ * Serialises the reversals and the fulfilment of one Stripe customer (or payment intent): a
+ * reversal committing beside the payment it reverses would otherwise be held and never applied.
+ */
+async function lockPayer(tx: Transaction, key: string | null): Promise<void> {
+  if (key) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`stripe-payer:${key}`}))`);
+}
+
+/** The subscription a charge paid for: by its payment intent (a one-time pass), else the customer's latest. */
+async function chargedSubscription(
+  tx: Transaction,
+  reversal: Reversal,
+  now: Date,
+): Promise<Subscription | undefined> {
+  if (reversal.paymentIntentId) {
+    const [row] = await tx
+      .select({ subscription: subscriptions })
+      .from(checkoutSessions)
+      .innerJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
+      .where(eq(checkoutSessions.paymentReference, reversal.paymentIntentId));
+    if (row) return row.subscription;
+  }
+  if (!reversal.customerId) return undefined;
+  const [row] = await tx
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.stripeCustomerId, reversal.customerId))
+    .orderBy(desc(usableSubscription(now)), desc(subscriptions.createdAt))
+    .limit(1);
+  return row;
+}
+
+async function endSubscription(
+  tx: Transaction,
+  subscription: Subscription,
+  kind: ReversalKind,
+  now: Date,
+): Promise<void> {
+  // A dispute stays on record: a refund arriving later does not turn it into "refunded".
+  const status = subscription.status === "disputed" ? "disputed" : STATUS_OF[kind];
+  const expiresAt = subscription.expiresAt < now ? subscription.expiresAt : now;
+  await tx
+    .update(subscriptions)
+    .set({ status, expiresAt, updatedAt: now })
+    .where(eq(subscriptions.id, subscription.id));
+  await revokeSubscriptionDevices(tx, [subscription.id], now);
+}
+
+/** One e-mail to each staff address, queued in the event's transaction; no links or keys in it. */
+async function notifyStaffOfDispute(
+  tx: Transaction,
+  services: BillingServices,
+  reversal: Reversal,
+  subscription: Subscription | undefined,
+  dispute: { respondBy: Date | null; email: string | null },
+): Promise<void> {
+  const amount = `${(reversal.amountCents / 100).toFixed(2)} ${reversal.currency.toUpperCase()}`;
+  const text = [
+    "A customer disputed a payment with their bank.",
+    subscription
+      ? "The subscription it paid for is now disputed and its configs are revoked."
+      : "No payment for this charge is recorded yet; when it arrives, its subscription will be recorded as disputed, with no config.",
+    "",
+    `Dispute: ${reversal.id}`,
+    `Reason: ${reversal.reason ?? "not given"}`,
+    `Amount: ${amount}`,
+    `Subscription: ${subscription ? `${subscription.id} (${subscription.planId})` : "not recorded yet"}`,
+    `Customer e-mail: ${subscription?.customerEmail ?? dispute.email ?? "unknown"}`,
+    `Stripe customer: ${reversal.customerId ?? "unknown"}`,
+    `Payment intent: ${reversal.paymentIntentId ?? "unknown"}`,
+    ...(dispute.respondBy ? [`Evidence due by: ${dispute.respondBy.toISOString()}`] : []),
+    "",
+    "Answer it in the Stripe Dashboard (Payments → Disputes).",
+  ].join("\n");
+  for (const to of services.config.STAFF_EMAILS) {
+    await services.mail.enqueue(tx, {
+      kind: "dispute-notice",
+      to,
+      subject: `Payment disputed: ${amount} (${reversal.reason ?? "no reason given"})`,
+      text,
+    });
+  }
+}

@@ -1,0 +1,142 @@
+import { and, count, eq, isNull, or } from "drizzle-orm";
+import type { Config } from "#server/config.ts";
+import type { Executor } from "#server/db/client.ts";
+import { devices, vpnServers, type VpnServer } from "#server/db/schema/index.ts";
+import { conflict, notFound } from "#server/domain/errors.ts";
+import { bumpPeerVersion } from "./peer-changes.ts";
+import { addVpnServer, checkEndpoint, listVpnServers, rotateNodeToken } from "./servers.ts";
+
+// What an operator does to VPN servers (`npm run vpn`, decision 043): the one dispatcher that
+// both the admin route (POST /api/nodes/servers) and the CLI's direct database path call.
+
+/** A server is named by its id or its name. */
+type ServerRef = { server: string };
+
+export type ServerCommand =
+  | {
+      command: "add-server";
+      name: string;
+      endpoint: string;
+      ipv4: string;
+      ipv6: string;
+      publicKey?: string;
+      dns?: string;
+      region?: string;
+    }
+  | { command: "rotate-node-token"; name: string }
+  | { command: "list-servers" }
+  | ({ command: "disable-server" | "enable-server" | "remove-server" } & ServerRef)
+  | ({ command: "set-endpoint"; endpoint: string } & ServerRef);
+
+export type ServerSummary = Awaited<ReturnType<typeof listVpnServers>>[number];
+
+export type ServerCommandResult =
+  | { name: string; endpoint?: string; nodeToken: string }
+  | { servers: ServerSummary[] }
+  | { server: ServerSummary }
+  | { removed: string };
+
+export async function runServerCommand(
+  executor: Executor,
+  config: Pick<Config, "VPN_DNS">,
+  command: ServerCommand,
+): Promise<ServerCommandResult> {
+  switch (command.command) {
+    case "list-servers":
+      return { servers: await listVpnServers(executor) };
+    case "rotate-node-token": {
+      const rotated = await rotateNodeToken(executor, command.name);
+      if (!rotated) throw notFound(`There is no VPN server named ${command.name}.`);
+      return { name: rotated.server.name, nodeToken: rotated.nodeToken };
+    }
+    case "add-server": {
+      const { server, nodeToken } = await addVpnServer(executor, {
+        name: command.name,
+        region: command.region,
+        endpoint: command.endpoint,
+        publicKey: command.publicKey ?? null,
+        ipv4Cidr: command.ipv4,
+        ipv6Cidr: command.ipv6,
+        dns: command.dns ?? config.VPN_DNS,
+      });
+      return { name: server.name, endpoint: server.endpoint, nodeToken };
+    }
+    case "disable-server":
+    case "enable-server":
+      return {
+        server: await setServerEnabled(executor, command.server, command.command === "enable-server"),
+      };
+    case "set-endpoint":
+      return { server: await setServerEndpoint(executor, command.server, command.endpoint) };
+    case "remove-server":
+      return { removed: (await removeServer(executor, command.server)).name };
+  }
+}
+
+/** The server named by `ref` (its id or its name), locked for the rest of the transaction. */
+async function lockServer(executor: Executor, ref: string): Promise<VpnServer> {
+  const isId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref);
+  const [server] = await executor
+    .select()
+    .from(vpnServers)
+    .where(isId ? or(eq(vpnServers.id, ref), eq(vpnServers.name, ref)) : eq(vpnServers.name, ref))
+    .for("update");
+  if (!server) throw notFound(`There is no VPN server ${JSON.stringify(ref.slice(0, 80))}.`);
+  return server;
+}
+
+async function summaryOf(executor: Executor, id: string): Promise<ServerSummary> {
+  const [summary] = await listVpnServers(executor, id);
+  return summary!;
+}
+
+/**
+ * A disabled server takes no new devices (it fails `canTakeDevice`); its live devices keep
+ * working. With no other server able to take one, checkout answers 503.
+ */
+export async function setServerEnabled(executor: Executor, ref: string, enabled: boolean) {
+  return executor.transaction(async (tx) => {
+    const server = await lockServer(tx, ref);
+    await tx.update(vpnServers).set({ active: enabled }).where(eq(vpnServers.id, server.id));
+    return summaryOf(tx, server.id);
+  });
+}
+
+/**
+ * Configs rendered from now on carry the new endpoint; configs already handed out keep the old
+ * one. A new port is the node's listen port (`nodeServerOf`), so its agent is told at once.
+ */
+export async function setServerEndpoint(executor: Executor, ref: string, endpoint: string) {
+  checkEndpoint(endpoint);
+  return executor.transaction(async (tx) => {
+    const server = await lockServer(tx, ref);
+    await tx.update(vpnServers).set({ endpoint }).where(eq(vpnServers.id, server.id));
+    const portOf = (value: string) => value.slice(value.lastIndexOf(":") + 1);
+    if (portOf(endpoint) !== portOf(server.endpoint)) await bumpPeerVersion(tx, server.id);
+    return summaryOf(tx, server.id);
+  });
+}
+
+/**
+ * Removes a server that holds no live device; its revoked devices stay (their slots stay used)
+ * without a server (migration 0013). Its node token stops working.
+ */
+export async function removeServer(executor: Executor, ref: string): Promise<VpnServer> {
+  return executor.transaction(async (tx) => {
+    // The lock waits for any allocation on this server (it locks the row too) to commit.
+    const server = await lockServer(tx, ref);
+    const [live] = await tx
+      .select({ value: count() })
+      .from(devices)
+      .where(and(eq(devices.vpnServerId, server.id), isNull(devices.revokedAt)));
+    const liveDevices = Number(live?.value ?? 0);
+    if (liveDevices > 0) {
+      throw conflict(
+        `VPN server ${server.name} still holds ${liveDevices} live device${liveDevices === 1 ? "" : "s"}; ` +
+          "it can be removed once none is left (disable-server stops it taking new ones).",
+      );
+    }
+    await tx.delete(vpnServers).where(eq(vpnServers.id, server.id));
+    return server;
+  });
+}

@@ -1,0 +1,180 @@
+// `npm run vpn` server commands through the admin API: disable, enable, set-endpoint, remove.
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { vpnServers } from "#server/db/schema/index.ts";
+import { NoVpnServerAvailable, revokeDevice } from "#server/domain/vpn/devices.ts";
+import { rotateNodeToken } from "#server/domain/vpn/servers.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { databaseKinds } from "../support/database.ts";
+import { adminCommand } from "../support/vpn-admin.ts";
+import { addTestSubscription, addTestVpnServer, deviceRow, issueTestDevice } from "../support/vpn.ts";
+
+describe.each(databaseKinds)("VPN server commands on %s", (kind) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp({ kind });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const serverRow = async (id: string) =>
+    (await app.services.db.select().from(vpnServers).where(eq(vpnServers.id, id)))[0];
+  const startCheckout = () =>
+    app.request("/api/create-checkout", { json: { planId: "unlock", customerEmail: null } });
+  const newDevice = async () =>
+    issueTestDevice(app.services, await addTestSubscription(app.services.db, { deviceLimit: 1 }));
+
+  it("a disabled server takes no new devices and, as the only one, stops checkout with 503; enabled, it takes them again", async () => {
+    // Once a real server exists the demo's development server is never chosen: this one is the only one.
+    const only = await addTestVpnServer(app.services.db, { name: "ng-only", octet: 80 });
+    expect((await startCheckout()).status).toBe(200);
+
+    const disabled = await adminCommand(app, { command: "disable-server", server: "ng-only" });
+    expect(disabled.status).toBe(200);
+    expect(await disabled.json()).toMatchObject({ server: { id: only.id, name: "ng-only", active: false } });
+    const refused = await startCheckout();
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ error: "Service unavailable" });
+    await expect(newDevice()).rejects.toBeInstanceOf(NoVpnServerAvailable);
+
+    // By id as well as by name.
+    const enabled = await adminCommand(app, { command: "enable-server", server: only.id });
+    expect(enabled.status).toBe(200);
+    expect(await enabled.json()).toMatchObject({ server: { name: "ng-only", active: true } });
+    expect((await startCheckout()).status).toBe(200);
+    expect((await newDevice()).server.id).toBe(only.id);
+  });
+
+  it("passes over a disabled server even when it is the least loaded", async () => {
+    const empty = await addTestVpnServer(app.services.db, { name: "ng-empty", octet: 81 });
+    await adminCommand(app, { command: "disable-server", server: "ng-empty" });
+    for (let index = 0; index < 2; index++) expect((await newDevice()).server.id).not.toBe(empty.id);
+    expect(await serverRow(empty.id)).toMatchObject({ active: false, liveDevices: 0 });
+  });
+
+  it("set-endpoint changes the Endpoint of configs rendered afterwards and tells the node a new port", async () => {
+    const server = await addTestVpnServer(app.services.db, { name: "ng-moving", octet: 82 });
+    await app.services.db.update(vpnServers).set({ active: false }).where(eq(vpnServers.name, "ng-only"));
+    const issued = await newDevice();
+    expect(issued.server.id).toBe(server.id);
+    const { nodeToken } = (await rotateNodeToken(app.services.db, "ng-moving"))!;
+    const peers = (query = "") =>
+      app.request(`/api/nodes/peers${query}`, { headers: { authorization: `Bearer ${nodeToken}` } });
+    const before = (await (await peers()).json()) as { version: string; server: { listenPort: number } };
+    expect(before.server.listenPort).toBe(51820);
+
+    const moved = await adminCommand(app, {
+      command: "set-endpoint",
+      server: server.id,
+      endpoint: "[2001:db8::7]:51900",
+    });
+    expect(moved.status).toBe(200);
+    expect(await moved.json()).toMatchObject({ server: { endpoint: "[2001:db8::7]:51900" } });
+    const config = await (await app.request(`/api/configs/${issued.downloadToken}`)).text();
+    expect(config).toContain("Endpoint = [2001:db8::7]:51900\n");
+    const after = await peers(`?since=${before.version}`);
+    expect(after.status).toBe(200);
+    expect(await after.json()).toMatchObject({ server: { listenPort: 51900 } });
+
+    for (const endpoint of [
+      "2001:db8::7:51820",
+      "vpn.example.com",
+      "vpn.example.com:0",
+      "vpn.example.com:70000",
+      "300.1.1.1:51820",
+      "[not-ipv6]:51820",
+      "bad host:51820",
+    ]) {
+      const bad = await adminCommand(app, { command: "set-endpoint", server: "ng-moving", endpoint });
+      expect(bad.status, endpoint).toBe(400);
+      expect(await bad.json()).toMatchObject({
+        error: "Invalid request",
+        message: expect.stringMatching(/host:port/),
+      });
+    }
+    expect((await serverRow(server.id))!.endpoint).toBe("[2001:db8::7]:51900");
+    await adminCommand(app, {
+      command: "set-endpoint",
+      server: "ng-moving",
+      endpoint: "vpn-2.example.com:51900",
+    });
+    expect((await serverRow(server.id))!.endpoint).toBe("vpn-2.example.com:51900");
+  });
+
+  it("remove-server refuses while the server holds live devices, says how many and changes nothing; removes it once none is left", async () => {
+    const server = await addTestVpnServer(app.services.db, { name: "ng-leaving", octet: 83 });
+    await app.services.db.update(vpnServers).set({ active: false }).where(eq(vpnServers.name, "ng-moving"));
+    const first = await newDevice();
+    const second = await newDevice();
+    expect([first.server.id, second.server.id]).toEqual([server.id, server.id]);
+    const { nodeToken } = (await rotateNodeToken(app.services.db, "ng-leaving"))!;
+
+    const refused = await adminCommand(app, { command: "remove-server", server: "ng-leaving" });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({
+      error: "Conflict",
+      message: expect.stringContaining("ng-leaving still holds 2 live devices"),
+    });
+    expect(await serverRow(server.id)).toMatchObject({ name: "ng-leaving", liveDevices: 2 });
+    expect(await deviceRow(app.services.db, first.device.id)).toMatchObject({
+      vpnServerId: server.id,
+      revokedAt: null,
+    });
+
+    await revokeDevice(app.services.db, first.device.id);
+    const stillOne = await adminCommand(app, { command: "remove-server", server: server.id });
+    expect(await stillOne.json()).toMatchObject({
+      message: expect.stringContaining("still holds 1 live device;"),
+    });
+
+    await revokeDevice(app.services.db, second.device.id);
+    const removed = await adminCommand(app, { command: "remove-server", server: "ng-leaving" });
+    expect(removed.status).toBe(200);
+    expect(await removed.json()).toEqual({ removed: "ng-leaving" });
+    expect(await serverRow(server.id)).toBeUndefined();
+    // The revoked devices stay, their slots used, without a server; their links answer 410.
+    expect(await deviceRow(app.services.db, first.device.id)).toMatchObject({ vpnServerId: null });
+    expect((await app.request(`/api/configs/${second.downloadToken}`)).status).toBe(410);
+    const peers = await app.request("/api/nodes/peers", {
+      headers: { authorization: `Bearer ${nodeToken}` },
+    });
+    expect(peers.status).toBe(401);
+  });
+
+  it("a live device cannot lose its server, whoever deletes it", async () => {
+    await addTestVpnServer(app.services.db, { name: "ng-kept", octet: 84 });
+    const issued = await newDevice();
+    await expect(
+      app.services.db.delete(vpnServers).where(eq(vpnServers.id, issued.server.id)),
+    ).rejects.toThrow();
+    expect(await deviceRow(app.services.db, issued.device.id)).toMatchObject({
+      vpnServerId: issued.server.id,
+    });
+  });
+
+  it("answers bad commands with a 4xx { error, message }", async () => {
+    const cases: Array<[Record<string, unknown>, number]> = [
+      [{ command: "disable-server", server: "ng-nowhere" }, 404],
+      [{ command: "remove-server", server: "00000000-0000-4000-8000-000000000000" }, 404],
+      [{ command: "enable-server" }, 400],
+      [{ command: "set-endpoint", server: "ng-moving" }, 400],
+      [{ command: "remove-server", server: 7 }, 400],
+      [{ command: "drain-server", server: "ng-moving" }, 400],
+    ];
+    for (const [command, status] of cases) {
+      const response = await adminCommand(app, command);
+      expect(response.status, JSON.stringify(command)).toBe(status);
+      const body = (await response.json()) as { error: string; message: string };
+      expect(body.error.length).toBeGreaterThan(0);
+      expect(body.message.length).toBeGreaterThan(0);
+    }
+    const unauthorized = await app.request("/api/nodes/servers", {
+      json: { command: "remove-server", server: "ng-moving" },
+    });
+    expect(unauthorized.status).toBe(401);
+    expect(
+      await app.services.db.select().from(vpnServers).where(eq(vpnServers.name, "ng-moving")),
+    ).toHaveLength(1);
+  });
+});
