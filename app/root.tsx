@@ -120,7 +120,10 @@ export default function App({ loaderData }: Route.ComponentProps) {
 /** Demo mode (decision 060): nobody should mistake the simulated checkout for a real store. */
 function DemoBanner() {
   return (
-    <p className="border-b border-amber-300 bg-amber-100 px-4 py-1 text-center text-sm text-amber-950">
+    <p
+      role="note"
+      className="border-b border-amber-300 bg-amber-100 px-4 py-1 text-center text-sm text-amber-950"
+    >
       <strong>Demo store:</strong> payments are simulated
     </p>
   );

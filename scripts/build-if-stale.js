@@ -43,7 +43,10 @@ export function buildIsStale() {
 export function buildIfStale() {
   if (!buildIsStale()) return false;
   console.log("Building NaijaLink (react-router build)...");
-  const result = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit" });
+  // A production build whoever asks for it: under vitest NODE_ENV is "test", and Vite would
+  // then bundle React's development build (its console messages, its slower code).
+  const env = { ...process.env, NODE_ENV: "production" };
+  const result = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit", env });
   if (result.status !== 0) process.exit(result.status ?? 1);
   precompressAssets();
   return true;

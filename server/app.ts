@@ -15,7 +15,7 @@ import { clientAddress } from "./http/client-address.ts";
 import { createPageCache } from "./http/page-cache.ts";
 import { servePrecompressedAssets } from "./http/precompressed-assets.ts";
 import { withBodyLimit } from "./http/body-limit.ts";
-import { withSecurityHeaders } from "./http/security-headers.ts";
+import { contentSecurityPolicy, CSP_HEADER, withSecurityHeaders } from "./http/security-headers.ts";
 import { staticPageSource, staticPagePaths } from "./http/static-pages.ts";
 import { startServices, type AppServices, type ServiceOptions } from "./services.ts";
 
@@ -27,6 +27,13 @@ declare module "react-router" {
     services: AppServices;
     /** The caller's address as Express sees it (honours TRUST_PROXY), IPv6 as its /64 (`clientAddress`). */
     clientIp: string;
+    /**
+     * Called by the document render with the hashes of the page's inline scripts: the host puts
+     * the policy allowing them on this answer, in place of the default. Not a header on the
+     * render's Response, because Express's adapter appends those to the ones already set, and
+     * a browser enforces every policy it is sent (decision 066).
+     */
+    allowInlineScripts(scriptHashes: readonly string[]): void;
   }
 }
 
@@ -36,9 +43,18 @@ const loadBuild = () => import("virtual:react-router/server-build") as Promise<S
 export function createFetchHandler(services: AppServices) {
   // Resolved once: handed a function, React Router would rebuild its route table on every request.
   let handler: ReturnType<typeof createRequestHandler> | undefined;
+  const policy = { development: routerMode(services) === "development" };
   return async (request: Request, clientIp = "127.0.0.1") => {
     handler ??= createRequestHandler(await loadBuild(), routerMode(services));
-    return handler(request, { services, clientIp } satisfies AppLoadContext);
+    let scriptHashes: readonly string[] | undefined;
+    const context: AppLoadContext = {
+      services,
+      clientIp,
+      allowInlineScripts: (hashes) => (scriptHashes = hashes),
+    };
+    const response = await handler(request, context);
+    if (scriptHashes) response.headers.set(CSP_HEADER, contentSecurityPolicy(policy, scriptHashes));
+    return response;
   };
 }
 
@@ -89,6 +105,7 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
     app.use(express.static(clientDir, { maxAge: "1h" }));
   }
 
+  const options = { https: services.config.PUBLIC_URL.startsWith("https://"), development: !build };
   app.use(
     createExpressHandler({
       // A function only in development, where Vite reloads routes; in production the build is fixed.
@@ -96,10 +113,14 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
         ? () => viteDevServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
         : build!,
       mode: routerMode(services),
-      getLoadContext: (req) => ({ services, clientIp: clientAddress(req.ip) }) satisfies AppLoadContext,
+      getLoadContext: (req, res) =>
+        ({
+          services,
+          clientIp: clientAddress(req.ip),
+          allowInlineScripts: (hashes) => res.setHeader(CSP_HEADER, contentSecurityPolicy(options, hashes)),
+        }) satisfies AppLoadContext,
     }),
   );
-  const options = { https: services.config.PUBLIC_URL.startsWith("https://"), development: !build };
   // A current page is answered on Node's request, before Express: its router and request
   // decoration would cost most of a hit (decision 022).
   return withSecurityHeaders(

@@ -32,24 +32,6 @@ describe("buying a plan on the built-in checkout, as a new buyer", () => {
     return row?.via ?? null;
   }
 
-  it("says on every step that this is a demo store with simulated payments", async () => {
-    const page = await app.browser.newPage();
-    try {
-      await buyUntilCheckout(page, app.server.url, PLANS[0]!, "demo-banner@example.com");
-      await payOnCheckout(page, "4242 4242 4242 4242");
-      await page.waitForURL(/\/payment-success\?session_id=cs_test_/);
-      const paths = ["/", "/pricing", "/get-started", "/get-started/details", "/get-started/payment"];
-      const pages = [page.url(), ...paths.map((path) => `${app.server.url}${path}`)];
-      for (const url of pages) {
-        if (url !== page.url()) await page.goto(url);
-        const banner = page.getByText("Demo store: payments are simulated");
-        await expect(banner.isVisible(), url).resolves.toBe(true);
-      }
-    } finally {
-      await page.close();
-    }
-  });
-
   it.each(PLANS)(
     "$name: choose, details, pay with 4242 and download a complete WireGuard config",
     async (plan) => {
