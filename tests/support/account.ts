@@ -1,0 +1,51 @@
+// A buyer at /account: asking for the e-mailed sign-in link and using it (decision 067).
+import { expect } from "vitest";
+import { linkInQueuedEmail } from "../integration/admin-helpers.ts";
+import type { TestApp } from "./app.ts";
+import { payWith, startCheckout } from "./purchase.ts";
+
+export const CUSTOMER_SESSION_COOKIE = "naijalink-customer.session_token";
+
+/** POST /api/account/auth/sign-in/magic-link, as the account page's form makes it. */
+export function askForSignInLink(app: TestApp, email: string, clientIp?: string) {
+  return app.request("/api/account/auth/sign-in/magic-link", {
+    json: { email, callbackURL: "/account", errorCallbackURL: "/account?sign-in=failed" },
+    headers: { origin: app.config.PUBLIC_URL },
+    clientIp,
+  });
+}
+
+/** The link of the newest sign-in e-mail queued for `email`. */
+export function signInLink(app: TestApp, email: string): Promise<string> {
+  return linkInQueuedEmail(app, email, "account.sign-in");
+}
+
+/** Opens the e-mailed link; answers the redirect and the customer's `Cookie` header (empty if none). */
+export async function openSignInLink(app: TestApp, link: string) {
+  const response = await app.request(link, { redirect: "manual" });
+  const session = response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0]!)
+    .find((pair) => pair.startsWith(`${CUSTOMER_SESSION_COOKIE}=`) && !pair.endsWith("="));
+  return { response, location: response.headers.get("location"), cookie: session ?? "" };
+}
+
+/** A paid built-in checkout of `planId` for `email`; answers its session id. */
+export async function buy(app: TestApp, planId: string, email: string): Promise<string> {
+  const { sessionId } = await startCheckout(app, planId, email);
+  expect((await payWith(app, sessionId, "4242 4242 4242 4242")).status).toBe(302);
+  return sessionId;
+}
+
+/** Buys (if told), asks for a link, opens it: the customer's cookie header. */
+export async function signedInCustomer(app: TestApp, email: string): Promise<string> {
+  expect((await askForSignInLink(app, email)).status).toBe(200);
+  const { cookie } = await openSignInLink(app, await signInLink(app, email));
+  expect(cookie).not.toBe("");
+  return cookie;
+}
+
+/** POST /api/account/{path} with the customer's cookie (or none). */
+export function accountRequest(app: TestApp, path: string, body: unknown, cookie = "") {
+  return app.request(`/api/account/${path}`, { json: body, headers: cookie ? { cookie } : {} });
+}
