@@ -222,3 +222,33 @@ describe.each(databaseKinds)("the customer's account API, on %s", (kind) => {
     expect(add.status).toBe(409);
   });
 });
+
+describe.each(databaseKinds)("the customer session as proof on the success page, on %s", (kind) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp({ kind });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it("lets the signed-in buyer add a device from another browser, and no other customer", async () => {
+    const sessionId = await buy(app, "pro-monthly", "owner@example.com");
+    await buy(app, "basic-monthly", "someone-else@example.com");
+    const stranger = await signedInCustomer(app, "someone-else@example.com");
+    const refused = await app.request("/api/verify-payment", {
+      json: { sessionId, newDevice: true },
+      headers: { cookie: stranger },
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: "Paying browser required" });
+
+    const owner = await signedInCustomer(app, "owner@example.com");
+    const added = await app.request("/api/verify-payment", {
+      json: { sessionId, newDevice: true },
+      headers: { cookie: owner },
+    });
+    expect(added.status).toBe(200);
+    expect(await added.json()).toMatchObject({ success: true, configSlot: 2 });
+  });
+});

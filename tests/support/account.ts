@@ -1,4 +1,6 @@
 // A buyer at /account: asking for the e-mailed sign-in link and using it (decision 067).
+import fs from "node:fs/promises";
+import path from "node:path";
 import { expect } from "vitest";
 import { linkInQueuedEmail } from "../integration/admin-helpers.ts";
 import type { TestApp } from "./app.ts";
@@ -48,4 +50,27 @@ export async function signedInCustomer(app: TestApp, email: string): Promise<str
 /** POST /api/account/{path} with the customer's cookie (or none). */
 export function accountRequest(app: TestApp, path: string, body: unknown, cookie = "") {
   return app.request(`/api/account/${path}`, { json: body, headers: cookie ? { cookie } : {} });
+}
+
+/**
+ * The sign-in link of the newest `.eml` to `email` in the file outbox of a running server
+ * (quoted-printable decoded), waiting a few seconds for the mail worker.
+ */
+export async function signInLinkFromOutboxFiles(dataDir: string, email: string): Promise<string> {
+  const outbox = path.join(dataDir, "outbox");
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const names = (await fs.readdir(outbox).catch(() => [] as string[])).filter((name) =>
+      name.endsWith(".eml"),
+    );
+    for (const name of names.sort().reverse()) {
+      const body = (await fs.readFile(path.join(outbox, name), "utf8"))
+        .replace(/=\r?\n/g, "")
+        .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+      if (!body.includes(`To: ${email}`)) continue;
+      const match = /https?:\/\/\S+\/api\/account\/auth\/magic-link\/verify\?\S+/.exec(body);
+      if (match) return match[0];
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no sign-in e-mail for ${email} in ${outbox}`);
 }

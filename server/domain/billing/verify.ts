@@ -44,10 +44,14 @@ export const VERIFY_LIMITS = {
   stripeCheck: { limit: 1, windowMs: 5_000 },
 };
 
-/** Who is asking: the client's address, and the buyer cookie's token if the browser sent one. */
+/**
+ * Who is asking: the client's address, the buyer cookie's token if the browser sent one, and the
+ * address of the customer signed in at /account, if any (decision 067).
+ */
 export interface VerifyCaller {
   clientIp: string;
   buyerToken: string | null;
+  customerEmail?: string | null;
 }
 
 interface Verification {
@@ -85,7 +89,8 @@ export async function verifyPayment(
     .where(eq(checkoutSessions.id, input.sessionId));
   if (!read) throw sessionNotFound();
   // The link alone shows slot 1 (it is e-mailed and bookmarked); a new slot needs proof of the buyer.
-  if (input.newDevice && !mayAddDevice(read.session, caller)) throw payingBrowserRequired();
+  if (input.newDevice && !mayAddDevice(read.session, read.subscription, caller))
+    throw payingBrowserRequired();
   if (!input.newDevice && read.subscription && isUsable(read.subscription, now)) {
     const { firstDevice, liveDevices } = await deviceSummary(services.db, read.subscription.id);
     if (firstDevice && !firstDevice.revokedAt)
@@ -119,11 +124,17 @@ export async function verifyPayment(
 
 /**
  * Whether the caller may claim another device slot on this session: it is the browser that paid
- * (its buyer cookie hashes to the one recorded at checkout). Sessions from before buyer cookies
- * have no hash and pass no one. The customer's e-mail sign-in, once customers have accounts, is
- * the other proof this will accept.
+ * (its buyer cookie hashes to the one recorded at checkout), or the customer signed in with the
+ * address the subscription was bought with (decision 067). Sessions from before buyer cookies
+ * have no hash and pass only a signed-in owner.
  */
-function mayAddDevice(session: CheckoutSession, caller: VerifyCaller): boolean {
+function mayAddDevice(
+  session: CheckoutSession,
+  subscription: Subscription | null,
+  caller: VerifyCaller,
+): boolean {
+  const owner = (subscription?.customerEmail ?? session.customerEmail)?.toLowerCase();
+  if (caller.customerEmail && owner === caller.customerEmail.toLowerCase()) return true;
   if (!caller.buyerToken || !session.buyerTokenHash) return false;
   const presented = Buffer.from(hashToken(caller.buyerToken));
   const recorded = Buffer.from(session.buyerTokenHash);
