@@ -1,13 +1,23 @@
 import { LogOut } from "lucide-react";
 import { data, Form, Link, redirect, useRevalidator } from "react-router";
-import { SignInCard, type SignInState } from "#app/components/account/sign-in-card.tsx";
+import {
+  ConfirmSignInCard,
+  SignInCard,
+  type ConfirmSignIn,
+  type SignInState,
+} from "#app/components/account/sign-in-card.tsx";
 import { SubscriptionCard } from "#app/components/account/subscription-card.tsx";
 import { PageHero } from "#app/components/page-hero.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { listAccount } from "#server/domain/account/account.ts";
-import { customerOf } from "#server/domain/account/customer-auth.ts";
-import { requestSignInLink, signInLinkSchema, signOutCustomer } from "#server/domain/account/sign-in.ts";
+import { ACCOUNT_PAGE, customerOf, SIGN_IN_VERIFY_PATH } from "#server/domain/account/customer-auth.ts";
+import {
+  requestSignInLink,
+  SIGN_IN_FAILED_PAGE,
+  signInLinkSchema,
+  signOutCustomer,
+} from "#server/domain/account/sign-in.ts";
 import type { Route } from "./+types/account";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -24,13 +34,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
   const now = new Date();
   const customer = await customerOf(services.customerAuth, request);
-  const linkFailed = new URL(request.url).searchParams.get("sign-in") === "failed";
-  if (!customer) return { signedIn: false as const, linkFailed, now: now.toISOString() };
+  const query = new URL(request.url).searchParams;
+  if (!customer) {
+    return {
+      signedIn: false as const,
+      linkFailed: query.get("sign-in") === "failed",
+      confirm: confirmSignIn(query.get("token")),
+      now: now.toISOString(),
+    };
+  }
   return {
     signedIn: true as const,
     email: customer.email,
     subscriptions: await listAccount(services, customer, now),
     now: now.toISOString(),
+  };
+}
+
+/** The e-mailed link's token, as the hidden fields of the form that spends it (decision 067). */
+function confirmSignIn(token: string | null): ConfirmSignIn | null {
+  if (!token || !/^[A-Za-z0-9_-]{16,128}$/.test(token)) return null;
+  return {
+    action: SIGN_IN_VERIFY_PATH,
+    fields: { token, callbackURL: ACCOUNT_PAGE, errorCallbackURL: SIGN_IN_FAILED_PAGE },
   };
 }
 
@@ -63,7 +89,11 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           <p>Your plans, renewal dates and devices, in one place.</p>
         </PageHero>
         <section aria-label="Sign in" className="px-4 pb-16">
-          <SignInCard view={actionData ?? { state: "form" }} linkFailed={loaderData.linkFailed} />
+          {loaderData.confirm && !actionData ? (
+            <ConfirmSignInCard confirm={loaderData.confirm} />
+          ) : (
+            <SignInCard view={actionData ?? { state: "form" }} linkFailed={loaderData.linkFailed} />
+          )}
         </section>
       </>
     );

@@ -87,7 +87,8 @@ describe("the buyer's account page", () => {
     await page.getByRole("button", { name: "Email me a sign-in link" }).click();
     await page.getByTestId("sign-in-sent").getByText("a sign-in link is on its way").waitFor();
 
-    await page.goto(await signInLinkFromOutboxFiles(server.dataDir, EMAIL));
+    await open(page, await signInLinkFromOutboxFiles(server.dataDir, EMAIL));
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL(`${server.url}/account`);
     await waitForHydration(page);
     const [subscription] = await server.services.db

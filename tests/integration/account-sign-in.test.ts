@@ -11,6 +11,7 @@ import {
   CUSTOMER_SESSION_COOKIE,
   openSignInLink,
   signedInCustomer,
+  signInFormTarget,
   signInLink,
 } from "../support/account.ts";
 import { createAccount, STAFF_EMAIL } from "./admin-helpers.ts";
@@ -41,7 +42,9 @@ describe.each(databaseKinds)("customer sign-in by e-mailed link, on %s", (kind) 
     const asked = await askForSignInLink(app, "once@example.com");
     expect(asked.status).toBe(200);
     const link = await signInLink(app, "once@example.com");
-    expect(link).toMatch(/^http:\/\/localhost:3000\/api\/account\/auth\/magic-link\/verify\?token=/);
+    expect(link).toMatch(/^http:\/\/localhost:3000\/account\?token=[A-Za-z0-9]{32}$/);
+    // A mail scanner fetching the link gets the page, not a session, and spends nothing.
+    for (let scan = 0; scan < 2; scan++) await signInFormTarget(app, link);
 
     const first = await openSignInLink(app, link);
     expect(first.response.status).toBe(302);

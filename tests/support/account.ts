@@ -22,9 +22,31 @@ export function signInLink(app: TestApp, email: string): Promise<string> {
   return linkInQueuedEmail(app, email, "account.sign-in");
 }
 
-/** Opens the e-mailed link; answers the redirect and the customer's `Cookie` header (empty if none). */
+/**
+ * The account page the e-mailed link opens: its Sign in form's target with the hidden fields,
+ * read from the HTML as a browser would submit it.
+ */
+export async function signInFormTarget(app: TestApp, link: string): Promise<string> {
+  const page = await app.request(link);
+  expect(page.status).toBe(200);
+  expect(page.headers.getSetCookie().some((cookie) => cookie.startsWith(CUSTOMER_SESSION_COOKIE))).toBe(
+    false,
+  );
+  const html = await page.text();
+  const action = /<form[^>]* action="([^"]+)"/.exec(html)?.[1];
+  if (!action) throw new Error("the sign-in link opened no Sign in form");
+  const target = new URL(action, app.config.PUBLIC_URL);
+  for (const [, name, value] of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g))
+    target.searchParams.set(name!, value!.replaceAll("&amp;", "&"));
+  return target.toString();
+}
+
+/**
+ * Opens the e-mailed link and presses Sign in; answers the redirect and the customer's `Cookie`
+ * header (empty if none).
+ */
 export async function openSignInLink(app: TestApp, link: string) {
-  const response = await app.request(link, { redirect: "manual" });
+  const response = await app.request(await signInFormTarget(app, link), { redirect: "manual" });
   const session = response.headers
     .getSetCookie()
     .map((cookie) => cookie.split(";")[0]!)
@@ -67,7 +89,7 @@ export async function signInLinkFromOutboxFiles(dataDir: string, email: string):
         .replace(/=\r?\n/g, "")
         .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
       if (!body.includes(`To: ${email}`)) continue;
-      const match = /https?:\/\/\S+\/api\/account\/auth\/magic-link\/verify\?\S+/.exec(body);
+      const match = /https?:\/\/\S+\/account\?token=\S+/.exec(body);
       if (match) return match[0];
     }
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -1,4 +1,4 @@
-import { Mail, MailCheck } from "lucide-react";
+import { LogIn, Mail, MailCheck } from "lucide-react";
 import { Form, useNavigation } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardHeader } from "#app/components/ui/card.tsx";
@@ -69,6 +69,36 @@ export function SignInCard({ view, linkFailed }: { view: SignInState; linkFailed
           </CardContent>
         </>
       )}
+    </Card>
+  );
+}
+
+export interface ConfirmSignIn {
+  action: string;
+  fields: Record<string, string>;
+}
+
+/**
+ * What the e-mailed link opens: one button that spends the one-time link. A plain GET form, so it
+ * works before hydration; a mail scanner that fetches the link only sees this page.
+ */
+export function ConfirmSignInCard({ confirm }: { confirm: ConfirmSignIn }) {
+  return (
+    <Card className="mx-auto w-full max-w-md">
+      <CardContent className="flex flex-col items-center gap-4 pt-8 text-center">
+        <LogIn aria-hidden="true" className="size-12 text-primary" />
+        <h2 className="text-xl font-semibold">Sign in to your account</h2>
+        <p className="text-muted-foreground">Your sign-in link is ready. It works once.</p>
+        <form method="get" action={confirm.action}>
+          {Object.entries(confirm.fields).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          <Button type="submit">
+            <LogIn aria-hidden="true" />
+            Sign in
+          </Button>
+        </form>
+      </CardContent>
     </Card>
   );
 }

@@ -36,6 +36,14 @@ export const SIGN_IN_LIMITS = {
 /** The only better-auth endpoints a customer needs; the route answers 404 for every other one. */
 export const CUSTOMER_AUTH_PATHS = ["/sign-in/magic-link", "/magic-link/verify", "/get-session", "/sign-out"];
 
+/** The e-mailed link: the account page, holding the one-time token until the buyer confirms. */
+export function signInPageUrl(publicUrl: string, token: string): string {
+  return `${publicUrl.replace(/\/+$/, "")}${ACCOUNT_PAGE}?token=${encodeURIComponent(token)}`;
+}
+
+/** Where the account page's Sign in button goes: better-auth's verify endpoint. */
+export const SIGN_IN_VERIFY_PATH = `${CUSTOMER_AUTH_BASE_PATH}/magic-link/verify`;
+
 export interface CustomerAuthDependencies {
   config: Config;
   db: Database;
@@ -135,7 +143,9 @@ export function createCustomerAuth(deps: CustomerAuthDependencies) {
         rateLimit: { window: 60, max: SIGN_IN_LIMITS.perClient },
         // Accounts exist only for buyers: a link goes only to an address with a subscription,
         // and the caller is answered the same either way (no enumeration).
-        sendMagicLink: async ({ email, url }) => {
+        // The e-mail links to /account, whose button opens better-auth's verify URL: a mail
+        // scanner's GET of the link shows a page and spends nothing (decision 067).
+        sendMagicLink: async ({ email, token }) => {
           if (!(await hasBought(db, email))) {
             logger.info(
               { action: "customer-sign-in" },
@@ -146,7 +156,11 @@ export function createCustomerAuth(deps: CustomerAuthDependencies) {
           await deps.mail.enqueue(db, {
             kind: "account.sign-in",
             to: email,
-            ...signInEmail({ brand: config.BRAND_NAME, url, minutes: SIGN_IN_LINK_MINUTES }),
+            ...signInEmail({
+              brand: config.BRAND_NAME,
+              url: signInPageUrl(config.PUBLIC_URL, token),
+              minutes: SIGN_IN_LINK_MINUTES,
+            }),
           });
           deps.mail.wake();
         },
