@@ -117,7 +117,11 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       </div>
       {subscriptions.length === 0 ? (
         <p className="text-muted-foreground">
-          There is no plan for this address yet. <Link to="/pricing">See the plans</Link>.
+          There is no plan for this address yet.{" "}
+          <Link to="/pricing" className="font-medium text-primary underline underline-offset-2">
+            See the plans
+          </Link>
+          .
         </p>
       ) : (
         subscriptions.map((subscription) => (
