@@ -67,12 +67,12 @@ function Connected({
           Yes, you are connected through Nigeria
         </h1>
         <p className="mt-4 text-lg">
-          Your connection goes through {brandName} server <strong className="break-all">{server.name}</strong>{" "}
-          in <strong>{server.location}</strong>.
+          Your connection goes through {brandName} server{" "}
+          <strong className="break-words">{server.name}</strong> in <strong>{server.location}</strong>.
         </p>
         {address ? (
           <p className="mt-2 text-muted-foreground">
-            Websites see the address <span className="break-all font-mono">{address}</span>.
+            Websites see the address <span className="break-words font-mono">{address}</span>.
           </p>
         ) : null}
       </div>
@@ -96,8 +96,8 @@ function NotConnected({ address }: { address: string | null }) {
         <p className="mt-4 text-lg">
           {address ? (
             <>
-              Your connection comes from <span className="break-all font-mono">{address}</span>, which is not
-              one of {brandName}&apos;s servers.
+              Your connection comes from <span className="break-words font-mono">{address}</span>, which is
+              not one of {brandName}&apos;s servers.
             </>
           ) : (
             <>Your connection does not come from one of {brandName}&apos;s servers.</>

@@ -1,5 +1,7 @@
 // "Am I connected through Nigeria?" (/check, decision 069): a visitor's address against the exit
 // addresses of the VPN servers, set by the operator (set-exit) or reported by the node's agent.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setServerExitAddresses } from "#server/domain/vpn/server-admin.ts";
 import { rotateNodeToken } from "#server/domain/vpn/servers.ts";
@@ -190,5 +192,25 @@ describe("the connection check behind a trusted proxy, through the real HTTP ser
     const again = await viaProxy("192.0.2.1", "198.51.100.71");
     expect(again.headers.get("x-page-cache")).toBeNull();
     expect(visibleText(await again.text())).toContain(NO);
+  });
+
+  it("takes exit addresses from `npm run vpn -- set-exit`, and refuses a bad one with the reason", async () => {
+    const vpn = (...args: string[]) =>
+      promisify(execFile)(
+        process.execPath,
+        ["--import", "tsx", "scripts/vpn.ts", ...args, "--url", server.url],
+        { env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: "warn" }, timeout: 60_000 },
+      );
+    const { stdout } = await vpn("set-exit", "ng-proxied", "203.0.113.71, 2001:DB8::71");
+    expect(stdout).toContain("VPN server ng-proxied exits from 203.0.113.71, 2001:db8::71");
+    expect(visibleText(await (await viaProxy("192.0.2.1", "2001:db8::71")).text())).toContain(YES);
+
+    const refused = await vpn("set-exit", "ng-proxied", "203.0.113.999").catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('"203.0.113.999" is not an IPv4 or IPv6 address'),
+    });
   });
 });
