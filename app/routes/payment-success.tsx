@@ -194,6 +194,9 @@ export default function PaymentSuccess() {
       <Button asChild variant="link">
         <Link to="/tutorial">How to set up WireGuard</Link>
       </Button>
+      <Button asChild variant="link">
+        <Link to="/check">Am I connected through Nigeria?</Link>
+      </Button>
       <AccountLink />
       <PrivateLinkNote />
     </StatusSection>

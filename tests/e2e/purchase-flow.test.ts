@@ -183,6 +183,8 @@ describe("buying a plan on the built-in checkout, as a new buyer", () => {
     expect(await downloadConfig(page, page.getByTestId("config-2"))).toEqual(added);
     const account = page.getByRole("link", { name: "Manage your devices and subscription" });
     expect(await account.getAttribute("href")).toBe("/account");
+    const check = page.getByRole("link", { name: "Am I connected through Nigeria?" });
+    expect(await check.getAttribute("href")).toBe("/check");
     expect(await page.getByTestId("private-link-note").count()).toBe(1);
 
     // The forwarded link still opens slot 1 alone (decision 063).
