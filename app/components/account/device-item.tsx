@@ -4,6 +4,7 @@ import { toast } from "sonner";
 import { ConfigQrCode, saveConfig } from "#app/components/purchase/config-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input, Label } from "#app/components/ui/input.tsx";
+import { configFileName } from "#app/lib/config-file-name.ts";
 import { formatLongDate } from "#app/lib/format.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import type { AccountDevice } from "#server/domain/account/account.ts";
@@ -28,7 +29,7 @@ export function DeviceItem({
   const [mode, setMode] = useState<Mode>("view");
   const [showQr, setShowQr] = useState(false);
   const [busy, setBusy] = useState(false);
-  const fileName = `${brandName.replace(/[^A-Za-z0-9_-]/g, "")}${device.slot}.conf`;
+  const fileName = configFileName(brandName, device.slot);
   const nameFieldId = `device-name-${device.id}`;
 
   async function run(path: string, body: unknown, success: string) {
