@@ -20,6 +20,9 @@ const API_ROUTES: Record<string, string> = {
   "auth/*": "auth",
   "account/auth/*": "account-auth",
   "account/subscriptions": "account-subscriptions",
+  "account/subscriptions/cancel": "account-subscription-cancel",
+  "account/subscriptions/resume": "account-subscription-resume",
+  "account/subscriptions/billing": "account-subscription-billing",
   "account/devices/add": "account-device-add",
   "account/devices/rename": "account-device-rename",
   "account/devices/revoke": "account-device-revoke",
@@ -54,6 +57,7 @@ export default [
 
   // The buyer's own account (decision 067)
   route("account", "routes/account.tsx"),
+  route("account/receipts/:subscriptionId", "routes/account-receipt.tsx"),
 
   // Staff
   route("admin/login", "routes/admin-login.tsx"),

@@ -138,6 +138,10 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <Link to="/tutorial" className="font-medium text-primary underline underline-offset-2">
           How to set up WireGuard
         </Link>
+        {" · "}
+        <Link to="/check" className="font-medium text-primary underline underline-offset-2">
+          Am I connected through Nigeria?
+        </Link>
       </p>
     </section>
   );

@@ -70,7 +70,7 @@ describe("the buyer's account page", () => {
     return row!.publicKey;
   }
 
-  it("buy, sign in by the e-mailed link, add and rename device 2, revoke device 1, new keys for device 2", async () => {
+  it("buy, sign in by the e-mailed link, add and rename device 2, revoke device 1, new keys for device 2, cancel and resume, receipt", async () => {
     const plan = findPlan("pro-monthly")!;
     const paying = await browser.newContext();
     const buyPage = await paying.newPage();
@@ -140,6 +140,22 @@ describe("the buyer's account page", () => {
     const keysAfter = await peerKeys();
     expect(keysAfter).not.toContain(oldKey);
     expect(keysAfter).toContain(await livePublicKey(2));
+
+    const status = page.getByTestId("subscription-status");
+    await page.getByRole("button", { name: "Cancel at period end" }).click();
+    await expectToast(page, "Renewal Cancelled");
+    await expect.poll(() => status.innerText()).toMatch(/^Cancels on \w+ \d{1,2}, \d{4}$/);
+    expect(await page.getByTestId("date-label").innerText()).toBe("Cancels on");
+    await page.getByRole("button", { name: "Resume renewal" }).click();
+    await expectToast(page, "Renewal Resumed");
+    await expect.poll(() => status.innerText()).toBe("Active");
+
+    await page.getByRole("button", { name: "Manage payment method and invoices" }).click();
+    await page.waitForURL(/\/account\/receipts\//);
+    await page.getByRole("heading", { name: "Receipt" }).waitFor();
+    expect(await page.getByTestId("order-number").innerText()).toMatch(
+      /^[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}$/,
+    );
     await page.close();
   });
 

@@ -1,4 +1,4 @@
-import { Plus } from "lucide-react";
+import { CalendarX2, CreditCard, Plus, RotateCcw } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { dateLabel } from "#app/components/purchase/verification.ts";
@@ -39,6 +39,8 @@ export function SubscriptionCard({
   onChanged: () => void;
 }) {
   const [adding, setAdding] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const renews = subscription.usable && subscription.period !== "one-time";
   const badge = STATUS_BADGES[subscription.status];
   const used = subscription.devices.length;
   const headingId = `subscription-${subscription.id}`;
@@ -55,6 +57,33 @@ export function SubscriptionCard({
     } else {
       toast.error(result.error ?? "Device Not Added", { description: result.message });
     }
+  }
+
+  async function changeRenewal(change: "cancel" | "resume") {
+    setBusy(true);
+    const result = await accountCall(`subscriptions/${change}`, { subscriptionId: subscription.id });
+    setBusy(false);
+    if (result.ok) {
+      toast.success(change === "cancel" ? "Renewal Cancelled" : "Renewal Resumed", {
+        description:
+          change === "cancel"
+            ? `Your plan keeps working until ${formatLongDate(subscription.expiresAt)}.`
+            : "Your plan renews as before.",
+      });
+      onChanged();
+    } else {
+      toast.error(result.error ?? "Not Changed", { description: result.message });
+    }
+  }
+
+  async function openBilling() {
+    setBusy(true);
+    const result = await accountCall<{ url: string }>("subscriptions/billing", {
+      subscriptionId: subscription.id,
+    });
+    setBusy(false);
+    if (result.ok) window.location.assign(result.data!.url);
+    else toast.error(result.error ?? "Billing Unavailable", { description: result.message });
   }
 
   return (
@@ -103,14 +132,35 @@ export function SubscriptionCard({
           </ul>
         </CardContent>
       ) : null}
-      {subscription.usable && used < subscription.deviceLimit ? (
-        <CardFooter className="flex flex-wrap gap-2">
+      <CardFooter className="flex flex-col items-stretch gap-2 sm:flex-row sm:flex-wrap sm:items-center">
+        {subscription.usable && used < subscription.deviceLimit ? (
           <Button variant="outline" onClick={addDevice} disabled={adding}>
             <Plus aria-hidden="true" />
             {adding ? "Adding..." : "Add a device"}
           </Button>
-        </CardFooter>
-      ) : null}
+        ) : null}
+        {renews && subscription.status !== "cancels" ? (
+          <Button variant="outline" onClick={() => void changeRenewal("cancel")} disabled={busy}>
+            <CalendarX2 aria-hidden="true" />
+            Cancel at period end
+          </Button>
+        ) : null}
+        {renews && subscription.status === "cancels" ? (
+          <Button variant="outline" onClick={() => void changeRenewal("resume")} disabled={busy}>
+            <RotateCcw aria-hidden="true" />
+            Resume renewal
+          </Button>
+        ) : null}
+        <Button
+          variant="link"
+          className="h-auto whitespace-normal"
+          onClick={() => void openBilling()}
+          disabled={busy}
+        >
+          <CreditCard aria-hidden="true" />
+          Manage payment method and invoices
+        </Button>
+      </CardFooter>
     </Card>
   );
 }

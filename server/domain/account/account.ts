@@ -104,7 +104,7 @@ export async function listAccount(
   return [...byId.values()];
 }
 
-async function ownedSubscription(executor: Executor, customer: Customer, subscriptionId: string) {
+export async function ownedSubscription(executor: Executor, customer: Customer, subscriptionId: string) {
   const [subscription] = await executor
     .select()
     .from(subscriptions)

@@ -1,0 +1,57 @@
+import {
+  billingPortalUrl,
+  cancelAtPeriodEnd,
+  receipt,
+  resumeSubscription,
+  type Receipt,
+} from "#server/domain/billing/self-service.ts";
+import { ownedSubscription, type AccountServices } from "./account.ts";
+import type { Customer } from "./customer-auth.ts";
+
+// The account page's billing actions (decision 071): billing's self-service functions, each behind
+// the same owner check as the device actions, so someone else's subscription is "not found".
+
+/** Where the account page's "Manage payment method and invoices" goes for this subscription. */
+export const receiptPath = (subscriptionId: string) => `/account/receipts/${subscriptionId}`;
+
+export async function cancelAccountSubscription(
+  services: AccountServices,
+  customer: Customer,
+  subscriptionId: string,
+  now = new Date(),
+): Promise<{ subscriptionId: string }> {
+  await ownedSubscription(services.db, customer, subscriptionId);
+  await cancelAtPeriodEnd(services, subscriptionId, now);
+  return { subscriptionId };
+}
+
+export async function resumeAccountSubscription(
+  services: AccountServices,
+  customer: Customer,
+  subscriptionId: string,
+  now = new Date(),
+): Promise<{ subscriptionId: string }> {
+  await ownedSubscription(services.db, customer, subscriptionId);
+  await resumeSubscription(services, subscriptionId, now);
+  return { subscriptionId };
+}
+
+/** The Stripe Customer Portal when Stripe bills this subscription; otherwise the plain receipt page. */
+export async function accountBillingUrl(
+  services: AccountServices,
+  customer: Customer,
+  subscriptionId: string,
+): Promise<{ url: string }> {
+  await ownedSubscription(services.db, customer, subscriptionId);
+  const portal = await billingPortalUrl(services, subscriptionId, `${services.config.PUBLIC_URL}/account`);
+  return { url: portal ?? receiptPath(subscriptionId) };
+}
+
+export async function accountReceipt(
+  services: Pick<AccountServices, "db">,
+  customer: Customer,
+  subscriptionId: string,
+): Promise<Receipt> {
+  await ownedSubscription(services.db, customer, subscriptionId);
+  return receipt(services, subscriptionId);
+}
