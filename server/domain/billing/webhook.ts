@@ -2,6 +2,11 @@ import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { Transaction } from "#server/db/client.ts";
 import { paymentEvents, subscriptions } from "#server/db/schema/index.ts";
+import {
+  queueCancelledEmail,
+  queueExpiredEmail,
+  queuePaymentFailedEmail,
+} from "#server/domain/mail/customer-emails.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { invalidInput, notFound } from "#server/domain/errors.ts";
 import { isPaidUp } from "#server/domain/vpn/usable.ts";
@@ -118,11 +123,13 @@ async function applyEvent(
     }
     case "invoice.payment_failed": {
       const subscription = await byStripeSubscription(tx, invoiceSubscriptionId(event.data.object));
+      // Stripe retries a failed renewal several times; the customer hears of it once, when it falls due.
       if (!subscription || subscription.status !== "active") return;
       await tx
         .update(subscriptions)
         .set({ status: "past_due", updatedAt: now })
         .where(eq(subscriptions.id, subscription.id));
+      await queuePaymentFailedEmail(tx, services, subscription);
       return;
     }
     case "customer.subscription.updated":
@@ -134,26 +141,33 @@ async function applyEvent(
       // A refunded or disputed subscription stays so: Stripe keeps (or cancels) its own record of it.
       const paidUp = isPaidUp(subscription.status);
       if (ended) {
+        const endedAt = subscription.expiresAt < now ? subscription.expiresAt : now;
         await tx
           .update(subscriptions)
           .set({
             status: paidUp ? "canceled" : subscription.status,
             cancelAtPeriodEnd: false,
-            expiresAt: subscription.expiresAt < now ? subscription.expiresAt : now,
+            expiresAt: endedAt,
             updatedAt: now,
           })
           .where(eq(subscriptions.id, subscription.id));
         await revokeSubscriptionDevices(tx, [subscription.id], now);
+        // Told of the cancellation when it was asked for at period end, the customer now hears it ended.
+        const endedSubscription = { ...subscription, expiresAt: endedAt };
+        if (paidUp && subscription.cancelAtPeriodEnd)
+          await queueExpiredEmail(tx, services, endedSubscription);
+        else if (paidUp) await queueCancelledEmail(tx, services, endedSubscription, now);
         return;
       }
       if (!paidUp) return;
       const periodEnd = Math.max(0, ...remote.items.data.map((item) => item.current_period_end ?? 0));
       // With cancel_at_period_end the configs keep working until expiresAt; the expiry job revokes them then.
       const endsAt = remote.cancel_at ?? (periodEnd || null);
+      const cancelAtPeriodEnd = remote.cancel_at_period_end || remote.cancel_at !== null;
       await tx
         .update(subscriptions)
         .set({
-          cancelAtPeriodEnd: remote.cancel_at_period_end || remote.cancel_at !== null,
+          cancelAtPeriodEnd,
           status:
             remote.status === "past_due" || remote.status === "unpaid"
               ? "past_due"
@@ -164,6 +178,13 @@ async function applyEvent(
           updatedAt: now,
         })
         .where(eq(subscriptions.id, subscription.id));
+      if (cancelAtPeriodEnd && !subscription.cancelAtPeriodEnd)
+        await queueCancelledEmail(
+          tx,
+          services,
+          { ...subscription, expiresAt: endsAt ? new Date(endsAt * 1000) : subscription.expiresAt },
+          now,
+        );
       return;
     }
     case "charge.refunded":

@@ -13,7 +13,17 @@ export const outgoingEmailSchema = z.object({
   text: z.string(),
   html: z.string().optional(),
   attachments: z
-    .array(z.object({ filename: z.string().min(1), content: z.string(), contentType: z.string().min(1) }))
+    .array(
+      z.object({
+        filename: z.string().min(1),
+        content: z.string(),
+        contentType: z.string().min(1),
+        /** `content` is base64 (binary files such as an image). */
+        encoding: z.literal("base64").optional(),
+        /** Shown inline where the HTML part says `cid:{contentId}`. */
+        contentId: z.string().min(1).optional(),
+      }),
+    )
     .optional(),
 });
 

@@ -25,6 +25,8 @@ function toNodemailerMessage(email: QueuedEmail, from: string) {
       filename: attachment.filename,
       content: attachment.content,
       contentType: attachment.contentType,
+      encoding: attachment.encoding,
+      cid: attachment.contentId,
     })),
   };
 }
