@@ -240,21 +240,22 @@ describe.each(databaseKinds)("customer e-mails on %s", (kind) => {
     expect(await remindersAt(customerEmail, "pass-ending", before(HOUR_MS))).toHaveLength(1);
   });
 
-  it("reminds neither a monthly plan nor a yearly one that is set to cancel", async () => {
+  it("reminds a renewing yearly plan but neither a monthly plan nor a yearly one that is set to cancel", async () => {
     const endsAt = new Date(Date.now() + 20 * DAY_MS);
-    const monthly = `monthly-${kind}@example.com`;
-    const cancelling = `cancelling-${kind}@example.com`;
+    const [renewing, monthly, cancelling] = ["renewing", "monthly", "cancelling"].map(
+      (name) => `${name}-${kind}@example.com`,
+    );
+    const yearly = { planId: "pro-yearly", planType: "pro_yearly" as const, expiresAt: endsAt };
+    await addTestSubscription(app.services.db, { ...yearly, customerEmail: renewing });
     await addTestSubscription(app.services.db, { customerEmail: monthly, expiresAt: endsAt });
     await addTestSubscription(app.services.db, {
-      planId: "pro-yearly",
-      planType: "pro_yearly",
+      ...yearly,
       customerEmail: cancelling,
-      expiresAt: endsAt,
       cancelAtPeriodEnd: true,
     });
-    const dayBefore = new Date(endsAt.getTime() - DAY_MS);
-    await queueDueReminders(app.services, dayBefore);
-    expect(await queuedEmails(app, monthly)).toHaveLength(0);
-    expect(await queuedEmails(app, cancelling)).toHaveLength(0);
+    await queueDueReminders(app.services, new Date(endsAt.getTime() - DAY_MS));
+    expect((await queuedEmails(app, renewing!)).map((email) => email.kind)).toEqual(["renewal-reminder"]);
+    expect(await queuedEmails(app, monthly!)).toHaveLength(0);
+    expect(await queuedEmails(app, cancelling!)).toHaveLength(0);
   });
 });
