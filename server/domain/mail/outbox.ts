@@ -18,8 +18,11 @@ export const outgoingEmailSchema = z.object({
         filename: z.string().min(1),
         content: z.string(),
         contentType: z.string().min(1),
-        /** `content` is base64 (binary files such as an image). */
-        encoding: z.literal("base64").optional(),
+        /**
+         * Send a PNG of `content`'s QR code in its place, drawn when the message is sent: drawing
+         * takes longer than the rest of the message, too long for the transaction that queues it.
+         */
+        asQrCode: z.literal(true).optional(),
         /** Shown inline where the HTML part says `cid:{contentId}`. */
         contentId: z.string().min(1).optional(),
       }),

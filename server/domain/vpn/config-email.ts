@@ -1,4 +1,3 @@
-import QRCode from "qrcode";
 import type { Executor } from "#server/db/client.ts";
 import type { Device, Subscription, VpnServer } from "#server/db/schema/index.ts";
 import { customerAddress, planName, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
@@ -52,13 +51,6 @@ export async function configEmail(
     downloadUrl: downloadUrl(deps, device),
     qrContentId: QR_CONTENT_ID,
   });
-  // The same text as the success page's QR code, as a PNG: mail clients do not show SVG.
-  const qrPng = await QRCode.toBuffer(clientConfig, {
-    type: "png",
-    errorCorrectionLevel: "M",
-    margin: 2,
-    width: 440,
-  });
   return {
     kind: "vpn-config",
     to,
@@ -66,11 +58,12 @@ export async function configEmail(
     ...rendered,
     attachments: [
       { filename: fileName, content: clientConfig, contentType: "text/plain; charset=utf-8" },
+      // The same text as the success page's QR code, as a PNG: mail clients do not show SVG.
       {
         filename: "config-qr.png",
-        content: qrPng.toString("base64"),
+        content: clientConfig,
         contentType: "image/png",
-        encoding: "base64",
+        asQrCode: true,
         contentId: QR_CONTENT_ID,
       },
     ],

@@ -1,8 +1,16 @@
 import { Img, Section, Text } from "@react-email/components";
+import type { CSSProperties } from "react";
 import { formatLongDate } from "#app/lib/format.ts";
 import { renderEmail, type RenderedEmail } from "../render.ts";
 import { WasThisYou } from "./device-notice.tsx";
 import { EmailLayout, Facts, LinkLine, Paragraph, type EmailSite } from "./layout.tsx";
+
+const steps: CSSProperties = {
+  fontSize: "15px",
+  lineHeight: "24px",
+  margin: "0 0 16px",
+  paddingLeft: "24px",
+};
 
 export interface ConfigDelivery {
   planName: string;
@@ -48,7 +56,7 @@ export function ConfigDeliveryEmail({ site, delivery }: { site: EmailSite; deliv
         </Text>
       </Section>
       <Paragraph>How to connect:</Paragraph>
-      <ol>
+      <ol style={steps}>
         <li>
           Install WireGuard from the official app store (iOS App Store, Android Play Store) or wireguard.com
           for Windows, Mac and Linux.
