@@ -20,6 +20,8 @@ export interface AgentOptions {
   reconcileMs?: number;
   /** How often to report handshakes. */
   statusMs?: number;
+  /** The node's public exit addresses, reported with every status so /check knows them. */
+  exitAddresses?: string[];
   log?: AgentLog;
 }
 
@@ -75,7 +77,13 @@ export function startAgent(options: AgentOptions): RunningAgent {
         peers.push({ publicKey: peer.publicKey, latestHandshake, rxBytes, txBytes });
       }
     }
-    await controlPlane.postStatus({ publicKey, appliedVersion: applier?.version ?? null, peers });
+    const { exitAddresses } = options;
+    await controlPlane.postStatus({
+      publicKey,
+      appliedVersion: applier?.version ?? null,
+      ...(exitAddresses ? { exitAddresses } : {}),
+      peers,
+    });
     for (const peer of peers) reportedHandshakes.set(peer.publicKey, peer.latestHandshake);
   }
 

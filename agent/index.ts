@@ -1,17 +1,19 @@
 // The NaijaLink VPN node agent. Runs on each VPN server beside its WireGuard interface:
 //   npm run agent -- --api https://naijalink.example --token-file /etc/naijalink/node-token --interface wg0
 // or `npx tsx agent/index.ts …`. Flags win over the environment (NAIJALINK_API,
-// NAIJALINK_NODE_TOKEN_FILE, NAIJALINK_NODE_TOKEN, NAIJALINK_INTERFACE, NAIJALINK_PRIVATE_KEY_FILE).
+// NAIJALINK_NODE_TOKEN_FILE, NAIJALINK_NODE_TOKEN, NAIJALINK_INTERFACE, NAIJALINK_PRIVATE_KEY_FILE,
+// NAIJALINK_EXIT_ADDRESSES).
 // It needs `wg`, Node built-ins and zod (for the node API contract, agent/node-api.ts): no app
 // code, no React Router.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { jsonLog, startAgent } from "./agent.ts";
-import { MAX_WAIT_SECONDS } from "./node-api.ts";
+import { exitAddressesSchema, MAX_WAIT_SECONDS } from "./node-api.ts";
 
 const usage = `Usage: agent --api URL (--token-file FILE | --token TOKEN) [--interface wg0]
              [--private-key-file /var/lib/naijalink-agent/private.key] [--wg wg]
-             [--wait-seconds 25] [--poll-ms 1000] [--reconcile-ms 60000] [--status-ms 30000]`;
+             [--wait-seconds 25] [--poll-ms 1000] [--reconcile-ms 60000] [--status-ms 30000]
+             [--exit-addresses IP[,IP]]   the public addresses this node's traffic leaves from (for /check)`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${usage}\n`);
@@ -30,6 +32,7 @@ const { values } = parseArgs({
     "poll-ms": { type: "string" },
     "reconcile-ms": { type: "string" },
     "status-ms": { type: "string" },
+    "exit-addresses": { type: "string" },
     help: { type: "boolean" },
   },
   strict: true,
@@ -69,6 +72,15 @@ function integer(
 const milliseconds = (name: "poll-ms" | "reconcile-ms" | "status-ms", fallback: number) =>
   integer(name, fallback, [100, 3_600_000]);
 
+/** Set by the operator, never looked up on the internet: the node may not be allowed out to ask. */
+function exitAddresses(): string[] | undefined {
+  const raw = values["exit-addresses"] ?? env.NAIJALINK_EXIT_ADDRESSES;
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const parsed = exitAddressesSchema.safeParse(raw.split(",").map((address) => address.trim()));
+  if (!parsed.success) fail(`--exit-addresses: ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
+}
+
 const agent = startAgent({
   apiUrl,
   nodeToken,
@@ -80,6 +92,7 @@ const agent = startAgent({
   pollMs: milliseconds("poll-ms", 1_000),
   reconcileMs: milliseconds("reconcile-ms", 60_000),
   statusMs: milliseconds("status-ms", 30_000),
+  exitAddresses: exitAddresses(),
   log: jsonLog,
 });
 

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { checkPeerAnswer, NodeApiError, nodeStatusSchema, peersQuerySchema } from "./node-api.ts";
+import {
+  canonicalIpAddress,
+  checkPeerAnswer,
+  exitAddressesSchema,
+  NodeApiError,
+  nodeStatusSchema,
+  peersQuerySchema,
+} from "./node-api.ts";
 
 const key = (n: number) => `${String(n).padStart(42, "A")}A=`;
 const server = {
@@ -90,5 +97,41 @@ describe("the node API contract, as the control plane checks a request", () => {
   it("takes a status report only with a WireGuard public key", () => {
     expect(nodeStatusSchema.safeParse({ publicKey: "nope" }).success).toBe(false);
     expect(nodeStatusSchema.parse({ publicKey: key(1) })).toEqual({ publicKey: key(1), peers: [] });
+  });
+});
+
+describe("exit addresses, written one way so /check can compare them", () => {
+  it("writes IPv6 in its canonical form and an IPv4-mapped address as IPv4", () => {
+    expect(canonicalIpAddress("2001:0DB8:0000:0000:0000:0000:0000:000A")).toBe("2001:db8::a");
+    expect(canonicalIpAddress("2001:db8:0:0:1:0:0:1")).toBe("2001:db8::1:0:0:1");
+    expect(canonicalIpAddress("::FFFF:203.0.113.7")).toBe("203.0.113.7");
+    expect(canonicalIpAddress("::ffff:cb00:7107")).toBe("203.0.113.7");
+    expect(canonicalIpAddress("203.0.113.7")).toBe("203.0.113.7");
+  });
+
+  it("refuses anything but a plain address", () => {
+    for (const text of [
+      "",
+      "unknown",
+      "203.0.113.256",
+      "203.0.113.07",
+      "203.0.113.7/32",
+      "fe80::1%eth0",
+      " 203.0.113.7",
+    ])
+      expect(canonicalIpAddress(text), text).toBeNull();
+  });
+
+  it("takes a status report's exit addresses canonical and without repeats, and refuses a bad one", () => {
+    const report = nodeStatusSchema.parse({
+      publicKey: key(1),
+      exitAddresses: ["203.0.113.7", "2001:DB8::7", "2001:db8:0::7"],
+    });
+    expect(report.exitAddresses).toEqual(["203.0.113.7", "2001:db8::7"]);
+    expect(
+      nodeStatusSchema.safeParse({ publicKey: key(1), exitAddresses: ["vpn.example.com"] }).success,
+    ).toBe(false);
+    const tooMany = Array.from({ length: 17 }, (_, index) => `203.0.113.${index}`);
+    expect(exitAddressesSchema.safeParse(tooMany).success).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 // The node API contract (`/api/nodes/*`), shared by the control plane (which validates what
 // nodes send) and the node agent (which validates every answer and every peer). Self-contained:
 // the agent is bundled alone, so nothing here may import from server/ or app/.
-import { BlockList, isIPv4, isIPv6 } from "node:net";
+import { BlockList, isIP, isIPv4, isIPv6, SocketAddress } from "node:net";
 import { z } from "zod";
 
 export const NODE_PEERS_PATH = "api/nodes/peers";
@@ -82,11 +82,48 @@ export const peersQuerySchema = z.object({
   wait: z.coerce.number().int().min(0).max(MAX_WAIT_SECONDS).optional(),
 });
 
+/**
+ * One way to write each address, so a visitor's address and a server's exit address compare as
+ * strings: IPv6 as RFC 5952 text (lower case, zeros compressed), an IPv4-mapped IPv6 address as
+ * its IPv4 address. Null for anything that is not a plain IP address (a zone id included).
+ */
+export function canonicalIpAddress(text: string): string | null {
+  if (text.includes("%")) return null;
+  const family = isIP(text);
+  if (family === 4) return text;
+  if (family !== 6) return null;
+  const canonical = new SocketAddress({ address: text, family: "ipv6" }).address;
+  return /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(canonical)?.[1] ?? canonical;
+}
+
+export const MAX_EXIT_ADDRESSES = 16;
+
+/** A server's public exit addresses (IPv4 and/or IPv6), canonical and without repeats. */
+export const exitAddressesSchema = z
+  .array(
+    z
+      .string()
+      .max(64)
+      .transform((text, context) => {
+        const canonical = canonicalIpAddress(text);
+        if (canonical) return canonical;
+        context.addIssue({
+          code: "custom",
+          message: `${JSON.stringify(text)} is not an IPv4 or IPv6 address`,
+        });
+        return z.NEVER;
+      }),
+  )
+  .max(MAX_EXIT_ADDRESSES, `at most ${MAX_EXIT_ADDRESSES} exit addresses`)
+  .transform((addresses) => [...new Set(addresses)]);
+
 /** `POST /api/nodes/status`: the node's public key, applied version and changed handshakes. */
 export const nodeStatusSchema = z.object({
   /** The public key of the node's interface (its private key never leaves the node). */
   publicKey: wireGuardKeySchema,
   appliedVersion: z.string().max(100).nullable().optional(),
+  /** The node's public exit addresses, when its operator configured them (NAIJALINK_EXIT_ADDRESSES). */
+  exitAddresses: exitAddressesSchema.optional(),
   /** Peers whose handshake changed since the last report (unix seconds; 0 = never). */
   peers: z
     .array(

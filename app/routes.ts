@@ -16,6 +16,7 @@ const API_ROUTES: Record<string, string> = {
   "nodes/peers": "node-peers",
   "nodes/status": "node-status",
   "nodes/servers": "node-servers",
+  check: "check",
   "auth/*": "auth",
   "*": "unknown",
 };
@@ -31,6 +32,7 @@ export default [
   route("terms", "routes/terms.tsx"),
   route("privacy", "routes/privacy.tsx"),
   route("refund-policy", "routes/refund-policy.tsx"),
+  route("check", "routes/check.tsx"),
 
   // Blog
   route("blog", "routes/blog.tsx"),

@@ -5,6 +5,7 @@
 //   list-servers
 //   disable-server SERVER | enable-server SERVER                          stop / resume new devices
 //   set-endpoint SERVER HOST:PORT                                         for configs rendered from now on
+//   set-exit SERVER IP[,IP…] | none                                       public exit addresses, for /check
 //   remove-server SERVER                                                  only with no live device
 // PGlite is single-process (DESIGN.md §6): while the server runs, this talks to it
 // (POST /api/nodes/servers with the token it wrote to DATA_DIR/vpn-admin.json; --url overrides
@@ -29,6 +30,7 @@ const usage = `Usage: npm run vpn -- add-server --name NAME --endpoint HOST:PORT
        npm run vpn -- disable-server SERVER [--url URL]
        npm run vpn -- enable-server SERVER [--url URL]
        npm run vpn -- set-endpoint SERVER HOST:PORT [--url URL]
+       npm run vpn -- set-exit SERVER IP[,IP…] [--url URL]   (or "none" to clear them)
        npm run vpn -- remove-server SERVER [--url URL]
 SERVER is a server's name or id (list-servers shows both); an IPv6 endpoint goes in brackets: [2001:db8::1]:51820.`;
 
@@ -87,6 +89,14 @@ function parseCommand(argv: string[]): { command: ServerCommand; url?: string } 
           server: argument(0, "a server name or id"),
           endpoint: argument(1, "the new HOST:PORT"),
         };
+      case "set-exit": {
+        const list = argument(1, 'the exit addresses, such as 203.0.113.7,2001:db8::7 (or "none")');
+        return {
+          command: name,
+          server: argument(0, "a server name or id"),
+          addresses: list === "none" ? [] : list.split(",").map((address) => address.trim()),
+        };
+      }
       default:
         throw new UsageError(name ? `unknown command ${name}` : "a command is needed");
     }
@@ -158,6 +168,7 @@ function describeServer(server: ServerSummary): string {
     server.ipv4Cidr,
     server.ipv6Cidr,
     server.active ? "enabled" : "disabled",
+    server.exitAddresses.length ? `exits ${server.exitAddresses.join(",")}` : "no exit addresses",
     server.publicKey ? "key registered" : "waiting for its agent",
     liveDevicesText(server.liveDevices),
     `last seen ${server.lastSeenAt ? String(server.lastSeenAt) : "never"}`,
@@ -181,6 +192,12 @@ function print(command: ServerCommand, result: ServerCommandResult) {
       );
     else if (command.command === "enable-server")
       console.log(`VPN server ${server.name} enabled: it takes new devices again.`);
+    else if (command.command === "set-exit")
+      console.log(
+        server.exitAddresses.length
+          ? `VPN server ${server.name} exits from ${server.exitAddresses.join(", ")}: /check recognises them.`
+          : `VPN server ${server.name} has no exit addresses: /check recognises none of its visitors.`,
+      );
     else
       console.log(
         `VPN server ${server.name} now at ${server.endpoint}: configs downloaded from now on carry it; configs handed out before keep the old endpoint.`,

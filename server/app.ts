@@ -27,6 +27,8 @@ declare module "react-router" {
     services: AppServices;
     /** The caller's address as Express sees it (honours TRUST_PROXY), IPv6 as its /64 (`clientAddress`). */
     clientIp: string;
+    /** The same caller's whole address, for /check; per-client limits count `clientIp`. */
+    exactClientIp: string;
     /**
      * Called by the document render with the hashes of the page's inline scripts: the host puts
      * the policy allowing them on this answer, in place of the default. Not a header on the
@@ -44,12 +46,13 @@ export function createFetchHandler(services: AppServices) {
   // Resolved once: handed a function, React Router would rebuild its route table on every request.
   let handler: ReturnType<typeof createRequestHandler> | undefined;
   const policy = { development: routerMode(services) === "development" };
-  return async (request: Request, clientIp = "127.0.0.1") => {
+  return async (request: Request, remoteAddress = "127.0.0.1") => {
     handler ??= createRequestHandler(await loadBuild(), routerMode(services));
     let scriptHashes: readonly string[] | undefined;
     const context: AppLoadContext = {
       services,
-      clientIp,
+      clientIp: clientAddress(remoteAddress),
+      exactClientIp: remoteAddress,
       allowInlineScripts: (hashes) => (scriptHashes = hashes),
     };
     const response = await handler(request, context);
@@ -117,6 +120,7 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
         ({
           services,
           clientIp: clientAddress(req.ip),
+          exactClientIp: req.ip ?? "unknown",
           allowInlineScripts: (hashes) => res.setHeader(CSP_HEADER, contentSecurityPolicy(options, hashes)),
         }) satisfies AppLoadContext,
     }),

@@ -6,6 +6,8 @@
 export interface PageHandle {
   /** false: ship no React to the browser for this page. */
   hydrate?: boolean;
+  /** true: the page differs per visitor (/check), so the page cache never keeps it. */
+  perVisitor?: boolean;
 }
 
 /** A static page route's `handle`. */

@@ -1,9 +1,10 @@
-import { CheckCircle2, Clock, LockKeyhole, Plus, XCircle } from "lucide-react";
+import { CheckCircle2, Clock, LockKeyhole, Plus, UserRound, XCircle } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
 import { toast } from "sonner";
 import { ConfigCard, type IssuedConfig } from "#app/components/purchase/config-card.tsx";
 import {
+  configsOf,
   dateLabel,
   DEVICE_LIMIT_ERROR,
   PAYING_BROWSER_ERROR,
@@ -54,10 +55,7 @@ export default function PaymentSuccess() {
           setView({
             state: "success",
             subscription: result.subscription,
-            configs:
-              result.downloadUrl && result.configSlot
-                ? [{ downloadUrl: result.downloadUrl, configSlot: result.configSlot }]
-                : [],
+            configs: configsOf(result),
           });
           return;
         }
@@ -83,21 +81,14 @@ export default function PaymentSuccess() {
     setAdding(true);
     try {
       const result = await requestVerification(sessionId, true);
-      if (result.success && result.subscription && result.downloadUrl && result.configSlot) {
-        const added = { downloadUrl: result.downloadUrl, configSlot: result.configSlot };
+      if (result.success && result.subscription && result.configSlot) {
+        const subscription = result.subscription;
         setView((current) =>
-          current.state === "success"
-            ? {
-                ...current,
-                subscription: result.subscription!,
-                configs: [
-                  ...current.configs.filter((config) => config.configSlot !== added.configSlot),
-                  added,
-                ],
-              }
-            : current,
+          current.state === "success" ? { ...current, subscription, configs: configsOf(result) } : current,
         );
-        toast.success("Device Added", { description: `The config for device ${added.configSlot} is ready.` });
+        toast.success("Device Added", {
+          description: `The config for device ${result.configSlot} is ready.`,
+        });
       } else if (result.error === DEVICE_LIMIT_ERROR) {
         toast.error("Device Limit Reached", { description: result.message });
       } else if (result.error === PAYING_BROWSER_ERROR) {
@@ -175,6 +166,7 @@ export default function PaymentSuccess() {
           refresh this page in a few minutes.
         </p>
         {planDetails}
+        <AccountLink />
         <PrivateLinkNote />
       </StatusSection>
     );
@@ -202,8 +194,24 @@ export default function PaymentSuccess() {
       <Button asChild variant="link">
         <Link to="/tutorial">How to set up WireGuard</Link>
       </Button>
+      <Button asChild variant="link">
+        <Link to="/check">Am I connected through Nigeria?</Link>
+      </Button>
+      <AccountLink />
       <PrivateLinkNote />
     </StatusSection>
+  );
+}
+
+/** After this tab is closed, the account page is the way back to every device and the plan. */
+function AccountLink() {
+  return (
+    <Button asChild variant="outline">
+      <Link to="/account">
+        <UserRound aria-hidden="true" />
+        Manage your devices and subscription
+      </Link>
+    </Button>
   );
 }
 

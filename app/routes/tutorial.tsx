@@ -88,6 +88,11 @@ export default function Tutorial() {
                   Toggle the connection on and visit Nigerian sites: DSTV, Showmax, Startimes and Nigerian
                   prices are now open to you.
                 </p>
+                <p className="mt-3 pl-7">
+                  <Link to="/check" className="font-medium text-primary underline underline-offset-2">
+                    Check that you are connected through Nigeria
+                  </Link>
+                </p>
               </CardContent>
             </Card>
           </li>

@@ -6,13 +6,16 @@
 import type { ServerBuild } from "react-router";
 import type { PageSource } from "./page-cache.ts";
 
-/** The paths of the build's static page routes: plain paths only (no params, no splat). */
+/**
+ * The paths of the build's static page routes: plain paths only (no params, no splat), and none
+ * that differs per visitor.
+ */
 export function staticPagePaths(build: Pick<ServerBuild, "routes">): string[] {
   const paths: string[] = [];
   for (const route of Object.values(build.routes)) {
     if (!route || route.parentId !== "root") continue;
-    const handle = route.module.handle as { hydrate?: boolean } | undefined;
-    if (handle?.hydrate !== false) continue;
+    const handle = route.module.handle as { hydrate?: boolean; perVisitor?: boolean } | undefined;
+    if (handle?.hydrate !== false || handle.perVisitor) continue;
     if (route.index) paths.push("/");
     else if (route.path && /^[a-z0-9/-]+$/.test(route.path)) paths.push(`/${route.path}`);
   }

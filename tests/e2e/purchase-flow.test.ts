@@ -164,4 +164,36 @@ describe("buying a plan on the built-in checkout, as a new buyer", () => {
     expect(await page.getByTestId("devices-in-use").innerText()).toBe("2 of 3 in use");
     await paying.close();
   });
+
+  it("shows every device again when the paying browser reloads the success page, and links to the account page", async () => {
+    const paying = await app.browser.newContext({ acceptDownloads: true });
+    const page = await paying.newPage();
+    const plan = PLANS.find((candidate) => candidate.id === "pro-monthly")!;
+    await buyUntilCheckout(page, app.server.url, plan, "reload-devices@example.com");
+    await payOnCheckout(page, "4242 4242 4242 4242");
+    await page.waitForURL(/\/payment-success/);
+    await page.getByRole("button", { name: "Add another device" }).click();
+    await page.getByTestId("config-2").waitFor();
+    const added = await downloadConfig(page, page.getByTestId("config-2"));
+
+    await page.reload();
+    await page.getByRole("heading", { name: "Payment Successful!" }).waitFor();
+    expect(await page.getByTestId("devices-in-use").innerText()).toBe("2 of 3 in use");
+    await page.getByTestId("config-1").waitFor();
+    expect(await downloadConfig(page, page.getByTestId("config-2"))).toEqual(added);
+    const account = page.getByRole("link", { name: "Manage your devices and subscription" });
+    expect(await account.getAttribute("href")).toBe("/account");
+    const check = page.getByRole("link", { name: "Am I connected through Nigeria?" });
+    expect(await check.getAttribute("href")).toBe("/check");
+    expect(await page.getByTestId("private-link-note").count()).toBe(1);
+
+    // The forwarded link still opens slot 1 alone (decision 063).
+    const elsewhere = await app.browser.newContext();
+    const other = await elsewhere.newPage();
+    await open(other, page.url());
+    await other.getByTestId("config-1").waitFor();
+    expect(await other.getByTestId("config-2").count()).toBe(0);
+    await elsewhere.close();
+    await paying.close();
+  });
 });

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { subscriptions } from "#server/db/schema/index.ts";
 import { queueDueReminders } from "#server/domain/billing/reminders.ts";
+import { cancelAtPeriodEnd, orderNumberOf } from "#server/domain/billing/self-service.ts";
 import { expireDue } from "#server/domain/vpn/lifecycle.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
@@ -70,14 +71,16 @@ describe.each(databaseKinds)("customer e-mails on %s", (kind) => {
   }
 
   it("a payment queues one receipt with the amount, plan and order number, however often it is confirmed", async () => {
-    const { email, sessionId, paid, completed } = await buy("pro-yearly");
+    const { email, sessionId, paid, completed, subscription } = await buy("pro-yearly");
     await deliver("checkout.session.completed", paid, completed.id);
     await deliver("checkout.session.completed", paid);
     expect((await verify(app, { sessionId })).status).toBe(200);
 
     const receipts = await emailsOf(email, "receipt");
     expect(receipts).toHaveLength(1);
-    expect(receipts[0]!.subject).toBe(`Your NaijaLink receipt: Pro Yearly, order ${sessionId.slice(-10)}`);
+    expect(receipts[0]!.subject).toBe(
+      `Your NaijaLink receipt: Pro Yearly, order ${orderNumberOf(subscription.id)}`,
+    );
     expect(receipts[0]!.text).toContain("Amount paid: $79.99");
     expect(receipts[0]!.text).toContain("http://localhost:3000/account");
     expect(receipts[0]!.html).toContain('href="http://localhost:3000/account"');
@@ -154,6 +157,19 @@ describe.each(databaseKinds)("customer e-mails on %s", (kind) => {
     await deliver("customer.subscription.deleted", { ...cancelAtEnd, status: "canceled" });
     expect(await emailsOf(email, "subscription-expired")).toHaveLength(1);
     expect(await emailsOf(email, "subscription-cancelled")).toHaveLength(1);
+  });
+
+  it("the customer's own cancel queues one cancelled e-mail; Stripe's webhook of the same change none more", async () => {
+    const { email, paid, subscription } = await buy("pro-monthly");
+    await cancelAtPeriodEnd(app.services, subscription.id);
+    const remote = standIn.subscriptions.get(paid.subscription!)!;
+    await deliver("customer.subscription.updated", { ...remote, object: "subscription" });
+    await cancelAtPeriodEnd(app.services, subscription.id);
+
+    const cancelled = await emailsOf(email, "subscription-cancelled");
+    expect(cancelled).toHaveLength(1);
+    expect(cancelled[0]!.subject).toBe("Your NaijaLink Pro Monthly is cancelled");
+    expect(cancelled[0]!.text).toContain("Resume it on your account page");
   });
 
   it("a subscription Stripe ends at once queues one cancelled e-mail that says it stopped", async () => {

@@ -129,6 +129,30 @@ describe.each(databaseKinds)("adding a device needs the browser that paid, on %s
     expect(await deliveries(sessionId)).toEqual({ devices: before.devices + 1, mails: before.mails + 1 });
   });
 
+  it("lists every live device to the paying browser on reload, and slot 1 alone to the link", async () => {
+    const { sessionId, buyerCookie } = await paidProSession();
+    const added = (await (await verify(app, { sessionId, newDevice: true }, buyerCookie)).json()) as {
+      downloadUrl: string;
+    };
+
+    const reload = await verify(app, { sessionId }, buyerCookie);
+    expect(reload.status).toBe(200);
+    const reloaded = (await reload.json()) as Record<string, unknown>;
+    expect(reloaded).toMatchObject({
+      success: true,
+      configSlot: 1,
+      subscription: { activeDevices: 2, deviceLimit: 3 },
+    });
+    expect(reloaded.devices).toEqual([
+      { slot: 1, downloadUrl: reloaded.downloadUrl },
+      { slot: 2, downloadUrl: added.downloadUrl },
+    ]);
+
+    const byLink = (await (await verify(app, { sessionId })).json()) as Record<string, unknown>;
+    expect(byLink.devices).toEqual([{ slot: 1, downloadUrl: reloaded.downloadUrl }]);
+    expect(JSON.stringify(byLink)).not.toContain(added.downloadUrl);
+  });
+
   it("lets no browser add a device to a session started before buyer cookies", async () => {
     const { sessionId, buyerCookie } = await paidProSession();
     await app.services.db

@@ -134,6 +134,23 @@ describe("config downloads", () => {
       await branded.close();
     }
   });
+
+  it("keeps the file name of a long brand within the 15 characters WireGuard apps accept", async () => {
+    const branded = await createTestApp({ env: { BRAND_NAME: "NaijaLink Premium Streaming" } });
+    try {
+      const subscription = await addTestSubscription(branded.services.db, {
+        planId: "unlock",
+        planType: "unlock",
+        deviceLimit: 1,
+        expiresAt: new Date(Date.now() + 7 * 86_400_000),
+      });
+      const issued = await issueTestDevice(branded.services, subscription!);
+      const response = await branded.request(`/api/configs/${issued.downloadToken}`);
+      expect(response.headers.get("content-disposition")).toBe('attachment; filename="NaijaLink1.conf"');
+    } finally {
+      await branded.close();
+    }
+  });
 });
 
 describe("the config e-mail", () => {

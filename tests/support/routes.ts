@@ -10,6 +10,7 @@ export const PAGE_ROUTES: Array<{ path: string; heading: string | RegExp }> = [
   { path: "/terms", heading: "Terms and Conditions" },
   { path: "/privacy", heading: "Privacy Policy" },
   { path: "/refund-policy", heading: "Refund Policy" },
+  { path: "/check", heading: /(Yes, you are|No, you are not) connected through Nigeria/ },
   { path: "/get-started", heading: /Choose (Your )?Plan/ },
   { path: "/get-started/details", heading: /Your Details/ },
   { path: "/get-started/payment", heading: /Payment/ },

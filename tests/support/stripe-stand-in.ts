@@ -33,6 +33,23 @@ export interface StandInCharge {
   billing_details: { email: string | null };
 }
 
+export interface StandInSubscription {
+  id: string;
+  object: "subscription";
+  customer: string;
+  status: "active" | "past_due" | "canceled";
+  cancel_at_period_end: boolean;
+  cancel_at: number | null;
+  items: { object: "list"; data: { id: string; object: "subscription_item"; current_period_end: number }[] };
+}
+
+export interface RecordedRequest {
+  /** The object's id in the path, when the call names one. */
+  id?: string;
+  params: URLSearchParams;
+  authorization: string | undefined;
+}
+
 export interface StripeStandIn {
   base: string;
   creates: RecordedCreate[];
@@ -40,6 +57,11 @@ export interface StripeStandIn {
   /** Charges `GET /v1/charges/:id` knows (a dispute names its charge, not the customer). */
   charges: Map<string, StandInCharge>;
   retrieves: number;
+  /** Stripe subscriptions, one per paid subscription-mode session; `POST /v1/subscriptions/:id` updates them. */
+  subscriptions: Map<string, StandInSubscription>;
+  subscriptionUpdates: RecordedRequest[];
+  /** `POST /v1/billing_portal/sessions` calls; each answers a fresh portal URL. */
+  portalSessions: RecordedRequest[];
   /** What Stripe reports once the buyer paid on its hosted page. */
   markPaid(sessionId: string, extra?: Partial<StandInSession>): StandInSession;
   close(): Promise<void>;
@@ -52,6 +74,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     sessions: new Map<string, StandInSession>(),
     charges: new Map<string, StandInCharge>(),
     retrieves: 0,
+    subscriptions: new Map<string, StandInSubscription>(),
+    subscriptionUpdates: [] as RecordedRequest[],
+    portalSessions: [] as RecordedRequest[],
   };
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -106,6 +131,34 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         if (!known) return send(404, { error: { type: "invalid_request_error", message: "No such charge" } });
         return send(200, known);
       }
+      const form = () => new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+      const subscriptionPath = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
+      if (request.method === "POST" && subscriptionPath) {
+        const id = decodeURIComponent(subscriptionPath[1]!);
+        const params = form();
+        standIn.subscriptionUpdates.push({ id, params, authorization: request.headers.authorization });
+        const known = standIn.subscriptions.get(id);
+        if (!known) {
+          return send(404, { error: { type: "invalid_request_error", message: "No such subscription" } });
+        }
+        const cancel = params.get("cancel_at_period_end");
+        const updated: StandInSubscription =
+          cancel === null ? known : { ...known, cancel_at_period_end: cancel === "true" };
+        standIn.subscriptions.set(id, updated);
+        return send(200, updated);
+      }
+      if (request.method === "POST" && url.pathname === "/v1/billing_portal/sessions") {
+        const params = form();
+        standIn.portalSessions.push({ params, authorization: request.headers.authorization });
+        const id = `bps_standin_${++counter}`;
+        return send(200, {
+          id,
+          object: "billing_portal.session",
+          customer: params.get("customer"),
+          return_url: params.get("return_url"),
+          url: `https://billing.stripe.test/p/session/${id}`,
+        });
+      }
       send(404, {
         error: { type: "invalid_request_error", message: `Unrecognized request URL (${url.pathname})` },
       });
@@ -133,6 +186,26 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         ...extra,
       };
       standIn.sessions.set(sessionId, paid);
+      if (paid.subscription && paid.customer && !standIn.subscriptions.has(paid.subscription)) {
+        standIn.subscriptions.set(paid.subscription, {
+          id: paid.subscription,
+          object: "subscription",
+          customer: paid.customer,
+          status: "active",
+          cancel_at_period_end: false,
+          cancel_at: null,
+          items: {
+            object: "list",
+            data: [
+              {
+                id: `si_${sessionId.slice(-8)}`,
+                object: "subscription_item",
+                current_period_end: Math.floor(Date.now() / 1000) + 30 * 86_400,
+              },
+            ],
+          },
+        });
+      }
       return paid;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

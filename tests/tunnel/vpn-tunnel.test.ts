@@ -7,7 +7,9 @@
 //   .conf; default routes into the tunnel     (in the exit namespace), MASQUERADE  caller's address
 //
 // The agent runs inside the exit namespace exactly as on a VPN host and reaches the app over the
-// 198.51.100.0/30 link. Pools: 10.99.0.0/24 and fd99::/64. See docs/decisions/042.
+// 198.51.100.0/30 link. Pools: 10.99.0.0/24 and fd99::/64. See docs/decisions/042. Tunnel traffic
+// to the app is masqueraded too, so the app sees the exit's 198.51.100.2, which the agent reports
+// as its exit address: /check through the tunnel says connected (decision 069).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -45,6 +47,7 @@ const INTERNET = "203.0.113.80";
 const POOL_V4 = "10.99.0.0/24";
 const POOL_V6 = "fd99::/64";
 const MASQUERADE = ["POSTROUTING", "-s", POOL_V4, "-o", link.exitInet, "-j", "MASQUERADE"];
+const MASQUERADE_TO_APP = ["POSTROUTING", "-s", POOL_V4, "-o", link.exitRoot, "-j", "MASQUERADE"];
 
 const inNs = (name: string, argv: string[]) => ["ip", "netns", "exec", name, ...argv];
 const wgEnv = { ...process.env, WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD: "1" };
@@ -136,6 +139,7 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
     }
     await run(inNs(ns.exit, ["sysctl", "-qw", "net.ipv4.ip_forward=1"]));
     await run(inNs(ns.exit, ["iptables", "-t", "nat", "-A", ...MASQUERADE]));
+    await run(inNs(ns.exit, ["iptables", "-t", "nat", "-A", ...MASQUERADE_TO_APP]));
 
     // The internet host: answers with the address the request came from.
     const echo = `require("http").createServer((q,s)=>s.end(q.socket.remoteAddress)).listen(8080,"${INTERNET}",()=>console.log("listening"))`;
@@ -163,6 +167,7 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
         for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
       },
       () => run(inNs(ns.exit, ["iptables", "-t", "nat", "-D", ...MASQUERADE])),
+      () => run(inNs(ns.exit, ["iptables", "-t", "nat", "-D", ...MASQUERADE_TO_APP])),
       () => run(inNs(ns.exit, ["ip", "link", "del", link.exitWg])),
       () => run(inNs(ns.client, ["ip", "link", "del", link.clientWg])),
       () => run(["ip", "link", "del", link.root]),
@@ -227,6 +232,8 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
         "1500",
         "--status-ms",
         "2000",
+        "--exit-addresses",
+        EXIT_CONTROL_ADDRESS,
       ]),
       { collect: (text) => (agentOutput += text) },
     );
@@ -378,6 +385,31 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
       200,
     );
     expect(seen).toBe(EXIT_INET);
+  });
+
+  it("answers /check through the tunnel with the exit server's name, and not connected from outside", async () => {
+    const db = app!.services.db;
+    await waitFor(
+      "the agent to report its exit address",
+      async () => {
+        const [server] = await db
+          .select()
+          .from(vpnServers)
+          .where(eq(vpnServers.name, `tunnel-${id}`));
+        return server?.exitAddresses.includes(EXIT_CONTROL_ADDRESS) || undefined;
+      },
+      10_000,
+      200,
+    );
+    const script = `fetch("${apiUrl}/check",{signal:AbortSignal.timeout(5000)}).then(r=>r.text()).then(t=>process.stdout.write(t),()=>process.exit(3))`;
+    const through = await run(inNs(ns.client, [process.execPath, "-e", script]), { timeoutMs: 15_000 });
+    expect(through).toContain("Yes, you are connected through Nigeria");
+    expect(through).toContain(`tunnel-${id}`);
+    expect(through).toContain(EXIT_CONTROL_ADDRESS);
+
+    const outside = await (await fetch(`${apiUrl}/check`)).text();
+    expect(outside).toContain("No, you are not connected through Nigeria");
+    expect(outside).not.toContain(`tunnel-${id}`);
   });
 
   it("stops carrying traffic within 5 s of the device being revoked", async () => {

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { Button } from "#app/components/ui/button.tsx";
 import { activatingFetchHeaders } from "#app/lib/config-activation.ts";
+import { configFileName } from "#app/lib/config-file-name.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 
 export interface IssuedConfig {
@@ -55,7 +56,7 @@ async function saveConfig(downloadUrl: string | null, fileName: string) {
 export function ConfigCard({ config, multiDevice }: { config: IssuedConfig; multiDevice: boolean }) {
   const { brandName } = usePublicConfig();
   const [showQr, setShowQr] = useState(false);
-  const fileName = `${brandName}${config.configSlot}.conf`;
+  const fileName = configFileName(brandName, config.configSlot);
   return (
     <div className="flex flex-col gap-4 rounded-lg border p-4" data-testid={`config-${config.configSlot}`}>
       {multiDevice ? <h3 className="font-semibold">Device {config.configSlot}</h3> : null}

@@ -1,10 +1,13 @@
 import type { PlanType } from "#app/lib/plans.ts";
+import type { IssuedConfig } from "#app/components/purchase/config-card.tsx";
 
 export interface VerificationResponse {
   success: boolean;
   subscription?: { planType: PlanType; deviceLimit: number; expiresAt: string; activeDevices: number };
   downloadUrl?: string | null;
   configSlot?: number | null;
+  /** Every config this browser may see (all live devices for the browser that paid). */
+  devices?: { slot: number; downloadUrl: string }[];
   error?: string;
   message?: string;
 }
@@ -23,6 +26,14 @@ export async function requestVerification(
   if (!body || typeof body.success !== "boolean")
     throw new Error(`verify-payment answered HTTP ${response.status}`);
   return body;
+}
+
+/** The configs a successful verification lists, by slot (none while the configuration is pending). */
+export function configsOf(result: VerificationResponse): IssuedConfig[] {
+  return (result.devices ?? []).map((device) => ({
+    downloadUrl: device.downloadUrl,
+    configSlot: device.slot,
+  }));
 }
 
 export const DEVICE_LIMIT_ERROR = "Device limit reached";

@@ -24,6 +24,12 @@ const commandSchema = z.discriminatedUnion("command", [
   z.object({ command: z.literal("disable-server"), server: serverRef }),
   z.object({ command: z.literal("enable-server"), server: serverRef }),
   z.object({ command: z.literal("set-endpoint"), server: serverRef, endpoint: z.string().min(3).max(300) }),
+  z.object({
+    command: z.literal("set-exit"),
+    server: serverRef,
+    // Checked and made canonical by the domain (exit-addresses.ts), which names a bad one.
+    addresses: z.array(z.string().max(64)).max(64),
+  }),
   z.object({ command: z.literal("remove-server"), server: serverRef }),
 ]);
 

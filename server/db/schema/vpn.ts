@@ -46,6 +46,11 @@ export const vpnServers = pgTable(
     /** The placeholder server a demo store creates on first start; never used once a real one exists. */
     development: boolean().notNull().default(false),
     lastSeenAt: timestamp({ withTimezone: true }),
+    /** The public addresses its traffic leaves from, canonical (`canonicalIpAddress`); /check reads them. */
+    exitAddresses: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** The peer-set version the node agent last reported as applied. */
     appliedPeerVersion: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -1,4 +1,5 @@
 import { DomainError } from "#server/domain/errors.ts";
+import { formatLongDate } from "#app/lib/format.ts";
 
 // verify-payment's verdicts: answered in the spec's shape (`success: false`, `error`, `message`)
 // with a status that says what happened (decision 052). Device limit reached is the VPN area's
@@ -55,4 +56,24 @@ export const nothingToSell = () =>
     "unavailable",
     "Service unavailable",
     "We cannot set up new connections right now. Please try again later or contact support.",
+  );
+
+// The customer's own billing actions (self-service.ts).
+
+export const subscriptionNotFound = () =>
+  new DomainError("not-found", "Subscription not found", "We could not find this subscription.");
+
+/** The Unlock Pass is paid once: there is no renewal to cancel or resume, it just ends. */
+export const passDoesNotRenew = (endsAt: Date) =>
+  new DomainError(
+    "conflict",
+    "Plan does not renew",
+    `This pass is paid once and does not renew; it ends on ${formatLongDate(endsAt)}.`,
+  );
+
+export const billingUnavailable = () =>
+  new DomainError(
+    "unavailable",
+    "Billing unavailable",
+    "We cannot change this subscription right now. Please try again later or contact support.",
   );

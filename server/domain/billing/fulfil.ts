@@ -7,6 +7,7 @@ import { ensureFirstDevice } from "#server/domain/vpn/devices.ts";
 import { isUsable } from "#server/domain/vpn/usable.ts";
 import type { AppServices } from "#server/services.ts";
 import { applyHeldReversals } from "./reversals.ts";
+import { orderNumberOf } from "./self-service.ts";
 
 export type BillingServices = Pick<AppServices, "config" | "db" | "logger" | "sealer" | "mail">;
 
@@ -62,7 +63,13 @@ export async function fulfilCheckout(
   if (created && session.provider === "stripe")
     subscription = await applyHeldReversals(tx, services, created, session.paymentReference, now);
   if (!isUsable(subscription, now)) return subscription;
-  if (created) await queueReceiptEmail(tx, services, subscription, session, now);
+  if (created)
+    await queueReceiptEmail(tx, services, subscription, {
+      orderNumber: orderNumberOf(subscription.id),
+      amountCents: session.paidAmountCents ?? session.amountCents,
+      currency: session.paidCurrency ?? session.currency,
+      paidAt: session.paidAt ?? now,
+    });
   await ensureFirstDevice(tx, services, subscription, { newSubscription: created !== undefined });
   return subscription;
 }

@@ -1,5 +1,6 @@
 import Stripe from "stripe";
 import type { Config } from "#server/config.ts";
+import type { Subscription } from "#server/db/schema/index.ts";
 import type { Plan } from "#app/lib/plans.ts";
 import type { ReceivedPayment } from "./checkout.ts";
 
@@ -96,5 +97,34 @@ export function receivedPayment(state: StripeSessionState): ReceivedPayment {
     customerEmail: state.customerEmail,
     amountCents: state.amountCents,
     currency: state.currency,
+  };
+}
+
+export type StripeSubscriptionState = Pick<
+  Stripe.Subscription,
+  "status" | "cancel_at" | "cancel_at_period_end" | "items"
+>;
+
+/**
+ * What Stripe's record of a live subscription means for ours (a paid-up one: the caller checks):
+ * whether it cancels at the period end, past due or active again, and until when it runs. With
+ * `cancel_at_period_end` the configs keep working until `expiresAt`; the expiry job revokes them
+ * then. Used by the webhook and by the customer's own cancel and resume.
+ */
+export function subscriptionChangesFrom(
+  subscription: Pick<Subscription, "status">,
+  remote: StripeSubscriptionState,
+): Pick<Subscription, "cancelAtPeriodEnd" | "status"> & { expiresAt?: Date } {
+  const periodEnd = Math.max(0, ...remote.items.data.map((item) => item.current_period_end ?? 0));
+  const endsAt = remote.cancel_at ?? (periodEnd || null);
+  return {
+    cancelAtPeriodEnd: remote.cancel_at_period_end || remote.cancel_at !== null,
+    status:
+      remote.status === "past_due" || remote.status === "unpaid"
+        ? "past_due"
+        : subscription.status === "past_due" && remote.status === "active"
+          ? "active"
+          : subscription.status,
+    ...(endsAt ? { expiresAt: new Date(endsAt * 1000) } : {}),
   };
 }

@@ -9,7 +9,8 @@ import {
   type Subscription,
 } from "#server/db/schema/index.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
-import { deviceSummary, issueDevice } from "#server/domain/vpn/devices.ts";
+import { deviceSummary, issueDevice, liveDevices } from "#server/domain/vpn/devices.ts";
+import type { Executor } from "#server/db/client.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import { rateLimited } from "#server/domain/errors.ts";
 import { consumeRateLimit, consumeRateLimits } from "#server/domain/rate-limit.ts";
@@ -32,6 +33,11 @@ export interface VerifiedPayment {
   /** Null while no config could be issued yet (Configuration Pending). */
   downloadUrl: string | null;
   configSlot: number | null;
+  /**
+   * The configs this caller may see, by slot: every live device for the browser that paid, slot 1
+   * alone for anyone else holding the link (decision 070).
+   */
+  devices: { slot: number; downloadUrl: string }[];
   message: string;
 }
 
@@ -54,6 +60,7 @@ interface Verification {
   subscription: Subscription;
   device: Device | undefined;
   activeDevices: number;
+  shownDevices: Device[];
 }
 
 /**
@@ -84,15 +91,20 @@ export async function verifyPayment(
     .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
     .where(eq(checkoutSessions.id, input.sessionId));
   if (!read) throw sessionNotFound();
-  // The link alone shows slot 1 (it is e-mailed and bookmarked); a new slot needs proof of the buyer.
-  if (input.newDevice && !mayAddDevice(read.session, caller)) throw payingBrowserRequired();
+  // The link alone shows slot 1 (it is e-mailed and bookmarked); more slots need proof of the buyer.
+  const isPayingBrowser = mayAddDevice(read.session, caller);
+  if (input.newDevice && !isPayingBrowser) throw payingBrowserRequired();
   if (!input.newDevice && read.subscription && isUsable(read.subscription, now)) {
-    const { firstDevice, liveDevices } = await deviceSummary(services.db, read.subscription.id);
+    const { firstDevice, liveDevices: activeDevices } = await deviceSummary(
+      services.db,
+      read.subscription.id,
+    );
     if (firstDevice && !firstDevice.revokedAt)
       return answer(services, {
         subscription: read.subscription,
         device: firstDevice,
-        activeDevices: liveDevices,
+        activeDevices,
+        shownDevices: await devicesShown(services.db, read.subscription.id, firstDevice, isPayingBrowser),
       });
   }
   const references =
@@ -106,10 +118,11 @@ export async function verifyPayment(
       // that arrived before the payment) must be kept, not rolled back with the refusal.
       if (!isUsable(subscription, now)) return { ended: endedStatusOf(subscription) };
       const issued = input.newDevice ? (await issueDevice(tx, services, subscription)).device : undefined;
-      const { firstDevice, liveDevices } = await deviceSummary(tx, subscription.id);
+      const { firstDevice, liveDevices: activeDevices } = await deviceSummary(tx, subscription.id);
       const device = issued ?? firstDevice;
       if (device?.revokedAt) throw subscriptionEnded("canceled");
-      return { subscription, device, activeDevices: liveDevices };
+      const shownDevices = await devicesShown(tx, subscription.id, firstDevice, isPayingBrowser);
+      return { subscription, device, activeDevices, shownDevices };
     },
   );
   services.mail.wake();
@@ -128,6 +141,20 @@ function mayAddDevice(session: CheckoutSession, caller: VerifyCaller): boolean {
   const presented = Buffer.from(hashToken(caller.buyerToken));
   const recorded = Buffer.from(session.buyerTokenHash);
   return presented.length === recorded.length && crypto.timingSafeEqual(presented, recorded);
+}
+
+/**
+ * The devices a verification lists: all live ones for the browser that paid (a reload shows every
+ * device it added), slot 1 alone otherwise — a forwarded link must not open the other slots.
+ */
+async function devicesShown(
+  executor: Executor,
+  subscriptionId: string,
+  firstDevice: Device | undefined,
+  isPayingBrowser: boolean,
+): Promise<Device[]> {
+  if (isPayingBrowser) return liveDevices(executor, subscriptionId);
+  return firstDevice && !firstDevice.revokedAt ? [firstDevice] : [];
 }
 
 /**
@@ -165,7 +192,7 @@ async function confirmWithProvider(
 
 function answer(
   services: BillingServices,
-  { subscription, device, activeDevices }: Verification,
+  { subscription, device, activeDevices, shownDevices }: Verification,
 ): VerifiedPayment {
   return {
     success: true,
@@ -177,6 +204,7 @@ function answer(
     },
     downloadUrl: device ? downloadUrl(services, device) : null,
     configSlot: device?.slot ?? null,
+    devices: shownDevices.map((shown) => ({ slot: shown.slot, downloadUrl: downloadUrl(services, shown) })),
     message: device
       ? `Your config for device ${device.slot} is ready.`
       : "Your payment is confirmed; your configuration is being prepared.",

@@ -13,7 +13,7 @@ import { isPaidUp } from "#server/domain/vpn/usable.ts";
 import { findCheckoutSession, recordPayment } from "./checkout.ts";
 import { fulfilCheckout, type BillingServices } from "./fulfil.ts";
 import { disputeCharge, disputedCharge, refundCharge, type DisputedCharge } from "./reversals.ts";
-import { receivedPayment, sessionState, stripeClient } from "./stripe-provider.ts";
+import { receivedPayment, sessionState, stripeClient, subscriptionChangesFrom } from "./stripe-provider.ts";
 
 export interface WebhookOutcome {
   received: true;
@@ -160,31 +160,13 @@ async function applyEvent(
         return;
       }
       if (!paidUp) return;
-      const periodEnd = Math.max(0, ...remote.items.data.map((item) => item.current_period_end ?? 0));
-      // With cancel_at_period_end the configs keep working until expiresAt; the expiry job revokes them then.
-      const endsAt = remote.cancel_at ?? (periodEnd || null);
-      const cancelAtPeriodEnd = remote.cancel_at_period_end || remote.cancel_at !== null;
+      const changes = subscriptionChangesFrom(subscription, remote);
       await tx
         .update(subscriptions)
-        .set({
-          cancelAtPeriodEnd,
-          status:
-            remote.status === "past_due" || remote.status === "unpaid"
-              ? "past_due"
-              : subscription.status === "past_due" && remote.status === "active"
-                ? "active"
-                : subscription.status,
-          ...(endsAt ? { expiresAt: new Date(endsAt * 1000) } : {}),
-          updatedAt: now,
-        })
+        .set({ ...changes, updatedAt: now })
         .where(eq(subscriptions.id, subscription.id));
-      if (cancelAtPeriodEnd && !subscription.cancelAtPeriodEnd)
-        await queueCancelledEmail(
-          tx,
-          services,
-          { ...subscription, expiresAt: endsAt ? new Date(endsAt * 1000) : subscription.expiresAt },
-          now,
-        );
+      if (changes.cancelAtPeriodEnd && !subscription.cancelAtPeriodEnd)
+        await queueCancelledEmail(tx, services, { ...subscription, ...changes }, now);
       return;
     }
     case "charge.refunded":

@@ -16,6 +16,7 @@ export const SITEMAP_PAGES = [
   "/terms",
   "/privacy",
   "/refund-policy",
+  "/check",
 ] as const;
 
 export const FEED_ITEM_LIMIT = 20;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { findPlan, PLAN_TYPE_LABELS } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
-import type { CheckoutSession, Device, Subscription } from "#server/db/schema/index.ts";
+import type { Device, Subscription } from "#server/db/schema/index.ts";
 import type { OutgoingEmail } from "./outbox.ts";
 import type { RenderedEmail } from "./render.ts";
 import { deviceNoticeEmail, type DeviceChange } from "./templates/device-notice.tsx";
@@ -45,11 +45,6 @@ function planPeriod(subscription: CustomerSubscription, date = subscription.expi
   return { planName: planName(subscription), price, date };
 }
 
-/** A short order number for the receipt: the end of the checkout session id, enough to find it. */
-export function orderNumber(checkoutSessionId: string): string {
-  return checkoutSessionId.slice(-10);
-}
-
 export function formatAmount(cents: number, currency: string): string {
   try {
     return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(
@@ -73,25 +68,26 @@ async function queueToCustomer(
   return deps.mail.enqueue(tx, { kind, to, replyTo: deps.config.SUPPORT_EMAIL, ...(await render()) });
 }
 
+/** What the receipt says about the payment (billing's `receipt` computes the same for the account page). */
+export interface PaymentReceipt {
+  orderNumber: string;
+  amountCents: number;
+  currency: string;
+  paidAt: Date;
+}
+
 export function queueReceiptEmail(
   tx: Executor,
   deps: CustomerEmailDeps,
   subscription: CustomerSubscription,
-  session: Pick<
-    CheckoutSession,
-    "id" | "amountCents" | "currency" | "paidAmountCents" | "paidCurrency" | "paidAt"
-  >,
-  now = new Date(),
+  payment: PaymentReceipt,
 ) {
   return queueToCustomer(tx, deps, subscription, "receipt", () =>
     receiptEmail(deps.config, {
       planName: planName(subscription),
-      amount: formatAmount(
-        session.paidAmountCents ?? session.amountCents,
-        session.paidCurrency ?? session.currency,
-      ),
-      orderNumber: orderNumber(session.id),
-      paidAt: session.paidAt ?? now,
+      amount: formatAmount(payment.amountCents, payment.currency),
+      orderNumber: payment.orderNumber,
+      paidAt: payment.paidAt,
       oneTime: subscription.planType === "unlock",
       endsAt: subscription.expiresAt,
     }),

@@ -23,9 +23,8 @@ export function renderClientConfig(device: ClientConfigDevice, server: VpnServer
   ].join("\n");
 }
 
-export function configFileName(brandName: string, slot: number): string {
-  return `${brandName.replace(/[^A-Za-z0-9_-]/g, "")}${slot}.conf`;
-}
+/** One rule for the browser's save name and the server's download header and attachment. */
+export { configFileName } from "#app/lib/config-file-name.ts";
 
 /** The capability URL of a device's config (`GET /api/configs/{token}`); only the token's hash is looked up. */
 export function downloadUrl(

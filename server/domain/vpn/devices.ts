@@ -175,6 +175,15 @@ export async function deviceSummary(executor: Executor, subscriptionId: string):
   return { firstDevice: row?.device ?? undefined, liveDevices: row?.liveDevices ?? 0 };
 }
 
+/** The subscription's devices that hold a working config, by slot. */
+export function liveDevices(executor: Executor, subscriptionId: string): Promise<Device[]> {
+  return executor
+    .select()
+    .from(devices)
+    .where(and(eq(devices.subscriptionId, subscriptionId), isNull(devices.revokedAt)))
+    .orderBy(devices.slot);
+}
+
 export async function revokeDevice(executor: Executor, deviceId: string, now = new Date()): Promise<void> {
   await executor
     .update(devices)

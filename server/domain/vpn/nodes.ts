@@ -29,9 +29,9 @@ export type NodeStatus = z.output<typeof nodeStatusSchema>;
 
 /**
  * Records a node's report: last seen, applied version, its public key (registered on first
- * contact; a changed key is taken, since the node is the only holder of its private key) and the
- * latest handshake of each peer, which `countActiveDevices` reads; a device's first handshake
- * activates it.
+ * contact; a changed key is taken, since the node is the only holder of its private key), its
+ * exit addresses when it reports them, and the latest handshake of each peer, which
+ * `countActiveDevices` reads; a device's first handshake activates it.
  */
 export async function recordNodeStatus(
   executor: Executor,
@@ -47,6 +47,8 @@ export async function recordNodeStatus(
         lastSeenAt: now,
         publicKey: status.publicKey,
         appliedPeerVersion: status.appliedVersion ?? null,
+        // A node that reports its exit addresses overrides what the operator set (decision 069).
+        ...(status.exitAddresses === undefined ? {} : { exitAddresses: status.exitAddresses }),
       })
       .where(eq(vpnServers.id, server.id));
   } catch (error) {

@@ -3,6 +3,7 @@ import type { Config } from "#server/config.ts";
 import type { Executor } from "#server/db/client.ts";
 import { devices, vpnServers, type VpnServer } from "#server/db/schema/index.ts";
 import { conflict, notFound } from "#server/domain/errors.ts";
+import { parseExitAddresses } from "./exit-addresses.ts";
 import { bumpPeerVersion } from "./peer-changes.ts";
 import { addVpnServer, checkEndpoint, listVpnServers, rotateNodeToken } from "./servers.ts";
 
@@ -26,7 +27,8 @@ export type ServerCommand =
   | { command: "rotate-node-token"; name: string }
   | { command: "list-servers" }
   | ({ command: "disable-server" | "enable-server" | "remove-server" } & ServerRef)
-  | ({ command: "set-endpoint"; endpoint: string } & ServerRef);
+  | ({ command: "set-endpoint"; endpoint: string } & ServerRef)
+  | ({ command: "set-exit"; addresses: string[] } & ServerRef);
 
 export type ServerSummary = Awaited<ReturnType<typeof listVpnServers>>[number];
 
@@ -68,6 +70,8 @@ export async function runServerCommand(
       };
     case "set-endpoint":
       return { server: await setServerEndpoint(executor, command.server, command.endpoint) };
+    case "set-exit":
+      return { server: await setServerExitAddresses(executor, command.server, command.addresses) };
     case "remove-server":
       return { removed: (await removeServer(executor, command.server)).name };
   }
@@ -113,6 +117,19 @@ export async function setServerEndpoint(executor: Executor, ref: string, endpoin
     await tx.update(vpnServers).set({ endpoint }).where(eq(vpnServers.id, server.id));
     const portOf = (value: string) => value.slice(value.lastIndexOf(":") + 1);
     if (portOf(endpoint) !== portOf(server.endpoint)) await bumpPeerVersion(tx, server.id);
+    return summaryOf(tx, server.id);
+  });
+}
+
+/**
+ * The public addresses the server's traffic leaves from, which /check compares visitors with
+ * (an empty list clears them). Its agent, if it reports exit addresses, overrides them.
+ */
+export async function setServerExitAddresses(executor: Executor, ref: string, addresses: readonly string[]) {
+  const exitAddresses = parseExitAddresses(addresses);
+  return executor.transaction(async (tx) => {
+    const server = await lockServer(tx, ref);
+    await tx.update(vpnServers).set({ exitAddresses }).where(eq(vpnServers.id, server.id));
     return summaryOf(tx, server.id);
   });
 }

@@ -220,6 +220,7 @@ export async function listVpnServers(executor: Executor, id?: string) {
       active: vpnServers.active,
       development: vpnServers.development,
       lastSeenAt: vpnServers.lastSeenAt,
+      exitAddresses: vpnServers.exitAddresses,
       liveDevices: vpnServers.liveDevices,
     })
     .from(vpnServers)
