@@ -18,6 +18,12 @@ const API_ROUTES: Record<string, string> = {
   "nodes/servers": "node-servers",
   check: "check",
   "auth/*": "auth",
+  "account/auth/*": "account-auth",
+  "account/subscriptions": "account-subscriptions",
+  "account/devices/add": "account-device-add",
+  "account/devices/rename": "account-device-rename",
+  "account/devices/revoke": "account-device-revoke",
+  "account/devices/new-keys": "account-device-new-keys",
   "*": "unknown",
 };
 
@@ -45,6 +51,9 @@ export default [
   route("get-started/payment", "routes/get-started-payment.tsx"),
   route("checkout/:sessionId", "routes/test-checkout.tsx"),
   route("payment-success", "routes/payment-success.tsx"),
+
+  // The buyer's own account (decision 067)
+  route("account", "routes/account.tsx"),
 
   // Staff
   route("admin/login", "routes/admin-login.tsx"),

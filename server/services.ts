@@ -7,6 +7,7 @@ import {
   type Executor,
 } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
+import { createCustomerAuth, type CustomerAuth } from "./domain/account/customer-auth.ts";
 import { createAuth, type Auth } from "./domain/auth/auth.ts";
 import { queueDueReminders } from "./domain/billing/reminders.ts";
 import { seedSamplePosts } from "./domain/blog/seed.ts";
@@ -42,6 +43,8 @@ export interface AppServices {
   peerChanges: PeerChangeFeed;
   /** better-auth: staff accounts and sessions (server/domain/auth). */
   auth: Auth;
+  /** better-auth: customers' e-mailed sign-in links and sessions, apart from staff (decision 067). */
+  customerAuth: CustomerAuth;
 }
 
 export interface ServiceOptions {
@@ -106,7 +109,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     prune: backgroundJobs,
   });
 
-  const base: Omit<AppServices, "auth"> = {
+  const base: Omit<AppServices, "auth" | "customerAuth"> = {
     config,
     db: database.db,
     dbKind: database.kind,
@@ -125,7 +128,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
       },
     },
   };
-  const services: AppServices = { ...base, auth: createAuth(base) };
+  const services: AppServices = { ...base, auth: createAuth(base), customerAuth: createCustomerAuth(base) };
 
   // Subscriptions that ended lose their peers (every minute); renewal and pass-ending reminders
   // go out (every 15 minutes); stale rows go (every hour).

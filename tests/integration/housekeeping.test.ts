@@ -1,7 +1,12 @@
 // Scheduled housekeeping: unpaid checkouts expire, and rows kept no longer are removed.
 import { afterEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#server/db/client.ts";
-import { checkoutSessions, outboxMessages, rateLimit } from "#server/db/schema/index.ts";
+import {
+  checkoutSessions,
+  customerVerification,
+  outboxMessages,
+  rateLimit,
+} from "#server/db/schema/index.ts";
 import { purgeStale, RETENTION } from "#server/domain/ops/housekeeping.ts";
 import { createTestDatabase, databaseKinds, ignoreTerminatedConnections } from "../support/database.ts";
 
@@ -57,12 +62,19 @@ describe.each(databaseKinds)("housekeeping on %s", (kind) => {
         email("00000000-0000-4000-8000-000000000003", "pending", ago(RETENTION.sentEmailMs + MINUTE)),
       ]);
 
+    await db.insert(customerVerification).values([
+      { id: "v-old", identifier: "magic-link:old", value: "{}", expiresAt: ago(MINUTE) },
+      { id: "v-new", identifier: "magic-link:new", value: "{}", expiresAt: new Date(now.getTime() + MINUTE) },
+    ]);
+
     expect(await purgeStale(db, now)).toEqual({
       expiredCheckouts: 1,
       removedCheckouts: 1,
       removedRateLimits: 1,
       removedEmails: 1,
+      removedCustomerSignIns: 1,
     });
+    expect((await db.select().from(customerVerification)).map((row) => row.id)).toEqual(["v-new"]);
     const sessions = await db.select().from(checkoutSessions);
     expect(Object.fromEntries(sessions.map((row) => [row.id, row.status]))).toEqual({
       cs_open_old: "expired",
@@ -79,6 +91,7 @@ describe.each(databaseKinds)("housekeeping on %s", (kind) => {
       removedCheckouts: 0,
       removedRateLimits: 0,
       removedEmails: 0,
+      removedCustomerSignIns: 0,
     });
   });
 });

@@ -24,7 +24,8 @@ export function sameOriginUrl(downloadUrl: string): string {
   }
 }
 
-async function saveConfig(downloadUrl: string | null, fileName: string) {
+/** Fetches the config with the activation header (decision 064) and saves it as `fileName`. */
+export async function saveConfig(downloadUrl: string | null, fileName: string) {
   if (!downloadUrl) {
     toast.error("Download Unavailable", { description: "Please contact support for assistance." });
     return;
@@ -79,7 +80,7 @@ export function ConfigCard({ config, multiDevice }: { config: IssuedConfig; mult
  * The QR code, fetched by this page (with the activation header, so showing it activates the
  * config) and shown as a data: image, which the Content-Security-Policy's img-src allows.
  */
-function ConfigQrCode({ downloadUrl, configSlot }: IssuedConfig) {
+export function ConfigQrCode({ downloadUrl, configSlot }: IssuedConfig) {
   const [image, setImage] = useState<{ src: string } | "loading" | "failed">("loading");
   useEffect(() => {
     const controller = new AbortController();

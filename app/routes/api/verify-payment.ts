@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { customerOf } from "#server/domain/account/customer-auth.ts";
 import { verifyPayment } from "#server/domain/billing/verify.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import { jsonEndpoint, postOnlyLoader, statusOf } from "#server/http/api.ts";
@@ -19,6 +20,7 @@ export function action({ request, context, params }: Route.ActionArgs) {
       return await verifyPayment(context.services, input, {
         clientIp: context.clientIp,
         buyerToken: await readBuyerToken(request),
+        customerEmail: (await customerOf(context.services.customerAuth, request))?.email ?? null,
       });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

@@ -1,5 +1,6 @@
 export * from "./auth.ts";
 export * from "./billing.ts";
 export * from "./blog.ts";
+export * from "./customer.ts";
 export * from "./mail.ts";
 export * from "./vpn.ts";

@@ -8,7 +8,6 @@ import {
   primaryKey,
   text,
   timestamp,
-  unique,
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
@@ -100,7 +99,11 @@ export const subscriptions = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index("subscriptions_expires_at_idx").on(table.expiresAt)],
+  (table) => [
+    index("subscriptions_expires_at_idx").on(table.expiresAt),
+    // A signed-in customer's subscriptions (decision 067).
+    index("subscriptions_customer_email_idx").on(sql`lower(${table.customerEmail})`),
+  ],
 );
 
 export const devices = pgTable(
@@ -142,7 +145,10 @@ export const devices = pgTable(
     index("devices_server_live_idx")
       .on(table.vpnServerId)
       .where(sql`${table.revokedAt} is null`),
-    unique("devices_subscription_slot_unique").on(table.subscriptionId, table.slot),
+    // A revoked device frees its slot (decision 067); a live slot is held by one device.
+    uniqueIndex("devices_subscription_slot_live_unique")
+      .on(table.subscriptionId, table.slot)
+      .where(sql`${table.revokedAt} is null`),
     uniqueIndex("devices_server_address_live_unique")
       .on(table.vpnServerId, table.addressIndex)
       .where(sql`${table.revokedAt} is null`),

@@ -27,7 +27,7 @@ export const payingBrowserRequired = () =>
   new DomainError(
     "forbidden",
     "Paying browser required",
-    "Adding a device needs the browser that paid for this plan: open this page there. No longer have it? Please contact support.",
+    "Adding a device needs the browser that paid for this plan: open this page there, or sign in to your account at /account with the e-mail address you bought with.",
   );
 
 export const subscriptionEnded = (status: string) =>

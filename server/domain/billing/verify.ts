@@ -50,10 +50,14 @@ export const VERIFY_LIMITS = {
   stripeCheck: { limit: 1, windowMs: 5_000 },
 };
 
-/** Who is asking: the client's address, and the buyer cookie's token if the browser sent one. */
+/**
+ * Who is asking: the client's address, the buyer cookie's token if the browser sent one, and the
+ * address of the customer signed in at /account, if any (decision 067).
+ */
 export interface VerifyCaller {
   clientIp: string;
   buyerToken: string | null;
+  customerEmail?: string | null;
 }
 
 interface Verification {
@@ -92,8 +96,8 @@ export async function verifyPayment(
     .where(eq(checkoutSessions.id, input.sessionId));
   if (!read) throw sessionNotFound();
   // The link alone shows slot 1 (it is e-mailed and bookmarked); more slots need proof of the buyer.
-  const isPayingBrowser = mayAddDevice(read.session, caller);
-  if (input.newDevice && !isPayingBrowser) throw payingBrowserRequired();
+  const provesBuyer = mayAddDevice(read.session, read.subscription, caller);
+  if (input.newDevice && !provesBuyer) throw payingBrowserRequired();
   if (!input.newDevice && read.subscription && isUsable(read.subscription, now)) {
     const { firstDevice, liveDevices: activeDevices } = await deviceSummary(
       services.db,
@@ -104,7 +108,7 @@ export async function verifyPayment(
         subscription: read.subscription,
         device: firstDevice,
         activeDevices,
-        shownDevices: await devicesShown(services.db, read.subscription.id, firstDevice, isPayingBrowser),
+        shownDevices: await devicesShown(services.db, read.subscription.id, firstDevice, provesBuyer),
       });
   }
   const references =
@@ -121,7 +125,7 @@ export async function verifyPayment(
       const { firstDevice, liveDevices: activeDevices } = await deviceSummary(tx, subscription.id);
       const device = issued ?? firstDevice;
       if (device?.revokedAt) throw subscriptionEnded("canceled");
-      const shownDevices = await devicesShown(tx, subscription.id, firstDevice, isPayingBrowser);
+      const shownDevices = await devicesShown(tx, subscription.id, firstDevice, provesBuyer);
       return { subscription, device, activeDevices, shownDevices };
     },
   );
@@ -132,11 +136,17 @@ export async function verifyPayment(
 
 /**
  * Whether the caller may claim another device slot on this session: it is the browser that paid
- * (its buyer cookie hashes to the one recorded at checkout). Sessions from before buyer cookies
- * have no hash and pass no one. The customer's e-mail sign-in, once customers have accounts, is
- * the other proof this will accept.
+ * (its buyer cookie hashes to the one recorded at checkout), or the customer signed in with the
+ * address the subscription was bought with (decision 067). Sessions from before buyer cookies
+ * have no hash and pass only a signed-in owner.
  */
-function mayAddDevice(session: CheckoutSession, caller: VerifyCaller): boolean {
+function mayAddDevice(
+  session: CheckoutSession,
+  subscription: Subscription | null,
+  caller: VerifyCaller,
+): boolean {
+  const owner = (subscription?.customerEmail ?? session.customerEmail)?.toLowerCase();
+  if (caller.customerEmail && owner === caller.customerEmail.toLowerCase()) return true;
   if (!caller.buyerToken || !session.buyerTokenHash) return false;
   const presented = Buffer.from(hashToken(caller.buyerToken));
   const recorded = Buffer.from(session.buyerTokenHash);
@@ -151,9 +161,9 @@ async function devicesShown(
   executor: Executor,
   subscriptionId: string,
   firstDevice: Device | undefined,
-  isPayingBrowser: boolean,
+  provesBuyer: boolean,
 ): Promise<Device[]> {
-  if (isPayingBrowser) return liveDevices(executor, subscriptionId);
+  if (provesBuyer) return liveDevices(executor, subscriptionId);
   return firstDevice && !firstDevice.revokedAt ? [firstDevice] : [];
 }
 

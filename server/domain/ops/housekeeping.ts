@@ -1,6 +1,12 @@
 import { and, eq, lt, lte } from "drizzle-orm";
 import type { Database } from "#server/db/client.ts";
-import { checkoutSessions, outboxMessages, rateLimit } from "#server/db/schema/index.ts";
+import {
+  checkoutSessions,
+  customerSession,
+  customerVerification,
+  outboxMessages,
+  rateLimit,
+} from "#server/db/schema/index.ts";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -21,6 +27,8 @@ export interface HousekeepingResult {
   removedCheckouts: number;
   removedRateLimits: number;
   removedEmails: number;
+  /** Customers' sign-in links and sessions past their expiry (decision 067). */
+  removedCustomerSignIns: number;
 }
 
 /** Expires unpaid checkouts and removes what is kept no longer (see RETENTION). Idempotent. */
@@ -53,10 +61,19 @@ export async function purgeStale(db: Database, now = new Date()): Promise<Housek
     .delete(outboxMessages)
     .where(and(eq(outboxMessages.status, "sent"), lte(outboxMessages.sentAt, before(RETENTION.sentEmailMs))))
     .returning({ id: outboxMessages.id });
+  const removedLinks = await db
+    .delete(customerVerification)
+    .where(lte(customerVerification.expiresAt, now))
+    .returning({ id: customerVerification.id });
+  const removedSessions = await db
+    .delete(customerSession)
+    .where(lte(customerSession.expiresAt, now))
+    .returning({ id: customerSession.id });
   return {
     expiredCheckouts: expired.length,
     removedCheckouts: removedCheckouts.length,
     removedRateLimits: removedRateLimits.length,
     removedEmails: removedEmails.length,
+    removedCustomerSignIns: removedLinks.length + removedSessions.length,
   };
 }

@@ -156,7 +156,7 @@ async function lockSubscription(tx: Transaction, subscriptionId: string): Promis
 }
 
 export interface DeviceSummary {
-  /** Slot 1, live or revoked; undefined while it was never issued. */
+  /** Slot 1, the live one if any, else the latest revoked; undefined while it was never issued. */
   firstDevice: Device | undefined;
   /** How many devices of the subscription hold a working config. */
   liveDevices: number;
@@ -171,7 +171,10 @@ export async function deviceSummary(executor: Executor, subscriptionId: string):
   const [row] = await executor
     .select({ liveDevices: sql<number>`(${live})`.mapWith(Number), device: devices })
     .from(sql`(select 1) as one`)
-    .leftJoin(devices, and(eq(devices.subscriptionId, subscriptionId), eq(devices.slot, 1)));
+    .leftJoin(devices, and(eq(devices.subscriptionId, subscriptionId), eq(devices.slot, 1)))
+    // A revoked slot 1 may have been issued again (decision 067): the live one wins.
+    .orderBy(sql`${devices.revokedAt} desc nulls first`)
+    .limit(1);
   return { firstDevice: row?.device ?? undefined, liveDevices: row?.liveDevices ?? 0 };
 }
 

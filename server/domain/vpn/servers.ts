@@ -124,7 +124,7 @@ export async function allocateAddress(
     tx,
     sql`with free_slot as (
           select min(g)::int as slot from generate_series(1, ${subscription.deviceLimit}::int) g
-          where g not in (select d.slot from devices d where d.subscription_id = ${subscription.id})
+          where g not in (select d.slot from devices d where d.subscription_id = ${subscription.id} and d.revoked_at is null)
         ),
         chosen as (
           select * from vpn_servers

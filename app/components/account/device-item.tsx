@@ -1,0 +1,166 @@
+import { Download, KeyRound, Pencil, QrCode, Trash2 } from "lucide-react";
+import { useState, type FormEvent } from "react";
+import { toast } from "sonner";
+import { ConfigQrCode, saveConfig } from "#app/components/purchase/config-card.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Input, Label } from "#app/components/ui/input.tsx";
+import { configFileName } from "#app/lib/config-file-name.ts";
+import { formatLongDate } from "#app/lib/format.ts";
+import { usePublicConfig } from "#app/lib/public-config.ts";
+import type { AccountDevice } from "#server/domain/account/account.ts";
+import { accountCall } from "./account-api.ts";
+import { connectionLabel } from "./time.ts";
+
+type Mode = "view" | "rename" | "revoke";
+
+/** One live device: its details and what its owner may do with it. */
+export function DeviceItem({
+  device,
+  now,
+  usable,
+  onChanged,
+}: {
+  device: AccountDevice;
+  now: string;
+  usable: boolean;
+  onChanged: () => void;
+}) {
+  const { brandName } = usePublicConfig();
+  const [mode, setMode] = useState<Mode>("view");
+  const [showQr, setShowQr] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const fileName = configFileName(brandName, device.slot);
+  const nameFieldId = `device-name-${device.id}`;
+
+  async function run(path: string, body: unknown, success: string) {
+    setBusy(true);
+    const result = await accountCall(path, body);
+    setBusy(false);
+    if (!result.ok) {
+      toast.error(result.error ?? "Something went wrong", { description: result.message });
+      return false;
+    }
+    toast.success(success);
+    setMode("view");
+    setShowQr(false);
+    onChanged();
+    return true;
+  }
+
+  async function rename(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const name = String(new FormData(event.currentTarget).get("name") ?? "");
+    await run("devices/rename", { deviceId: device.id, name }, "Device renamed");
+  }
+
+  return (
+    <li className="flex flex-col gap-3 rounded-lg border p-4" data-testid={`device-${device.slot}`}>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h3 className="break-all font-semibold" data-testid="device-name">
+          {device.name}
+        </h3>
+        <span className="text-sm text-muted-foreground" data-testid="device-connection">
+          {connectionLabel(device.lastHandshakeAt, now)}
+        </span>
+      </div>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="text-muted-foreground">Server</dt>
+        <dd>{device.server ? `${device.server.name} (${device.server.region})` : "None"}</dd>
+        <dt className="text-muted-foreground">Created</dt>
+        <dd>{formatLongDate(device.createdAt)}</dd>
+        <dt className="text-muted-foreground">Activated</dt>
+        <dd>{device.activatedAt ? formatLongDate(device.activatedAt) : "Not yet"}</dd>
+      </dl>
+
+      {mode === "rename" ? (
+        <form className="flex flex-col gap-2 sm:flex-row sm:items-end" onSubmit={rename}>
+          <div className="flex flex-1 flex-col gap-1">
+            <Label htmlFor={nameFieldId}>Device name</Label>
+            <Input
+              id={nameFieldId}
+              name="name"
+              defaultValue={device.name}
+              maxLength={40}
+              required
+              autoFocus
+            />
+          </div>
+          <div className="flex gap-2">
+            <Button type="submit" disabled={busy}>
+              Save
+            </Button>
+            <Button type="button" variant="outline" onClick={() => setMode("view")}>
+              Cancel
+            </Button>
+          </div>
+        </form>
+      ) : null}
+
+      {mode === "revoke" ? (
+        <div className="flex flex-col gap-2 rounded-md bg-red-50 p-3" role="alert">
+          <p className="text-sm text-red-900">
+            Revoke {device.name}? Its config stops working and its slot becomes free for another device.
+          </p>
+          <div className="flex gap-2">
+            <Button
+              variant="destructive"
+              disabled={busy}
+              onClick={() => run("devices/revoke", { deviceId: device.id }, "Device revoked")}
+            >
+              Revoke device
+            </Button>
+            <Button variant="outline" onClick={() => setMode("view")}>
+              Keep it
+            </Button>
+          </div>
+        </div>
+      ) : null}
+
+      {mode === "view" ? (
+        <div className="flex flex-wrap gap-2">
+          {usable ? (
+            <>
+              <Button size="sm" onClick={() => saveConfig(device.downloadUrl, fileName)}>
+                <Download aria-hidden="true" />
+                Download .conf
+              </Button>
+              <Button
+                size="sm"
+                variant="outline"
+                aria-expanded={showQr}
+                onClick={() => setShowQr((shown) => !shown)}
+              >
+                <QrCode aria-hidden="true" />
+                {showQr ? "Hide QR Code" : "Show QR Code"}
+              </Button>
+            </>
+          ) : null}
+          <Button size="sm" variant="outline" onClick={() => setMode("rename")}>
+            <Pencil aria-hidden="true" />
+            Rename
+          </Button>
+          {usable ? (
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={busy}
+              onClick={() =>
+                run("devices/new-keys", { deviceId: device.id }, "New keys ready: download the new config")
+              }
+            >
+              <KeyRound aria-hidden="true" />
+              New keys
+            </Button>
+          ) : null}
+          <Button size="sm" variant="outline" onClick={() => setMode("revoke")}>
+            <Trash2 aria-hidden="true" />
+            Revoke
+          </Button>
+        </div>
+      ) : null}
+      {showQr && mode === "view" ? (
+        <ConfigQrCode downloadUrl={device.downloadUrl} configSlot={device.slot} />
+      ) : null}
+    </li>
+  );
+}

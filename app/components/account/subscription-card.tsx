@@ -1,0 +1,116 @@
+import { Plus } from "lucide-react";
+import { useState } from "react";
+import { toast } from "sonner";
+import { dateLabel } from "#app/components/purchase/verification.ts";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { Button } from "#app/components/ui/button.tsx";
+import { Card, CardContent, CardFooter, CardHeader } from "#app/components/ui/card.tsx";
+import { formatLongDate } from "#app/lib/format.ts";
+import type { AccountSubscription } from "#server/domain/account/account.ts";
+import { accountCall, DEVICE_LIMIT_ERROR } from "./account-api.ts";
+import { DeviceItem } from "./device-item.tsx";
+
+const STATUS_BADGES: Record<
+  AccountSubscription["status"],
+  { label: string; variant: "success" | "warning" | "danger" | "secondary" }
+> = {
+  active: { label: "Active", variant: "success" },
+  past_due: { label: "Past due", variant: "warning" },
+  cancels: { label: "Cancels", variant: "warning" },
+  expired: { label: "Expired", variant: "secondary" },
+  refunded: { label: "Refunded", variant: "secondary" },
+  disputed: { label: "Disputed", variant: "danger" },
+};
+
+/** Spec §4's label, except once the subscription will not (or did not) renew. */
+function expiryLabel(subscription: AccountSubscription): string {
+  if (subscription.status === "cancels") return "Cancels on";
+  if (!subscription.usable) return "Ended on";
+  return dateLabel(subscription.planType);
+}
+
+export function SubscriptionCard({
+  subscription,
+  now,
+  onChanged,
+}: {
+  subscription: AccountSubscription;
+  now: string;
+  onChanged: () => void;
+}) {
+  const [adding, setAdding] = useState(false);
+  const badge = STATUS_BADGES[subscription.status];
+  const used = subscription.devices.length;
+  const headingId = `subscription-${subscription.id}`;
+
+  async function addDevice() {
+    setAdding(true);
+    const result = await accountCall<{ slot: number }>("devices/add", { subscriptionId: subscription.id });
+    setAdding(false);
+    if (result.ok) {
+      toast.success("Device Added", { description: `The config for device ${result.data!.slot} is ready.` });
+      onChanged();
+    } else if (result.error === DEVICE_LIMIT_ERROR) {
+      toast.error("Device Limit Reached", { description: result.message });
+    } else {
+      toast.error(result.error ?? "Device Not Added", { description: result.message });
+    }
+  }
+
+  return (
+    <Card aria-labelledby={headingId} role="region" data-testid="subscription">
+      <CardHeader className="gap-2">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 id={headingId} className="text-xl font-semibold leading-tight" data-testid="plan-name">
+            {subscription.planName}
+          </h2>
+          <Badge variant={badge.variant} data-testid="subscription-status">
+            {subscription.status === "cancels"
+              ? `Cancels on ${formatLongDate(subscription.expiresAt)}`
+              : badge.label}
+          </Badge>
+        </div>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">
+          <dt className="text-muted-foreground">Price</dt>
+          <dd>
+            {subscription.price}
+            {subscription.period === "one-time" ? " one-time" : subscription.period}
+          </dd>
+          <dt className="text-muted-foreground" data-testid="date-label">
+            {expiryLabel(subscription)}
+          </dt>
+          <dd data-testid="expiry-date">{formatLongDate(subscription.expiresAt)}</dd>
+          <dt className="text-muted-foreground">Devices</dt>
+          <dd data-testid="devices-in-use">
+            {subscription.usable
+              ? `${used} of ${subscription.deviceLimit} in use`
+              : "None while it has ended"}
+          </dd>
+        </dl>
+      </CardHeader>
+      {subscription.devices.length ? (
+        <CardContent>
+          <ul className="flex flex-col gap-3" aria-label={`Devices of ${subscription.planName}`}>
+            {subscription.devices.map((device) => (
+              <DeviceItem
+                key={`${device.id}:${device.downloadUrl}`}
+                device={device}
+                now={now}
+                usable={subscription.usable}
+                onChanged={onChanged}
+              />
+            ))}
+          </ul>
+        </CardContent>
+      ) : null}
+      {subscription.usable && used < subscription.deviceLimit ? (
+        <CardFooter className="flex flex-wrap gap-2">
+          <Button variant="outline" onClick={addDevice} disabled={adding}>
+            <Plus aria-hidden="true" />
+            {adding ? "Adding..." : "Add a device"}
+          </Button>
+        </CardFooter>
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,27 @@
+// The customers' better-auth endpoints under /api/account/auth/* (decision 067): only the few a
+// customer needs; every other path is 404.
+import {
+  CUSTOMER_AUTH_BASE_PATH,
+  CUSTOMER_AUTH_PATHS,
+  CUSTOMER_CLIENT_IP_HEADER,
+} from "#server/domain/account/customer-auth.ts";
+import { errorResponse, notFound } from "#server/http/api.ts";
+import { hideSessionToken } from "#server/http/session-token.ts";
+import type { Route } from "./+types/account-auth";
+
+async function forward({ request, context }: Route.LoaderArgs | Route.ActionArgs) {
+  const path = new URL(request.url).pathname.slice(CUSTOMER_AUTH_BASE_PATH.length);
+  if (!CUSTOMER_AUTH_PATHS.includes(path)) return errorResponse(notFound("There is no such sign-in call."));
+  const headers = new Headers(request.headers);
+  headers.set(CUSTOMER_CLIENT_IP_HEADER, context.clientIp);
+  const init: RequestInit & { duplex?: "half" } = { method: request.method, headers };
+  if (request.body) {
+    init.body = request.body;
+    init.duplex = "half";
+  }
+  const response = await context.services.customerAuth.handler(new Request(request.url, init));
+  return hideSessionToken(request, response);
+}
+
+export const loader = (args: Route.LoaderArgs) => forward(args);
+export const action = (args: Route.ActionArgs) => forward(args);

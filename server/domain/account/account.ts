@@ -1,0 +1,178 @@
+import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
+import { findPlan, type PlanType } from "#app/lib/plans.ts";
+import type { Executor } from "#server/db/client.ts";
+import { devices, subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
+import type { BillingServices } from "#server/domain/billing/fulfil.ts";
+import { downloadUrl } from "#server/domain/vpn/config-file.ts";
+import { replaceDeviceKeys } from "#server/domain/vpn/device-keys.ts";
+import { issueDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
+import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
+import type { Customer } from "./customer-auth.ts";
+import { deviceNotFound, subscriptionNotFound, subscriptionNotUsable } from "./errors.ts";
+
+// What a signed-in customer sees and may change (decision 067). A customer owns the subscriptions
+// whose `customer_email` is their verified sign-in address; every id from the browser is checked
+// against that, and someone else's id is answered like one that does not exist.
+
+export type AccountServices = BillingServices;
+
+export type AccountSubscriptionStatus =
+  "active" | "past_due" | "cancels" | "expired" | "refunded" | "disputed";
+
+export interface AccountDevice {
+  id: string;
+  slot: number;
+  name: string;
+  server: { name: string; region: string } | null;
+  createdAt: string;
+  activatedAt: string | null;
+  lastHandshakeAt: string | null;
+  /** The capability link of the .conf (the same as the success page's). */
+  downloadUrl: string;
+}
+
+export interface AccountSubscription {
+  id: string;
+  planType: PlanType;
+  planName: string;
+  price: string;
+  period: string;
+  status: AccountSubscriptionStatus;
+  expiresAt: string;
+  deviceLimit: number;
+  /** Whether its devices may be added to and re-keyed: paid up and inside its period. */
+  usable: boolean;
+  devices: AccountDevice[];
+}
+
+const ownedBy = (customer: Customer) => sql`lower(${subscriptions.customerEmail}) = ${customer.email}`;
+
+function statusOf(subscription: Subscription, now: Date): AccountSubscriptionStatus {
+  if (subscription.status === "refunded" || subscription.status === "disputed") return subscription.status;
+  if (!isUsable(subscription, now)) return "expired";
+  if (subscription.cancelAtPeriodEnd) return "cancels";
+  return subscription.status === "past_due" ? "past_due" : "active";
+}
+
+/** Every subscription of the customer, newest first, each with its live devices by slot. */
+export async function listAccount(
+  services: Pick<AccountServices, "db" | "config" | "sealer">,
+  customer: Customer,
+  now = new Date(),
+): Promise<AccountSubscription[]> {
+  const rows = await services.db
+    .select({ subscription: subscriptions, device: devices, server: vpnServers })
+    .from(subscriptions)
+    .leftJoin(devices, and(eq(devices.subscriptionId, subscriptions.id), isNull(devices.revokedAt)))
+    .leftJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
+    .where(ownedBy(customer))
+    .orderBy(desc(subscriptions.createdAt), asc(devices.slot));
+  const byId = new Map<string, AccountSubscription>();
+  for (const { subscription, device, server } of rows) {
+    let entry = byId.get(subscription.id);
+    if (!entry) {
+      const plan = findPlan(subscription.planId);
+      const usable = isUsable(subscription, now);
+      entry = {
+        id: subscription.id,
+        planType: subscription.planType,
+        planName: plan?.name ?? subscription.planId,
+        price: plan?.price ?? "",
+        period: plan?.period ?? "",
+        status: statusOf(subscription, now),
+        expiresAt: subscription.expiresAt.toISOString(),
+        deviceLimit: subscription.deviceLimit,
+        usable,
+        devices: [],
+      };
+      byId.set(subscription.id, entry);
+    }
+    // An ended subscription's links answer 410: it lists no devices to download.
+    if (device && entry.usable) {
+      entry.devices.push({
+        id: device.id,
+        slot: device.slot,
+        name: device.name ?? `Device ${device.slot}`,
+        server: server ? { name: server.name, region: server.region } : null,
+        createdAt: device.createdAt.toISOString(),
+        activatedAt: device.activatedAt?.toISOString() ?? null,
+        lastHandshakeAt: device.lastHandshakeAt?.toISOString() ?? null,
+        downloadUrl: downloadUrl(services, device),
+      });
+    }
+  }
+  return [...byId.values()];
+}
+
+async function ownedSubscription(executor: Executor, customer: Customer, subscriptionId: string) {
+  const [subscription] = await executor
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.id, subscriptionId), ownedBy(customer)));
+  if (!subscription) throw subscriptionNotFound();
+  return subscription;
+}
+
+async function ownedLiveDevice(executor: Executor, customer: Customer, deviceId: string) {
+  const [row] = await executor
+    .select({ device: devices, subscription: subscriptions })
+    .from(devices)
+    .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
+    .where(and(eq(devices.id, deviceId), isNull(devices.revokedAt), ownedBy(customer)));
+  if (!row) throw deviceNotFound();
+  return row;
+}
+
+/** The next device of a subscription: the VPN area's `issueDevice`, its rules and its "Device limit reached". */
+export async function addAccountDevice(
+  services: AccountServices,
+  customer: Customer,
+  subscriptionId: string,
+  now = new Date(),
+): Promise<{ deviceId: string; slot: number }> {
+  const issued = await services.db.transaction(async (tx) => {
+    const subscription = await ownedSubscription(tx, customer, subscriptionId);
+    if (!isUsable(subscription, now)) throw subscriptionNotUsable(endedStatusOf(subscription));
+    return issueDevice(tx, services, subscription);
+  });
+  services.mail.wake();
+  return { deviceId: issued.device.id, slot: issued.device.slot };
+}
+
+export async function renameAccountDevice(
+  services: Pick<AccountServices, "db">,
+  customer: Customer,
+  deviceId: string,
+  name: string,
+  now = new Date(),
+): Promise<{ deviceId: string; name: string }> {
+  await ownedLiveDevice(services.db, customer, deviceId);
+  await services.db.update(devices).set({ name, updatedAt: now }).where(eq(devices.id, deviceId));
+  return { deviceId, name };
+}
+
+/** Revokes the device: its peer leaves its node, its slot is free, its link answers 410. */
+export async function revokeAccountDevice(
+  services: Pick<AccountServices, "db">,
+  customer: Customer,
+  deviceId: string,
+  now = new Date(),
+): Promise<{ deviceId: string }> {
+  await ownedLiveDevice(services.db, customer, deviceId);
+  await revokeDevice(services.db, deviceId, now);
+  return { deviceId };
+}
+
+/** New keys for a device of a usable subscription (the VPN area's `replaceDeviceKeys`). */
+export async function replaceAccountDeviceKeys(
+  services: Pick<AccountServices, "db" | "sealer" | "config">,
+  customer: Customer,
+  deviceId: string,
+  now = new Date(),
+): Promise<{ deviceId: string; downloadUrl: string }> {
+  const { subscription } = await ownedLiveDevice(services.db, customer, deviceId);
+  if (!isUsable(subscription, now)) throw subscriptionNotUsable(endedStatusOf(subscription));
+  const device = await replaceDeviceKeys(services.db, services.sealer, deviceId, now);
+  if (!device) throw deviceNotFound();
+  return { deviceId, downloadUrl: downloadUrl(services, device) };
+}

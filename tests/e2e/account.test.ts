@@ -1,0 +1,184 @@
+// The buyer's own account in a real browser (issue 14, decision 067): sign in by the e-mailed
+// link, see the plan and devices, add, rename, revoke and re-key; axe on both views.
+import fs from "node:fs/promises";
+import { createRequire } from "node:module";
+import { and, eq, isNull } from "drizzle-orm";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatLongDate } from "#app/lib/format.ts";
+import { findPlan } from "#app/lib/plans.ts";
+import { devices, subscriptions, vpnServers } from "#server/db/schema/index.ts";
+import { fullPeerSet } from "#server/domain/vpn/node-peers.ts";
+import { freePort } from "../support/admin-browser.ts";
+import { signInLinkFromOutboxFiles } from "../support/account.ts";
+import { startTestServer, type TestServer } from "../support/app.ts";
+import { launchBrowser, waitForHydration } from "../support/browser.ts";
+import { buyUntilCheckout, expectToast, open, payOnCheckout } from "./purchase-support.ts";
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE_PATH = require.resolve("axe-core/axe.min.js");
+const EMAIL = "account-buyer@example.com";
+
+const VIEWPORTS = [
+  ["desktop", { width: 1280, height: 800 }],
+  ["320 px", { width: 320, height: 640 }],
+] as const;
+
+describe("the buyer's account page", () => {
+  let server: TestServer;
+  let browser: Browser;
+  /** The buyer's signed-in browser (a different one from the browser that paid). */
+  let signedIn: BrowserContext;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    [server, browser] = await Promise.all([
+      startTestServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } }),
+      launchBrowser(),
+    ]);
+  });
+  afterAll(async () => {
+    await signedIn?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** Clicks a device's Download .conf; answers the link it fetched and the file's text. */
+  async function download(page: Page, device: Locator) {
+    const [file, request] = await Promise.all([
+      page.waitForEvent("download", { timeout: 15_000 }),
+      page.waitForRequest((request) => new URL(request.url()).pathname.startsWith("/api/configs/")),
+      device.getByRole("button", { name: "Download .conf" }).click(),
+    ]);
+    return { url: request.url(), text: await fs.readFile((await file.path())!, "utf8") };
+  }
+
+  async function peerKeys() {
+    const [row] = await server.services.db.select().from(vpnServers).where(eq(vpnServers.development, true));
+    const set = await fullPeerSet(server.services.db, server.services.sealer, row!, new Date());
+    if (set.kind !== "full") throw new Error("expected the full peer set");
+    return set.peers.map((peer) => peer.publicKey);
+  }
+
+  /** The public key of the buyer's live device in `slot`. */
+  async function livePublicKey(slot: number) {
+    const [row] = await server.services.db
+      .select({ publicKey: devices.publicKey })
+      .from(devices)
+      .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
+      .where(and(eq(subscriptions.customerEmail, EMAIL), eq(devices.slot, slot), isNull(devices.revokedAt)));
+    return row!.publicKey;
+  }
+
+  it("buy, sign in by the e-mailed link, add and rename device 2, revoke device 1, new keys for device 2", async () => {
+    const plan = findPlan("pro-monthly")!;
+    const paying = await browser.newContext();
+    const buyPage = await paying.newPage();
+    await buyUntilCheckout(buyPage, server.url, plan, EMAIL);
+    await payOnCheckout(buyPage, "4242 4242 4242 4242");
+    await buyPage.waitForURL(/\/payment-success\?session_id=cs_test_/);
+    await expectToast(buyPage, "Payment Successful");
+    await paying.close();
+
+    signedIn = await browser.newContext({ acceptDownloads: true });
+    const page = await signedIn.newPage();
+    await open(page, `${server.url}/account`);
+    await page.getByLabel("E-mail address").fill(EMAIL);
+    await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+    await page.getByTestId("sign-in-sent").getByText("a sign-in link is on its way").waitFor();
+
+    await open(page, await signInLinkFromOutboxFiles(server.dataDir, EMAIL));
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL(`${server.url}/account`);
+    await waitForHydration(page);
+    const [subscription] = await server.services.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.customerEmail, EMAIL));
+    expect(await page.getByTestId("account-email").innerText()).toContain(EMAIL);
+    expect(await page.getByTestId("plan-name").innerText()).toBe("Pro Monthly");
+    expect(await page.getByTestId("subscription-status").innerText()).toBe("Active");
+    expect(await page.getByTestId("date-label").innerText()).toBe("Next Billing");
+    expect(await page.getByTestId("expiry-date").innerText()).toBe(formatLongDate(subscription!.expiresAt));
+    const device1 = page.getByTestId("device-1");
+    expect(await device1.getByTestId("device-name").innerText()).toBe("Device 1");
+    expect(await device1.getByTestId("device-connection").innerText()).toBe("not connected yet");
+
+    await page.getByRole("button", { name: "Add a device" }).click();
+    await expectToast(page, "Device Added", "The config for device 2 is ready.");
+    const device2 = page.getByTestId("device-2");
+    await device2.waitFor();
+    expect(await page.getByTestId("devices-in-use").innerText()).toBe("2 of 3 in use");
+    await device2.getByRole("button", { name: "Rename" }).click();
+    await device2.getByLabel("Device name").fill("Work laptop");
+    await device2.getByRole("button", { name: "Save" }).click();
+    await expectToast(page, "Device renamed");
+    await expect.poll(() => device2.getByTestId("device-name").innerText()).toBe("Work laptop");
+
+    const first = await download(page, device1);
+    expect(first.text).toMatch(/^\[Interface\]/);
+    const revokedKey = await livePublicKey(1);
+    expect(await peerKeys()).toContain(revokedKey);
+    await device1.getByRole("button", { name: "Revoke" }).click();
+    await device1.getByRole("button", { name: "Revoke device" }).click();
+    await expectToast(page, "Device revoked");
+    await device1.waitFor({ state: "detached" });
+    expect((await page.request.get(first.url)).status()).toBe(410);
+    expect(await peerKeys()).not.toContain(revokedKey);
+
+    const before = await download(page, device2);
+    const oldKey = await livePublicKey(2);
+    const keysBefore = await peerKeys();
+    await device2.getByRole("button", { name: "New keys" }).click();
+    await expectToast(page, "New keys ready");
+    await expect.poll(async () => (await peerKeys()).join()).not.toBe(keysBefore.join());
+    const after = await download(page, page.getByTestId("device-2"));
+    expect(after.url).not.toBe(before.url);
+    expect(after.text.match(/^PrivateKey = .*$/m)![0]).not.toBe(before.text.match(/^PrivateKey = .*$/m)![0]);
+    expect(after.text.match(/^Address = .*$/m)![0]).toBe(before.text.match(/^Address = .*$/m)![0]);
+    expect((await page.request.get(before.url)).status()).toBe(404);
+    const keysAfter = await peerKeys();
+    expect(keysAfter).not.toContain(oldKey);
+    expect(keysAfter).toContain(await livePublicKey(2));
+    await page.close();
+  });
+
+  async function axeViolations(page: Page, viewport: { width: number }) {
+    if (viewport.width < 768) await page.getByRole("button", { name: "Open menu" }).click();
+    await page.evaluate(await fs.readFile(AXE_SOURCE_PATH, "utf8"));
+    return page.evaluate(async () => {
+      const axe = (
+        window as unknown as {
+          axe: { run(): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> };
+        }
+      ).axe;
+      const result = await axe.run();
+      return result.violations.map(
+        (violation) =>
+          `${violation.id} ${JSON.stringify(violation.nodes.map((node) => node.target).slice(0, 3))}`,
+      );
+    });
+  }
+
+  it.each(VIEWPORTS)(
+    "axe-core finds no violation on /account signed out and signed in (%s)",
+    async (_name, viewport) => {
+      const signedOut = await browser.newPage({ viewport });
+      await open(signedOut, `${server.url}/account`);
+      const problems = (await axeViolations(signedOut, viewport)).map((problem) => `signed out: ${problem}`);
+      await signedOut.close();
+
+      expect(signedIn, "the purchase test signs the buyer in first").toBeDefined();
+      const page = await signedIn.newPage();
+      await page.setViewportSize(viewport);
+      await open(page, `${server.url}/account`);
+      await page.getByTestId("device-2").getByRole("button", { name: "Show QR Code" }).click();
+      await page.getByRole("img", { name: /QR code/ }).waitFor();
+      problems.push(...(await axeViolations(page, viewport)).map((problem) => `signed in: ${problem}`));
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.close();
+      expect(problems).toEqual([]);
+    },
+  );
+});
