@@ -1,8 +1,13 @@
 // Each customer e-mail is queued in the outbox by the event that causes it, exactly once:
 // replays, retries, reloads and later job runs queue nothing more.
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { subscriptions } from "#server/db/schema/index.ts";
+import {
+  addAccountDevice,
+  replaceAccountDeviceKeys,
+  revokeAccountDevice,
+} from "#server/domain/account/account.ts";
+import { devices, subscriptions } from "#server/db/schema/index.ts";
 import { queueDueReminders } from "#server/domain/billing/reminders.ts";
 import { cancelAtPeriodEnd, orderNumberOf } from "#server/domain/billing/self-service.ts";
 import { expireDue } from "#server/domain/vpn/lifecycle.ts";
@@ -116,6 +121,29 @@ describe.each(databaseKinds)("customer e-mails on %s", (kind) => {
       "Device 2 added: your NaijaLink VPN config (NaijaLink2.conf)",
     ]);
     expect(configs[1]!.text).toContain("Was this you? If you did not add Device 2");
+  });
+
+  it("revoking a device and new keys on the account page each queue one 'was this you?' e-mail", async () => {
+    const { email, subscription } = await buy("pro-monthly");
+    const customer = { id: `customer-${email}`, email };
+    const second = await addAccountDevice(app.services, customer, subscription.id);
+    const [first] = await app.services.db
+      .select()
+      .from(devices)
+      .where(and(eq(devices.subscriptionId, subscription.id), eq(devices.slot, 1)));
+
+    await replaceAccountDeviceKeys(app.services, customer, second.deviceId);
+    const rekeyed = await emailsOf(email, "device-rekeyed");
+    expect(rekeyed.map((notice) => notice.subject)).toEqual(["New keys for Device 2 on your NaijaLink plan"]);
+    expect(rekeyed[0]!.text).toContain("Was this you?");
+
+    await revokeAccountDevice(app.services, customer, first!.id);
+    await expect(revokeAccountDevice(app.services, customer, first!.id)).rejects.toThrow();
+    const revoked = await emailsOf(email, "device-revoked");
+    expect(revoked.map((notice) => notice.subject)).toEqual([
+      "Device 1 was removed from your NaijaLink plan",
+    ]);
+    expect(revoked[0]!.text).toContain("http://localhost:3000/account");
   });
 
   it("a failed renewal queues one payment-failed e-mail, however often Stripe retries the charge", async () => {
