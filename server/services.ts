@@ -9,6 +9,7 @@ import {
 import { migrate } from "./db/migrate.ts";
 import { createCustomerAuth, type CustomerAuth } from "./domain/account/customer-auth.ts";
 import { createAuth, type Auth } from "./domain/auth/auth.ts";
+import { queueDueReminders } from "./domain/billing/reminders.ts";
 import { seedSamplePosts } from "./domain/blog/seed.ts";
 import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
@@ -99,16 +100,6 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   const backgroundJobs = options.backgroundJobs ?? true;
   const outboxWorker: OutboxWorker | undefined = backgroundJobs ? startOutboxWorker(workerDeps) : undefined;
 
-  // Subscriptions that ended lose their peers (every minute); stale rows go (every hour).
-  const jobs: RepeatingJob[] = backgroundJobs
-    ? [
-        startRepeatingJob("ended subscriptions and revoked their devices", () => expireDue(database.db), {
-          logger,
-          intervalMs: 60_000,
-        }),
-        startRepeatingJob("housekeeping", () => purgeStale(database.db), { logger, intervalMs: 3_600_000 }),
-      ]
-    : [];
   // `npm run vpn` authenticates with the admin token file.
   await writeAdminToken(config.DATA_DIR);
   const peerChanges = await startPeerChangeFeed({
@@ -138,6 +129,22 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     },
   };
   const services: AppServices = { ...base, auth: createAuth(base), customerAuth: createCustomerAuth(base) };
+
+  // Subscriptions that ended lose their peers (every minute); renewal and pass-ending reminders
+  // go out (every 15 minutes); stale rows go (every hour).
+  const jobs: RepeatingJob[] = backgroundJobs
+    ? [
+        startRepeatingJob("ended subscriptions and revoked their devices", () => expireDue(services), {
+          logger,
+          intervalMs: 60_000,
+        }),
+        startRepeatingJob("renewal and pass-ending reminders", () => queueDueReminders(services), {
+          logger,
+          intervalMs: 900_000,
+        }),
+        startRepeatingJob("housekeeping", () => purgeStale(database.db), { logger, intervalMs: 3_600_000 }),
+      ]
+    : [];
 
   return {
     services,

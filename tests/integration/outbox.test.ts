@@ -70,6 +70,44 @@ describe.each(databaseKinds)("the e-mail outbox on %s", (kind) => {
     await fs.rm(dataDir, { recursive: true });
   });
 
+  it("sends the HTML and the text part together, with a QR code drawn as a PNG inline where the HTML names it", async () => {
+    handle = await createTestDatabase(kind);
+    const { db } = handle;
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "naijalink-mail-"));
+    const transport = createMailTransport(loadConfig({ DATA_DIR: dataDir }));
+    await enqueueEmail(db, sealer, {
+      kind: "vpn-config",
+      to: "ada@example.com",
+      subject: "Your config",
+      text: "Scan the code in the HTML part.",
+      html: '<p>Scan this code:</p><img src="cid:config-qr" alt="QR code">',
+      attachments: [
+        { filename: "NaijaLink1.conf", content: "[Interface]\n", contentType: "text/plain" },
+        {
+          filename: "config-qr.png",
+          content: "[Interface]\n",
+          contentType: "image/png",
+          asQrCode: true,
+          contentId: "config-qr",
+        },
+      ],
+    });
+    await deliverDueEmails({ db, sealer, transport, logger, from: "NaijaLink <support@naijalink.example>" });
+    const [file] = await fs.readdir(path.join(dataDir, "outbox"));
+    const eml = await fs.readFile(path.join(dataDir, "outbox", file!), "utf8");
+    expect(eml).toContain("Content-Type: multipart/alternative");
+    expect(eml).toContain("Scan the code in the HTML part.");
+    expect(eml).toContain('<img src="cid:config-qr"');
+    expect(eml).toContain("Content-Type: multipart/related");
+    expect(eml).toContain("Content-ID: <config-qr>");
+    expect(eml).toContain("Content-Disposition: inline; filename=config-qr.png");
+    const inlinePart = eml.slice(eml.indexOf("Content-ID: <config-qr>"));
+    const base64 = /\n\n([A-Za-z0-9+/=\n]+)\n/.exec(inlinePart)![1]!;
+    expect(Buffer.from(base64, "base64").subarray(1, 4).toString()).toBe("PNG");
+    expect(eml).toContain("filename=NaijaLink1.conf");
+    await fs.rm(dataDir, { recursive: true });
+  });
+
   it("makes a queued message due at once by the app's clock, which the worker claims with", async () => {
     handle = await createTestDatabase(kind);
     const { db } = handle;

@@ -144,7 +144,7 @@ describe.each(databaseKinds)("the Stripe provider against a local stand-in on %s
     const after = await state();
     expect(after.subscriptions).toBe(before.subscriptions + 1);
     expect(after.devices).toBe(before.devices + 1);
-    expect(after.mails).toBe(before.mails + 1);
+    expect(after.mails).toBe(before.mails + 2); // the receipt and the config e-mail
     const subscription = after.rows.find((row) => row.checkoutSessionId === sessionId)!;
     expect(subscription).toMatchObject({
       planType: "pro_yearly",
@@ -372,7 +372,7 @@ describe.each(databaseKinds)("the Stripe provider against a local stand-in on %s
     const after = await state();
     expect(after.subscriptions).toBe(before.subscriptions + 1);
     expect(after.devices).toBe(before.devices + 1);
-    expect(after.mails).toBe(before.mails + 1);
+    expect(after.mails).toBe(before.mails + 2); // the receipt and the config e-mail
     const [subscription] = await app.services.db
       .select()
       .from(subscriptions)

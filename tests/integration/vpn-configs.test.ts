@@ -166,8 +166,10 @@ describe("the config e-mail", () => {
     expect(email!.kind).toBe("vpn-config");
     expect(email!.text).toContain(`http://localhost:3000/api/configs/${issued.downloadToken}`);
     expect(email!.text).toContain("Add Tunnel");
-    expect(email!.attachments).toHaveLength(1);
-    expect(email!.attachments![0]!.filename).toBe("NaijaLink1.conf");
+    expect(email!.attachments!.map((attachment) => attachment.filename)).toEqual([
+      "NaijaLink1.conf",
+      "config-qr.png",
+    ]);
     const download = await app.request(`/api/configs/${issued.downloadToken}`);
     expect(email!.attachments![0]!.content).toBe(await download.text());
   });
@@ -196,7 +198,7 @@ describe("the config e-mail", () => {
     for (const customerEmail of [null, "not an address"]) {
       const subscription = await addTestSubscription(app.services.db, { customerEmail, deviceLimit: 1 });
       const issued = await issueTestDevice(app.services, subscription);
-      expect(configEmail(app.services, issued, subscription)).toBeNull();
+      expect(await configEmail(app.services, issued, subscription)).toBeNull();
     }
     expect(await queued()).toBe(before);
   });

@@ -38,7 +38,7 @@ describe("subscription expiry", () => {
       .set({ status: "refunded" })
       .where(eq(subscriptions.id, refunded.id));
 
-    const result = await expireDue(app.services.db, now);
+    const result = await expireDue(app.services, now);
     expect(result.ended).toBeGreaterThanOrEqual(2);
     expect(result.revokedDevices).toBeGreaterThanOrEqual(3);
 
@@ -53,6 +53,6 @@ describe("subscription expiry", () => {
       expect((await app.request(`/api/configs/${issued.downloadToken}`)).status).toBe(410);
     }
     expect((await deviceRow(app.services.db, currentDevice.device.id)).revokedAt).toBeNull();
-    expect(await expireDue(app.services.db, now)).toEqual({ ended: 0, revokedDevices: 0 });
+    expect(await expireDue(app.services, now)).toEqual({ ended: 0, revokedDevices: 0 });
   });
 });

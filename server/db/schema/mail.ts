@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { subscriptions } from "./vpn.ts";
 
 export const OUTBOX_STATUSES = ["pending", "sent", "failed"] as const;
 
@@ -37,3 +38,24 @@ export const contactMessages = pgTable("contact_messages", {
   message: text().notNull(),
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
+
+export const SUBSCRIPTION_NOTICE_KINDS = ["renewal-reminder", "pass-ending"] as const;
+export type SubscriptionNoticeKind = (typeof SUBSCRIPTION_NOTICE_KINDS)[number];
+
+/**
+ * Scheduled customer e-mails already queued, one row per subscription, kind and period (the
+ * `expiresAt` it was about): the key makes a reminder go once per period, however often the job
+ * runs and however many processes run it.
+ */
+export const subscriptionNotices = pgTable(
+  "subscription_notices",
+  {
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    kind: text({ enum: SUBSCRIPTION_NOTICE_KINDS }).notNull(),
+    periodEndsAt: timestamp({ withTimezone: true }).notNull(),
+    queuedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.subscriptionId, table.kind, table.periodEndsAt] })],
+);

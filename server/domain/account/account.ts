@@ -3,6 +3,7 @@ import { findPlan, type PlanType } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import { devices, subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
 import type { BillingServices } from "#server/domain/billing/fulfil.ts";
+import { queueDeviceNoticeEmail } from "#server/domain/mail/customer-emails.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
 import { replaceDeviceKeys } from "#server/domain/vpn/device-keys.ts";
 import { issueDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
@@ -151,28 +152,40 @@ export async function renameAccountDevice(
   return { deviceId, name };
 }
 
-/** Revokes the device: its peer leaves its node, its slot is free, its link answers 410. */
+/**
+ * Revokes the device: its peer leaves its node, its slot is free, its link answers 410. The
+ * customer gets a "was this you?" e-mail, once, in the same transaction.
+ */
 export async function revokeAccountDevice(
-  services: Pick<AccountServices, "db">,
+  services: Pick<AccountServices, "db" | "config" | "mail">,
   customer: Customer,
   deviceId: string,
   now = new Date(),
 ): Promise<{ deviceId: string }> {
-  await ownedLiveDevice(services.db, customer, deviceId);
-  await revokeDevice(services.db, deviceId, now);
+  await services.db.transaction(async (tx) => {
+    const { device, subscription } = await ownedLiveDevice(tx, customer, deviceId);
+    if (await revokeDevice(tx, deviceId, now))
+      await queueDeviceNoticeEmail(tx, services, subscription, device, "revoked", now);
+  });
+  services.mail.wake();
   return { deviceId };
 }
 
 /** New keys for a device of a usable subscription (the VPN area's `replaceDeviceKeys`). */
 export async function replaceAccountDeviceKeys(
-  services: Pick<AccountServices, "db" | "sealer" | "config">,
+  services: Pick<AccountServices, "db" | "sealer" | "config" | "mail">,
   customer: Customer,
   deviceId: string,
   now = new Date(),
 ): Promise<{ deviceId: string; downloadUrl: string }> {
-  const { subscription } = await ownedLiveDevice(services.db, customer, deviceId);
-  if (!isUsable(subscription, now)) throw subscriptionNotUsable(endedStatusOf(subscription));
-  const device = await replaceDeviceKeys(services.db, services.sealer, deviceId, now);
-  if (!device) throw deviceNotFound();
+  const device = await services.db.transaction(async (tx) => {
+    const { subscription } = await ownedLiveDevice(tx, customer, deviceId);
+    if (!isUsable(subscription, now)) throw subscriptionNotUsable(endedStatusOf(subscription));
+    const rekeyed = await replaceDeviceKeys(tx, services.sealer, deviceId, now);
+    if (!rekeyed) throw deviceNotFound();
+    await queueDeviceNoticeEmail(tx, services, subscription, rekeyed, "rekeyed", now);
+    return rekeyed;
+  });
+  services.mail.wake();
   return { deviceId, downloadUrl: downloadUrl(services, device) };
 }

@@ -2,10 +2,12 @@ import { eq } from "drizzle-orm";
 import { findPlan } from "#app/lib/plans.ts";
 import type { Transaction } from "#server/db/client.ts";
 import { checkoutSessions, subscriptions, type Subscription } from "#server/db/schema/index.ts";
+import { queueReceiptEmail } from "#server/domain/mail/customer-emails.ts";
 import { ensureFirstDevice } from "#server/domain/vpn/devices.ts";
 import { isUsable } from "#server/domain/vpn/usable.ts";
 import type { AppServices } from "#server/services.ts";
 import { applyHeldReversals } from "./reversals.ts";
+import { orderNumberOf } from "./self-service.ts";
 
 export type BillingServices = Pick<AppServices, "config" | "db" | "logger" | "sealer" | "mail">;
 
@@ -18,8 +20,8 @@ export interface StripeReferences {
 
 /**
  * The one fulfilment path (the Stripe webhook, the built-in checkout and verify-payment all
- * come here): a paid checkout session becomes a subscription, exactly once, with its first
- * device and config e-mail from the VPN area. The unique `subscriptions.checkout_session_id`
+ * come here): a paid checkout session becomes a subscription, exactly once, with its receipt
+ * e-mail and its first device and config e-mail from the VPN area. The unique `subscriptions.checkout_session_id`
  * decides races: a concurrent insert of the same session waits for the winner's commit, then
  * does nothing and reads the winner's row. A refund or dispute that arrived before the payment
  * ends the new subscription before it gets a device (reversals.ts). Repeats make sure a usable
@@ -60,8 +62,15 @@ export async function fulfilCheckout(
   let subscription = created ?? (await withReferences(tx, session.id, references));
   if (created && session.provider === "stripe")
     subscription = await applyHeldReversals(tx, services, created, session.paymentReference, now);
-  if (isUsable(subscription, now))
-    await ensureFirstDevice(tx, services, subscription, { newSubscription: created !== undefined });
+  if (!isUsable(subscription, now)) return subscription;
+  if (created)
+    await queueReceiptEmail(tx, services, subscription, {
+      orderNumber: orderNumberOf(subscription.id),
+      amountCents: session.paidAmountCents ?? session.amountCents,
+      currency: session.paidCurrency ?? session.currency,
+      paidAt: session.paidAt ?? now,
+    });
+  await ensureFirstDevice(tx, services, subscription, { newSubscription: created !== undefined });
   return subscription;
 }
 

@@ -4,6 +4,7 @@ import { findPlan } from "#app/lib/plans.ts";
 import type { Database } from "#server/db/client.ts";
 import { checkoutSessions, subscriptions, type Subscription } from "#server/db/schema/index.ts";
 import { invalidInput } from "#server/domain/errors.ts";
+import { queueCancelledEmail } from "#server/domain/mail/customer-emails.ts";
 import { endedStatusOf, isUsable, USABLE_STATUSES } from "#server/domain/vpn/usable.ts";
 import {
   billingUnavailable,
@@ -43,7 +44,7 @@ async function setCancelAtPeriodEnd(
   if (findPlan(subscription.planId)?.billing !== "recurring") throw passDoesNotRenew(subscription.expiresAt);
   if (!isUsable(subscription, now)) throw subscriptionEnded(endedStatusOf(subscription));
   if (subscription.cancelAtPeriodEnd === cancel) return subscription;
-  if (provider === "test") return record(services.db, subscription, { cancelAtPeriodEnd: cancel }, now);
+  if (provider === "test") return record(services, subscription, { cancelAtPeriodEnd: cancel }, now);
   // A Stripe plan whose subscription id has not arrived yet, or a store whose Stripe key was
   // removed, cannot be changed here: recording it only locally would leave Stripe charging.
   if (!subscription.stripeSubscriptionId || !services.config.STRIPE_SECRET_KEY) throw billingUnavailable();
@@ -59,23 +60,39 @@ async function setCancelAtPeriodEnd(
     );
     throw providerUnavailable();
   }
-  return record(services.db, subscription, subscriptionChangesFrom(subscription, remote), now);
+  return record(services, subscription, subscriptionChangesFrom(subscription, remote), now);
 }
 
-/** Writes the change unless the subscription ended meanwhile (a refund or dispute wins). */
+/**
+ * Writes the change unless the subscription ended meanwhile (a refund or dispute wins). The row
+ * is locked first, so the "cancelled" e-mail goes once whether this or Stripe's webhook of the
+ * same change (which compares with the locked row too) records it first.
+ */
 async function record(
-  db: Database,
+  services: BillingServices,
   subscription: Subscription,
   changes: Partial<Pick<Subscription, "cancelAtPeriodEnd" | "status" | "expiresAt">>,
   now: Date,
 ): Promise<Subscription> {
-  const [updated] = await db
-    .update(subscriptions)
-    .set({ ...changes, updatedAt: now })
-    .where(and(eq(subscriptions.id, subscription.id), inArray(subscriptions.status, [...USABLE_STATUSES])))
-    .returning();
+  const updated = await services.db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.id, subscription.id), inArray(subscriptions.status, [...USABLE_STATUSES])))
+      .for("update");
+    if (!current) return undefined;
+    const [row] = await tx
+      .update(subscriptions)
+      .set({ ...changes, updatedAt: now })
+      .where(eq(subscriptions.id, current.id))
+      .returning();
+    if (row!.cancelAtPeriodEnd && !current.cancelAtPeriodEnd)
+      await queueCancelledEmail(tx, services, row!, now);
+    return row;
+  });
+  services.mail.wake();
   if (updated) return updated;
-  const { subscription: ended } = await findSubscription(db, subscription.id);
+  const { subscription: ended } = await findSubscription(services.db, subscription.id);
   throw subscriptionEnded(endedStatusOf(ended));
 }
 

@@ -2,6 +2,11 @@ import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { Transaction } from "#server/db/client.ts";
 import { paymentEvents, subscriptions } from "#server/db/schema/index.ts";
+import {
+  queueCancelledEmail,
+  queueExpiredEmail,
+  queuePaymentFailedEmail,
+} from "#server/domain/mail/customer-emails.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { invalidInput, notFound } from "#server/domain/errors.ts";
 import { isPaidUp } from "#server/domain/vpn/usable.ts";
@@ -118,11 +123,13 @@ async function applyEvent(
     }
     case "invoice.payment_failed": {
       const subscription = await byStripeSubscription(tx, invoiceSubscriptionId(event.data.object));
+      // Stripe retries a failed renewal several times; the customer hears of it once, when it falls due.
       if (!subscription || subscription.status !== "active") return;
       await tx
         .update(subscriptions)
         .set({ status: "past_due", updatedAt: now })
         .where(eq(subscriptions.id, subscription.id));
+      await queuePaymentFailedEmail(tx, services, subscription);
       return;
     }
     case "customer.subscription.updated":
@@ -134,23 +141,32 @@ async function applyEvent(
       // A refunded or disputed subscription stays so: Stripe keeps (or cancels) its own record of it.
       const paidUp = isPaidUp(subscription.status);
       if (ended) {
+        const endedAt = subscription.expiresAt < now ? subscription.expiresAt : now;
         await tx
           .update(subscriptions)
           .set({
             status: paidUp ? "canceled" : subscription.status,
             cancelAtPeriodEnd: false,
-            expiresAt: subscription.expiresAt < now ? subscription.expiresAt : now,
+            expiresAt: endedAt,
             updatedAt: now,
           })
           .where(eq(subscriptions.id, subscription.id));
         await revokeSubscriptionDevices(tx, [subscription.id], now);
+        // Told of the cancellation when it was asked for at period end, the customer now hears it ended.
+        const endedSubscription = { ...subscription, expiresAt: endedAt };
+        if (paidUp && subscription.cancelAtPeriodEnd)
+          await queueExpiredEmail(tx, services, endedSubscription);
+        else if (paidUp) await queueCancelledEmail(tx, services, endedSubscription, now);
         return;
       }
       if (!paidUp) return;
+      const changes = subscriptionChangesFrom(subscription, remote);
       await tx
         .update(subscriptions)
-        .set({ ...subscriptionChangesFrom(subscription, remote), updatedAt: now })
+        .set({ ...changes, updatedAt: now })
         .where(eq(subscriptions.id, subscription.id));
+      if (changes.cancelAtPeriodEnd && !subscription.cancelAtPeriodEnd)
+        await queueCancelledEmail(tx, services, { ...subscription, ...changes }, now);
       return;
     }
     case "charge.refunded":

@@ -13,7 +13,20 @@ export const outgoingEmailSchema = z.object({
   text: z.string(),
   html: z.string().optional(),
   attachments: z
-    .array(z.object({ filename: z.string().min(1), content: z.string(), contentType: z.string().min(1) }))
+    .array(
+      z.object({
+        filename: z.string().min(1),
+        content: z.string(),
+        contentType: z.string().min(1),
+        /**
+         * Send a PNG of `content`'s QR code in its place, drawn when the message is sent: drawing
+         * takes longer than the rest of the message, too long for the transaction that queues it.
+         */
+        asQrCode: z.literal(true).optional(),
+        /** Shown inline where the HTML part says `cid:{contentId}`. */
+        contentId: z.string().min(1).optional(),
+      }),
+    )
     .optional(),
 });
 

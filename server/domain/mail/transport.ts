@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
+import QRCode from "qrcode";
 import type { Config } from "#server/config.ts";
 import type { QueuedEmail } from "./outbox.ts";
 
@@ -11,7 +12,19 @@ export interface MailTransport {
   close(): void;
 }
 
-function toNodemailerMessage(email: QueuedEmail, from: string) {
+async function toNodemailerAttachment(attachment: NonNullable<QueuedEmail["attachments"]>[number]) {
+  const content = attachment.asQrCode
+    ? await QRCode.toBuffer(attachment.content, { type: "png", errorCorrectionLevel: "M", margin: 2 })
+    : attachment.content;
+  return {
+    filename: attachment.filename,
+    content,
+    contentType: attachment.contentType,
+    cid: attachment.contentId,
+  };
+}
+
+async function toNodemailerMessage(email: QueuedEmail, from: string) {
   return {
     from,
     to: email.to,
@@ -21,11 +34,7 @@ function toNodemailerMessage(email: QueuedEmail, from: string) {
     html: email.html,
     // A stable Message-ID lets a mailbox recognise a retry of a message that did arrive.
     messageId: `<${email.id}@naijalink.outbox>`,
-    attachments: email.attachments?.map((attachment) => ({
-      filename: attachment.filename,
-      content: attachment.content,
-      contentType: attachment.contentType,
-    })),
+    attachments: email.attachments && (await Promise.all(email.attachments.map(toNodemailerAttachment))),
   };
 }
 
@@ -36,7 +45,7 @@ export function createMailTransport(config: Config): MailTransport {
     return {
       description: `SMTP ${url.hostname}:${url.port || "(default port)"}`,
       async send(email, from) {
-        await transporter.sendMail(toNodemailerMessage(email, from));
+        await transporter.sendMail(await toNodemailerMessage(email, from));
       },
       close: () => transporter.close(),
     };
@@ -46,7 +55,7 @@ export function createMailTransport(config: Config): MailTransport {
   return {
     description: `files in ${directory}`,
     async send(email, from) {
-      const info = await transporter.sendMail(toNodemailerMessage(email, from));
+      const info = await transporter.sendMail(await toNodemailerMessage(email, from));
       await fs.mkdir(directory, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       await fs.writeFile(

@@ -187,11 +187,14 @@ export function liveDevices(executor: Executor, subscriptionId: string): Promise
     .orderBy(devices.slot);
 }
 
-export async function revokeDevice(executor: Executor, deviceId: string, now = new Date()): Promise<void> {
-  await executor
+/** Revokes a live device; false when it was revoked already. */
+export async function revokeDevice(executor: Executor, deviceId: string, now = new Date()): Promise<boolean> {
+  const revoked = await executor
     .update(devices)
     .set({ revokedAt: now, updatedAt: now })
-    .where(and(eq(devices.id, deviceId), isNull(devices.revokedAt)));
+    .where(and(eq(devices.id, deviceId), isNull(devices.revokedAt)))
+    .returning({ id: devices.id });
+  return revoked.length > 0;
 }
 
 /** Revokes every live device of the subscriptions; their peers leave the servers at the next agent sync. */

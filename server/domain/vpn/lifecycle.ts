@@ -1,6 +1,7 @@
 import { and, exists, inArray, isNull, lte, notInArray, sql } from "drizzle-orm";
 import type { Database } from "#server/db/client.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
+import { queueExpiredEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
 import { revokeSubscriptionDevices } from "./devices.ts";
 import { USABLE_STATUSES } from "./usable.ts";
 
@@ -11,13 +12,15 @@ export interface ExpiryResult {
   revokedDevices: number;
 }
 
+export type ExpiryServices = CustomerEmailDeps & { db: Database; mail: { wake(): void } };
+
 /**
- * Ends every active or past-due subscription whose period is over and revokes the devices of
- * every subscription that is no longer usable (expired, canceled, refunded, disputed). Idempotent: a
- * second run finds nothing to do.
+ * Ends every active or past-due subscription whose period is over, telling its customer, and
+ * revokes the devices of every subscription that is no longer usable (expired, canceled,
+ * refunded, disputed). Idempotent: a second run finds nothing to do and sends nothing.
  */
-export async function expireDue(db: Database, now = new Date()): Promise<ExpiryResult> {
-  return db.transaction(async (tx) => {
+export async function expireDue(services: ExpiryServices, now = new Date()): Promise<ExpiryResult> {
+  const result = await services.db.transaction(async (tx) => {
     const ended = await tx
       .update(subscriptions)
       .set({
@@ -25,7 +28,8 @@ export async function expireDue(db: Database, now = new Date()): Promise<ExpiryR
         updatedAt: now,
       })
       .where(and(inArray(subscriptions.status, [...USABLE_STATUSES]), lte(subscriptions.expiresAt, now)))
-      .returning({ id: subscriptions.id });
+      .returning();
+    for (const subscription of ended) await queueExpiredEmail(tx, services, subscription);
     const unusable = await tx
       .select({ id: subscriptions.id })
       .from(subscriptions)
@@ -47,4 +51,6 @@ export async function expireDue(db: Database, now = new Date()): Promise<ExpiryR
     );
     return { ended: ended.length, revokedDevices };
   });
+  if (result.ended) services.mail.wake();
+  return result;
 }

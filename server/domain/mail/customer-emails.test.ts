@@ -1,0 +1,187 @@
+// Each customer e-mail, rendered as it is queued: its subject, its plain-text part and the links
+// of both parts (a preview of every template).
+import { describe, expect, it } from "vitest";
+import type { RenderedEmail } from "./render.ts";
+import { configDeliveryEmail, type ConfigDelivery } from "./templates/config-delivery.tsx";
+import { deviceNoticeEmail } from "./templates/device-notice.tsx";
+import { receiptEmail } from "./templates/receipt.tsx";
+import {
+  cancelledEmail,
+  expiredEmail,
+  passEndingEmail,
+  paymentFailedEmail,
+  renewalReminderEmail,
+} from "./templates/subscription-notices.tsx";
+
+const site = {
+  BRAND_NAME: "NaijaLink",
+  PUBLIC_URL: "https://naijalink.example",
+  SUPPORT_EMAIL: "support@naijalink.example",
+};
+const ACCOUNT = "https://naijalink.example/account";
+const PRICING = "https://naijalink.example/pricing";
+const SUPPORT = "mailto:support@naijalink.example";
+const DOWNLOAD = "https://naijalink.example/api/configs/tok_0123456789abcdef";
+
+/** The href of every link in the HTML part, in order. */
+function linksOf(email: RenderedEmail): string[] {
+  return [...email.html.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!);
+}
+
+/** Every link of the HTML part, and the text part shows each web address in full. */
+function expectLinks(email: RenderedEmail, expected: string[]) {
+  expect(new Set(linksOf(email))).toEqual(new Set([...expected, ACCOUNT, SUPPORT]));
+  for (const link of [...expected, ACCOUNT]) expect(email.text).toContain(link);
+  expect(email.text).toContain("support@naijalink.example");
+  expect(email.text).not.toMatch(/<[a-z]/i);
+}
+
+const delivery: ConfigDelivery = {
+  planName: "Pro Monthly",
+  oneTime: false,
+  endsAt: new Date("2026-12-23T10:00:00Z"),
+  slot: 1,
+  deviceName: "Device 1",
+  fileName: "NaijaLink1.conf",
+  downloadUrl: DOWNLOAD,
+  qrContentId: "config-qr",
+};
+
+describe("customer e-mails", () => {
+  it("receipt: the amount, plan, order number and renewal date", async () => {
+    const email = await receiptEmail(site, {
+      planName: "Pro Yearly",
+      amount: "$79.99",
+      orderNumber: "a1B2c3D4e5",
+      paidAt: new Date("2026-11-23T10:00:00Z"),
+      oneTime: false,
+      endsAt: new Date("2027-11-23T10:00:00Z"),
+    });
+    expect(email.subject).toBe("Your NaijaLink receipt: Pro Yearly, order a1B2c3D4e5");
+    expect(email.text).toContain("Order number: a1B2c3D4e5");
+    expect(email.text).toContain("Amount paid: $79.99");
+    expect(email.text).toContain("Plan: Pro Yearly");
+    expect(email.text).toContain("Renews on: November 23, 2027");
+    expectLinks(email, []);
+  });
+
+  it("config delivery: the download link, the QR code inline, the import steps", async () => {
+    const email = await configDeliveryEmail(site, delivery);
+    expect(email.subject).toBe("Your NaijaLink VPN config (NaijaLink1.conf)");
+    expect(email.text).toContain(`Download your config: ${DOWNLOAD}`);
+    expect(email.text).toContain("Import the attached NaijaLink1.conf with Add Tunnel");
+    expect(email.text).toContain("Renews on: December 23, 2026");
+    expect(email.text).not.toContain("Was this you?");
+    expect(email.html).toContain('src="cid:config-qr"');
+    expectLinks(email, [DOWNLOAD]);
+  });
+
+  it("config delivery of a pass says until when it gives access", async () => {
+    const email = await configDeliveryEmail(site, { ...delivery, planName: "Unlock Pass", oneTime: true });
+    expect(email.text).toContain("Access until: December 23, 2026");
+  });
+
+  it("device added: the config of a later device asks whether it was the customer", async () => {
+    const email = await configDeliveryEmail(site, {
+      ...delivery,
+      slot: 2,
+      deviceName: "Device 2",
+      fileName: "NaijaLink2.conf",
+    });
+    expect(email.subject).toBe("Device 2 added: your NaijaLink VPN config (NaijaLink2.conf)");
+    expect(email.text).toContain("Device 2 was added to your plan");
+    expect(email.text).toContain("Was this you? If you did not add Device 2");
+    expect(email.text).toContain(`Your account: ${ACCOUNT}`);
+    expectLinks(email, [DOWNLOAD]);
+  });
+
+  it("device revoked: which device, and what to do if it was not the customer", async () => {
+    const email = await deviceNoticeEmail(site, {
+      change: "revoked",
+      deviceName: "Ada's phone",
+      planName: "Pro Monthly",
+      at: new Date("2026-11-23T10:00:00Z"),
+    });
+    expect(email.subject).toBe("Ada's phone was removed from your NaijaLink plan");
+    expect(email.text).toContain("Its config no longer connects");
+    expect(email.text).toContain("Was this you? If you did not remove this device");
+    expect(email.text).toContain("Date: November 23, 2026");
+    expectLinks(email, []);
+  });
+
+  it("new keys: the old config stopped working, the new one is on the account page", async () => {
+    const email = await deviceNoticeEmail(site, {
+      change: "rekeyed",
+      deviceName: "Device 2",
+      planName: "Pro Monthly",
+      at: new Date("2026-11-23T10:00:00Z"),
+    });
+    expect(email.subject).toBe("New keys for Device 2 on your NaijaLink plan");
+    expect(email.text).toContain("The old config of this device stopped working");
+    expect(email.text).toContain("Was this you? If you did not ask for new keys");
+    expectLinks(email, []);
+  });
+
+  const yearly = { planName: "Pro Yearly", price: "$79.99/year", date: new Date("2027-11-23T10:00:00Z") };
+
+  it("renewal reminder: the date and the price of the renewal", async () => {
+    const email = await renewalReminderEmail(site, yearly);
+    expect(email.subject).toBe("Your NaijaLink Pro Yearly renews on November 23, 2027");
+    expect(email.text).toContain("On November 23, 2027 we will charge $79.99/year");
+    expectLinks(email, []);
+  });
+
+  it("pass ending: the date it ends and where to choose a plan", async () => {
+    const email = await passEndingEmail(site, {
+      planName: "Unlock Pass",
+      price: "$9.99",
+      date: new Date("2026-11-30T10:00:00Z"),
+    });
+    expect(email.subject).toBe("Your NaijaLink Unlock Pass ends on November 30, 2026");
+    expect(email.text).toContain("Your configs stop connecting on November 30, 2026");
+    expect(email.text).toContain(`Plans: ${PRICING}`);
+    expectLinks(email, [PRICING]);
+  });
+
+  it("payment failed: what failed and where to update the payment method", async () => {
+    const email = await paymentFailedEmail(site, {
+      ...yearly,
+      planName: "Pro Monthly",
+      price: "$7.99/month",
+    });
+    expect(email.subject).toBe("Action needed: your NaijaLink payment did not go through");
+    expect(email.text).toContain("We could not charge $7.99/month for your Pro Monthly");
+    expect(email.text).toContain(`Update your payment method: ${ACCOUNT}`);
+    expectLinks(email, []);
+  });
+
+  it("cancelled: until when the configs work, or that they stopped", async () => {
+    const now = new Date("2026-11-23T10:00:00Z");
+    const later = await cancelledEmail(site, yearly, now);
+    expect(later.subject).toBe("Your NaijaLink Pro Yearly is cancelled");
+    expect(later.text).toContain("Your configs keep working until November 23, 2027");
+    expect(later.text).toContain("Resume it on your account page");
+    expectLinks(later, []);
+    const ended = await cancelledEmail(site, { ...yearly, date: now }, now);
+    expect(ended.text).toContain("Your configs stopped working on November 23, 2026");
+    expect(ended.text).not.toContain("Resume");
+  });
+
+  it("expired: when it ended and where to choose a plan", async () => {
+    const email = await expiredEmail(site, { ...yearly, planName: "Basic Monthly" });
+    expect(email.subject).toBe("Your NaijaLink Basic Monthly has ended");
+    expect(email.text).toContain("Your configs stopped working on November 23, 2027");
+    expectLinks(email, [PRICING]);
+  });
+
+  it("escapes what it is given instead of writing it into the HTML as markup", async () => {
+    const email = await deviceNoticeEmail(site, {
+      change: "revoked",
+      deviceName: '<img src=x onerror="alert(1)">',
+      planName: "Pro Monthly",
+      at: new Date(),
+    });
+    expect(email.html).not.toContain("<img src=x");
+    expect(email.html).toContain("&lt;img src=x");
+  });
+});

@@ -1,0 +1,23 @@
+import { render, toPlainText } from "@react-email/render";
+import type { ReactElement } from "react";
+
+export interface RenderedEmail {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+// html-to-text writes headings in capitals by default; the text part should read like the HTML.
+const headingsAsWritten = ["h1", "h2", "h3"].map((selector) => ({
+  selector,
+  options: { uppercase: false },
+}));
+
+/** One render of the component: the HTML part, and the text part derived from that same HTML. */
+export async function renderEmail(subject: string, element: ReactElement): Promise<RenderedEmail> {
+  const html = await render(element);
+  const text = toPlainText(html, { selectors: headingsAsWritten })
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+  return { subject, html, text };
+}

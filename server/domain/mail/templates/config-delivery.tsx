@@ -1,0 +1,84 @@
+import { Img, Section, Text } from "@react-email/components";
+import type { CSSProperties } from "react";
+import { formatLongDate } from "#app/lib/format.ts";
+import { renderEmail, type RenderedEmail } from "../render.ts";
+import { WasThisYou } from "./device-notice.tsx";
+import { EmailLayout, Facts, LinkLine, Paragraph, type EmailSite } from "./layout.tsx";
+
+const steps: CSSProperties = {
+  fontSize: "15px",
+  lineHeight: "24px",
+  margin: "0 0 16px",
+  paddingLeft: "24px",
+};
+
+export interface ConfigDelivery {
+  planName: string;
+  /** A pass ends; the other plans renew. */
+  oneTime: boolean;
+  endsAt: Date;
+  slot: number;
+  deviceName: string;
+  fileName: string;
+  downloadUrl: string;
+  /** Content-ID of the attached PNG of the config's QR code. */
+  qrContentId: string;
+}
+
+/**
+ * The config of one device: link, QR code, steps, with the `.conf` attached. A device beyond
+ * the first was added later, so its e-mail is also the "device added" notice.
+ */
+export function ConfigDeliveryEmail({ site, delivery }: { site: EmailSite; delivery: ConfigDelivery }) {
+  const addedLater = delivery.slot > 1;
+  const title = addedLater
+    ? `${delivery.deviceName} was added to your plan`
+    : `Your ${site.BRAND_NAME} VPN configuration is ready`;
+  return (
+    <EmailLayout site={site} preview={`Your config ${delivery.fileName} is attached.`} title={title}>
+      <Facts
+        rows={[
+          ["Plan", delivery.planName],
+          [delivery.oneTime ? "Access until" : "Renews on", formatLongDate(delivery.endsAt)],
+          ["Device", `${delivery.deviceName} (slot ${delivery.slot})`],
+        ]}
+      />
+      <LinkLine lead="Download your config:" href={delivery.downloadUrl} />
+      <Section>
+        <Img
+          src={`cid:${delivery.qrContentId}`}
+          alt={`QR code of ${delivery.fileName}`}
+          width={220}
+          height={220}
+        />
+        <Text data-skip-in-text="true">
+          On a phone, scan this code in the WireGuard app (Add Tunnel, then Create from QR code).
+        </Text>
+      </Section>
+      <Paragraph>How to connect:</Paragraph>
+      <ol style={steps}>
+        <li>
+          Install WireGuard from the official app store (iOS App Store, Android Play Store) or wireguard.com
+          for Windows, Mac and Linux.
+        </li>
+        <li>
+          Import the attached {delivery.fileName} with Add Tunnel (or &quot;Import tunnel(s) from file&quot;),
+          or download it again from the link above.
+        </li>
+        <li>Toggle the connection on and visit Nigerian sites.</li>
+      </ol>
+      <Paragraph>
+        Keep this e-mail private: the file, the code and the link are the key to your connection.
+      </Paragraph>
+      {addedLater && <WasThisYou site={site} change={`add ${delivery.deviceName}`} />}
+    </EmailLayout>
+  );
+}
+
+export function configDeliveryEmail(site: EmailSite, delivery: ConfigDelivery): Promise<RenderedEmail> {
+  const subject =
+    delivery.slot > 1
+      ? `${delivery.deviceName} added: your ${site.BRAND_NAME} VPN config (${delivery.fileName})`
+      : `Your ${site.BRAND_NAME} VPN config (${delivery.fileName})`;
+  return renderEmail(subject, <ConfigDeliveryEmail site={site} delivery={delivery} />);
+}
