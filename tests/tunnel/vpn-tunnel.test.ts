@@ -17,6 +17,8 @@ import path from "node:path";
 import { eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devices, subscriptions, vpnServers } from "#server/db/schema/index.ts";
+import { downloadUrl } from "#server/domain/vpn/config-file.ts";
+import { replaceDeviceKeys } from "#server/domain/vpn/device-keys.ts";
 import { revokeDevice } from "#server/domain/vpn/devices.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
 import { issueTestDevice } from "../support/vpn.ts";
@@ -62,6 +64,36 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
   let deviceId = "";
   let downloadToken = "";
   let configText = "";
+  /** Keys and tokens of configs replaced during the run: they must not be logged either. */
+  const replacedSecrets: string[] = [];
+
+  /** One `Name = value` line of a downloaded .conf. */
+  function fieldOf(text: string, name: string): string {
+    const match = new RegExp(`^${name}\\s*=\\s*(.+)$`, "m").exec(text);
+    if (!match) throw new Error(`the config has no ${name}`);
+    return match[1]!.trim();
+  }
+
+  /** The .conf as `wg setconf` takes it: wg-quick's own fields (Address, DNS) left out. */
+  function setconfText(text: string): string {
+    const field = (name: string) => fieldOf(text, name);
+    return [
+      "[Interface]",
+      `PrivateKey = ${field("PrivateKey")}`,
+      "",
+      "[Peer]",
+      `PublicKey = ${field("PublicKey")}`,
+      `PresharedKey = ${field("PresharedKey")}`,
+      `Endpoint = ${field("Endpoint")}`,
+      `AllowedIPs = ${field("AllowedIPs")}`,
+      `PersistentKeepalive = ${field("PersistentKeepalive")}`,
+      "",
+    ].join("\n");
+  }
+
+  function secretsOf(text: string): string[] {
+    return [fieldOf(text, "PrivateKey"), fieldOf(text, "PresharedKey")];
+  }
 
   function start(
     argv: string[],
@@ -293,26 +325,10 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
     expect(downloaded!.activatedAt).toBeNull();
 
     // Configure the client from the .conf alone, as wg-quick would.
-    const field = (name: string) => {
-      const match = new RegExp(`^${name}\\s*=\\s*(.+)$`, "m").exec(configText);
-      if (!match) throw new Error(`the config has no ${name}`);
-      return match[1]!.trim();
-    };
-    const stripped = [
-      "[Interface]",
-      `PrivateKey = ${field("PrivateKey")}`,
-      "",
-      "[Peer]",
-      `PublicKey = ${field("PublicKey")}`,
-      `PresharedKey = ${field("PresharedKey")}`,
-      `Endpoint = ${field("Endpoint")}`,
-      `AllowedIPs = ${field("AllowedIPs")}`,
-      `PersistentKeepalive = ${field("PersistentKeepalive")}`,
-      "",
-    ].join("\n");
+    const field = (name: string) => fieldOf(configText, name);
     expect(field("Endpoint")).toBe(`${EXIT_PUBLIC}:51820`);
     const confFile = path.join(workDir, "client.conf");
-    await fs.writeFile(confFile, stripped, { mode: 0o600 });
+    await fs.writeFile(confFile, setconfText(configText), { mode: 0o600 });
     start(inNs(ns.client, ["wireguard-go", "-f", link.clientWg]), { env: wgEnv });
     await waitFor(
       "wireguard-go on the client",
@@ -412,6 +428,45 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
     expect(outside).not.toContain(`tunnel-${id}`);
   });
 
+  it("after new keys, the old config stops carrying traffic and the new one carries it", async () => {
+    const oldKey = clientPublicKey;
+    const oldDownload = `${apiUrl}/api/configs/${downloadToken}`;
+    const renewed = (await replaceDeviceKeys(app!.services.db, app!.services.sealer, deviceId))!;
+    await waitFor(
+      "the agent to swap the device's key on the exit",
+      async () => {
+        const peers = await exitPeers();
+        return (!peers.includes(oldKey) && peers.includes(renewed.publicKey)) || undefined;
+      },
+      5_000,
+      50,
+    );
+    expect(await probe(2)).toBeNull();
+
+    const newPath = new URL(downloadUrl(app!.services, renewed)).pathname;
+    const download = await fetch(`${apiUrl}${newPath}`);
+    expect(download.status).toBe(200);
+    const renewedText = await download.text();
+    expect(fieldOf(renewedText, "Address")).toBe(fieldOf(configText, "Address"));
+    expect(fieldOf(renewedText, "PrivateKey")).not.toBe(fieldOf(configText, "PrivateKey"));
+    replacedSecrets.push(...secretsOf(configText), downloadToken);
+    configText = renewedText;
+    downloadToken = newPath.split("/").pop()!;
+    clientPublicKey = renewed.publicKey;
+
+    const confFile = path.join(workDir, "client.conf");
+    await fs.writeFile(confFile, setconfText(configText), { mode: 0o600 });
+    await run(inNs(ns.client, ["wg", "setconf", link.clientWg, confFile]));
+    const seen = await waitFor(
+      "traffic through the tunnel with the new keys",
+      () => probe(2).then((body) => body ?? undefined),
+      20_000,
+      200,
+    );
+    expect(seen).toBe(EXIT_INET);
+    expect((await fetch(oldDownload)).status).toBe(404);
+  });
+
   it("stops carrying traffic within 5 s of the device being revoked", async () => {
     const revokedAt = Date.now();
     await revokeDevice(app!.services.db, deviceId);
@@ -430,10 +485,7 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
   });
 
   it("never logs a key or token (agent output and app log)", () => {
-    const secrets = [/PrivateKey = (.+)/, /PresharedKey = (.+)/].map((pattern) =>
-      pattern.exec(configText)![1]!.trim(),
-    );
-    for (const secret of [...secrets, downloadToken]) {
+    for (const secret of [...secretsOf(configText), downloadToken, ...replacedSecrets]) {
       expect(agentOutput).not.toContain(secret);
       expect(app!.log.text).not.toContain(secret);
     }

@@ -28,12 +28,15 @@ export async function requestVerification(
   return body;
 }
 
-/** The configs a successful verification lists, by slot (none while the configuration is pending). */
+/**
+ * The configs a successful verification lists, by slot (none while the configuration is pending).
+ * An answer of the spec's shape alone (no `devices`) still shows its one config.
+ */
 export function configsOf(result: VerificationResponse): IssuedConfig[] {
-  return (result.devices ?? []).map((device) => ({
-    downloadUrl: device.downloadUrl,
-    configSlot: device.slot,
-  }));
+  if (result.devices)
+    return result.devices.map((device) => ({ downloadUrl: device.downloadUrl, configSlot: device.slot }));
+  if (!result.downloadUrl) return [];
+  return [{ downloadUrl: result.downloadUrl, configSlot: result.configSlot ?? 1 }];
 }
 
 export const DEVICE_LIMIT_ERROR = "Device limit reached";
