@@ -15,7 +15,7 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
 import { startCheckout, verify } from "../support/purchase.ts";
 import {
-  signedStripeEvent,
+  deliverStripeEvent,
   STAND_IN_WEBHOOK_SECRET,
   startStripeStandIn,
   type StripeStandIn,
@@ -47,16 +47,7 @@ describe.each(databaseKinds)("customer e-mails on %s", (kind) => {
     await standIn?.close();
   });
 
-  async function deliver(type: string, object: object, id?: string) {
-    const event = signedStripeEvent(type, { ...object }, id);
-    const response = await app.request("/api/webhooks/stripe", {
-      method: "POST",
-      headers: { "content-type": "application/json", "stripe-signature": event.signature },
-      body: event.payload,
-    });
-    expect(response.status).toBe(200);
-    return event;
-  }
+  const deliver = (type: string, object: object, id?: string) => deliverStripeEvent(app, type, object, id);
 
   /** A purchase paid on Stripe and confirmed by its webhook, by a buyer of its own. */
   async function buy(planId: string) {

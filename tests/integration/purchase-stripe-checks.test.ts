@@ -17,7 +17,7 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
 import { startCheckout, verify as verifyAs } from "../support/purchase.ts";
 import {
-  signedStripeEvent,
+  deliverStripeEvent,
   STAND_IN_WEBHOOK_SECRET,
   startStripeStandIn,
   type StandInSession,
@@ -45,16 +45,7 @@ describe.each(databaseKinds)("Stripe payment checks on %s", (kind) => {
     await standIn?.close();
   });
 
-  async function deliver(type: string, object: object, id?: string) {
-    const event = signedStripeEvent(type, { ...object }, id);
-    const response = await app.request("/api/webhooks/stripe", {
-      method: "POST",
-      headers: { "content-type": "application/json", "stripe-signature": event.signature },
-      body: event.payload,
-    });
-    expect(response.status).toBe(200);
-    return event;
-  }
+  const deliver = (type: string, object: object, id?: string) => deliverStripeEvent(app, type, object, id);
 
   /** The buyer cookie of the browser that started each session, so `verify(…, true)` comes from it. */
   const payingBrowser = new Map<string, string>();

@@ -2,6 +2,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
+import { expect } from "vitest";
+import type { TestApp } from "./app.ts";
 
 export interface RecordedCreate {
   params: URLSearchParams;
@@ -228,4 +230,16 @@ export function signedStripeEvent(
     payload,
     signature: signer.webhooks.generateTestHeaderString({ payload, secret: STAND_IN_WEBHOOK_SECRET }),
   };
+}
+
+/** Signs an event and posts it to the app's webhook, which must accept it (200). */
+export async function deliverStripeEvent(app: TestApp, type: string, object: object, id?: string) {
+  const event = signedStripeEvent(type, { ...object }, id);
+  const response = await app.request("/api/webhooks/stripe", {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": event.signature },
+    body: event.payload,
+  });
+  expect(response.status).toBe(200);
+  return event;
 }
