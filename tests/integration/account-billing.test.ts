@@ -7,6 +7,7 @@ import { orderNumberOf } from "#server/domain/billing/self-service.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
 import { accountRequest, buy, signedInCustomer } from "../support/account.ts";
+import { createAccount, STAFF_EMAIL } from "./admin-helpers.ts";
 
 describe.each(databaseKinds)("the customer's billing actions, on %s", (kind) => {
   let app: TestApp;
@@ -70,6 +71,13 @@ describe.each(databaseKinds)("the customer's billing actions, on %s", (kind) => 
     expect((await app.request("/account/receipts/not-a-uuid", { headers: { cookie: ada } })).status).toBe(
       404,
     );
+    // A staff session is not a customer session (decision 067): no receipt, no billing action.
+    const staff = await createAccount(app, STAFF_EMAIL);
+    const asStaff = await app.request(url, { headers: { cookie: staff.cookie }, redirect: "manual" });
+    expect(asStaff.status).toBe(302);
+    expect(asStaff.headers.get("location")).toBe("/account");
+    for (const path of ["subscriptions/cancel", "subscriptions/resume", "subscriptions/billing"])
+      expect((await accountRequest(app, path, { subscriptionId }, staff.cookie)).status, path).toBe(401);
     const signedOut = await app.request(url, { redirect: "manual" });
     expect(signedOut.status).toBe(302);
     expect(signedOut.headers.get("location")).toBe("/account");
