@@ -21,6 +21,7 @@ import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { CLEAR_FLASH_COOKIE, flashCookie, readFlash, type Flash } from "./lib/flash.ts";
 import { isStaticPage } from "./lib/static-page.ts";
+import { ADMIN_LAYOUT_ROUTE_ID } from "./components/admin/admin-nav.ts";
 import { publicConfig } from "#server/config.ts";
 
 export const links: Route.LinksFunction = () => [
@@ -44,6 +45,8 @@ export function Layout({ children }: { children: ReactNode }) {
   // navigation, which App turns into a document load.
   const matches = useMatches();
   const staticPage = import.meta.env.SSR && isStaticPage(matches);
+  // The staff console has its own navigation (routes/admin-layout.tsx), not the storefront's.
+  const adminShell = matches.some((match) => match.id === ADMIN_LAYOUT_ROUTE_ID);
   const rootData = useRouteLoaderData<typeof loader>("root");
   const flash = rootData?.flash;
   return (
@@ -64,14 +67,14 @@ export function Layout({ children }: { children: ReactNode }) {
         >
           Skip to content
         </a>
-        <SiteHeader staticPage={staticPage} />
-        <main id="main" className="flex-1 pt-16">
+        {adminShell ? null : <SiteHeader staticPage={staticPage} />}
+        <main id="main" className={adminShell ? "flex-1" : "flex-1 pt-16"}>
           {rootData?.publicConfig.demo ? <DemoBanner /> : null}
           {/* A cached static page never has one; the enhancement script reads its cookie instead. */}
           {staticPage && flash ? <PageNotice flash={flash} /> : null}
           {children}
         </main>
-        <SiteFooter />
+        {adminShell ? null : <SiteFooter />}
         {staticPage ? null : (
           <>
             <Toaster richColors position="top-right" closeButton />

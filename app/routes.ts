@@ -1,4 +1,4 @@
-import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
 
 /** The JSON API (DESIGN.md §2a: these paths are fixed), path under /api → its module in routes/api/. */
 const API_ROUTES: Record<string, string> = {
@@ -27,6 +27,7 @@ const API_ROUTES: Record<string, string> = {
   "account/devices/rename": "account-device-rename",
   "account/devices/revoke": "account-device-revoke",
   "account/devices/new-keys": "account-device-new-keys",
+  "admin/audit-log": "admin-audit-log",
   "*": "unknown",
 };
 
@@ -61,9 +62,12 @@ export default [
 
   // Staff
   route("admin/login", "routes/admin-login.tsx"),
-  route("admin/blog", "routes/admin-blog.tsx"),
-  route("admin/blog/new", "routes/admin-blog-editor.tsx", { id: "admin-blog-new" }),
-  route("admin/blog/edit/:id", "routes/admin-blog-editor.tsx", { id: "admin-blog-edit" }),
+  layout("routes/admin-layout.tsx", [
+    route("admin/blog", "routes/admin-blog.tsx"),
+    route("admin/blog/new", "routes/admin-blog-editor.tsx", { id: "admin-blog-new" }),
+    route("admin/blog/edit/:id", "routes/admin-blog-editor.tsx", { id: "admin-blog-edit" }),
+    route("admin/audit", "routes/admin-audit.tsx"),
+  ]),
 
   // For crawlers and operators
   route("sitemap.xml", "routes/sitemap-xml.ts"),

@@ -7,7 +7,8 @@ describe("configuration", () => {
     expect(config.PORT).toBe(3000);
     expect(config.BRAND_NAME).toBe("NaijaLink");
     expect(config.SUPPORT_EMAIL).toBe("support@naijalink.example");
-    expect(config.STAFF_EMAILS).toEqual(["admin@naijalink.example", "editor@naijalink.example"]);
+    expect(config.STAFF_ADMINS).toEqual(["admin@naijalink.example"]);
+    expect(config.STAFF_EDITORS).toEqual(["editor@naijalink.example"]);
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.PUBLIC_URL).toBe("http://localhost:3000");
     expect(config.DATA_DIR).toMatch(/\/data$/);
@@ -109,8 +110,21 @@ describe("configuration", () => {
       STAFF_EMAILS: " Boss@Example.com ,ed@example.com",
       PUBLIC_URL: "https://naijalink.example/",
     });
-    expect(config.STAFF_EMAILS).toEqual(["boss@example.com", "ed@example.com"]);
+    expect(config.STAFF_ADMINS).toEqual(["boss@example.com", "ed@example.com"]);
+    expect(config.STAFF_EDITORS).toEqual([]);
     expect(config.PUBLIC_URL).toBe("https://naijalink.example");
+  });
+
+  it("gives each staff address one role: STAFF_EMAILS and STAFF_ADMINS are admins, an admin is never also an editor", () => {
+    const config = loadConfig({
+      STAFF_EMAILS: "old@example.com",
+      STAFF_ADMINS: "boss@example.com",
+      STAFF_EDITORS: "writer@example.com, Boss@example.com",
+    });
+    expect(config.STAFF_ADMINS).toEqual(["boss@example.com", "old@example.com"]);
+    expect(config.STAFF_EDITORS).toEqual(["writer@example.com"]);
+    // Setting only editors leaves no default admin behind.
+    expect(loadConfig({ STAFF_EDITORS: "writer@example.com" }).STAFF_ADMINS).toEqual([]);
   });
 
   it("shows the browser only non-secret values", () => {

@@ -64,7 +64,11 @@ const configSchema = z.object({
   DATABASE_URL: optionalUrl,
   BRAND_NAME: z.string().min(1).default("NaijaLink"),
   SUPPORT_EMAIL: z.email().default("support@naijalink.example"),
-  STAFF_EMAILS: emailList.default(["admin@naijalink.example", "editor@naijalink.example"]),
+  /** Staff with every right; `STAFF_EMAILS` (the older setting) means the same. */
+  STAFF_ADMINS: emailList.optional(),
+  STAFF_EMAILS: emailList.optional(),
+  /** Staff who may only write the blog. */
+  STAFF_EDITORS: emailList.optional(),
   /** Staff must enrol TOTP before using the admin area; unset → on in live mode, off in demo. */
   STAFF_REQUIRE_TOTP: z.enum(["true", "false"]).optional(),
   MAIL_FROM: z.string().min(3).optional(),
@@ -93,11 +97,26 @@ const configSchema = z.object({
 
 type RawConfig = z.infer<typeof configSchema>;
 
-export type Config = Omit<RawConfig, "PUBLIC_URL" | "STAFF_REQUIRE_TOTP"> & {
+export type Config = Omit<
+  RawConfig,
+  "PUBLIC_URL" | "STAFF_REQUIRE_TOTP" | "STAFF_ADMINS" | "STAFF_EMAILS" | "STAFF_EDITORS"
+> & {
   PUBLIC_URL: string;
   DATA_DIR: string;
   STAFF_REQUIRE_TOTP: boolean;
+  /** Resolved staff lists: an address on both is an admin. */
+  STAFF_ADMINS: string[];
+  STAFF_EDITORS: string[];
 };
+
+/** Unset → the demo's two accounts, one of each role. */
+function staffRoles(raw: RawConfig): Pick<Config, "STAFF_ADMINS" | "STAFF_EDITORS"> {
+  if (!raw.STAFF_ADMINS && !raw.STAFF_EMAILS && !raw.STAFF_EDITORS)
+    return { STAFF_ADMINS: ["admin@naijalink.example"], STAFF_EDITORS: ["editor@naijalink.example"] };
+  const admins = [...new Set([...(raw.STAFF_ADMINS ?? []), ...(raw.STAFF_EMAILS ?? [])])];
+  const editors = [...new Set(raw.STAFF_EDITORS ?? [])].filter((email) => !admins.includes(email));
+  return { STAFF_ADMINS: admins, STAFF_EDITORS: editors };
+}
 
 /** What live mode cannot run without: real payments, real e-mail, and the address buyers use. */
 const LIVE_REQUIREMENTS: Array<[keyof RawConfig, string]> = [
@@ -139,8 +158,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const issues = liveModeIssues(raw);
     if (issues.length) throw new ConfigError(issues);
   }
+  const { STAFF_EMAILS: _legacyAdmins, ...settings } = raw;
   return {
-    ...raw,
+    ...settings,
+    ...staffRoles(raw),
     PUBLIC_URL: (raw.PUBLIC_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, ""),
     DATA_DIR: path.resolve(raw.DATA_DIR),
     STAFF_REQUIRE_TOTP:

@@ -34,3 +34,11 @@ export function pageMeta(page: PageMeta, matches: MatchLike[]): MetaDescriptor[]
     { name: "twitter:card", content: "summary" },
   ];
 }
+
+/** A staff console page: titled, never indexed. */
+export function adminPageMeta(title: string, path: string, matches: MatchLike[]): MetaDescriptor[] {
+  return [
+    ...pageMeta({ title, description: `${title} in the staff console.`, path }, matches),
+    { name: "robots", content: "noindex" },
+  ];
+}

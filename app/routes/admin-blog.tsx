@@ -6,10 +6,11 @@ import { authCall, blogAdminCall, type AdminPost } from "#app/components/admin/a
 import { POST_TABS, PostTable, postsInTab, type PostTab } from "#app/components/admin/post-table.tsx";
 import { TwoFactorSettings } from "#app/components/admin/two-factor-settings.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { flashCookie, type Flash } from "#app/lib/flash.ts";
+import { flashCookie } from "#app/lib/flash.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { cn } from "#app/lib/utils.ts";
 import { staffAccess } from "#server/domain/auth/staff.ts";
+import { ACCESS_DENIED } from "#server/http/staff-pages.ts";
 import type { Route } from "./+types/admin-blog";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -19,12 +20,6 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   ),
   { name: "robots", content: "noindex" },
 ];
-
-const ACCESS_DENIED: Flash = {
-  type: "error",
-  title: "Access Denied",
-  description: "You don't have permission to access this page.",
-};
 
 /**
  * Signed out → the login page; signed in but not staff → sent home, told so there (spec §6);

@@ -1,5 +1,5 @@
 import type { z, ZodType } from "zod";
-import { staffAccess, type StaffUser } from "#server/domain/auth/staff.ts";
+import { staffAccess, type SignedInStaff, type StaffRole } from "#server/domain/auth/staff.ts";
 import type { AppServices } from "#server/services.ts";
 import {
   forbidden,
@@ -14,21 +14,27 @@ import {
 export const ENROL_TWO_FACTOR_FIRST =
   "Set up two-factor authentication on /admin/blog before using the admin area: staff accounts require it.";
 
+export const ROLE_NOT_ALLOWED = "Your staff role does not include this part of the admin area.";
+
 /**
  * The server-side gate of every admin call (DESIGN.md §2): a signed-in, e-mail-verified
- * user on the staff list (enrolled in TOTP when `STAFF_REQUIRE_TOTP` is on), or an
- * `ApiError` 401 (no session) / 403 (anyone else).
+ * user on the staff list (enrolled in TOTP when `STAFF_REQUIRE_TOTP` is on) whose role
+ * covers `role` (an admin covers both), or an `ApiError` 401 (no session) / 403 (anyone else).
  */
 export async function requireStaff(
   request: Request,
-  services: Pick<AppServices, "auth" | "config">,
-): Promise<StaffUser> {
+  services: Pick<AppServices, "auth" | "config" | "customerAuth">,
+  role: StaffRole = "editor",
+): Promise<SignedInStaff> {
   const access = await staffAccess(request, services);
   switch (access.kind) {
     case "staff":
+      if (role === "admin" && access.user.role !== "admin") throw forbidden(ROLE_NOT_ALLOWED);
       return access.user;
     case "anonymous":
       throw unauthorized("Please sign in with a staff account first.");
+    case "customer":
+      throw forbidden("A customer account has no access to the admin area.");
     case "unverified":
       throw forbidden("Confirm your e-mail address before using the admin area.");
     case "not-staff":
@@ -38,19 +44,30 @@ export async function requireStaff(
   }
 }
 
+type StaffHandler<S extends ZodType> = (
+  input: z.infer<S>,
+  staff: SignedInStaff,
+  call: ApiCall,
+) => Promise<unknown>;
+
 /**
- * `jsonEndpoint` for staff: the permission check runs before the body is even read,
+ * `jsonEndpoint` for staff of `role`: the permission check runs before the body is even read,
  * so a caller without access learns nothing from validation messages.
  */
-export function staffEndpoint<S extends ZodType>(
-  schema: S,
-  handler: (input: z.infer<S>, staff: StaffUser, call: ApiCall) => Promise<unknown>,
-) {
+function endpointFor<S extends ZodType>(role: StaffRole, schema: S, handler: StaffHandler<S>) {
   return (call: ApiCall) =>
     handleApi(call, async () => {
       if (call.request.method !== "POST") throw methodNotAllowed(["POST"]);
-      const staff = await requireStaff(call.request, call.context.services);
+      const staff = await requireStaff(call.request, call.context.services, role);
       const input = parseInput(schema, await readJsonBody(call.request)) as z.infer<S>;
       return handler(input, staff, call);
     });
 }
+
+/** An endpoint any staff member may call: the blog admin. */
+export const staffEndpoint = <S extends ZodType>(schema: S, handler: StaffHandler<S>) =>
+  endpointFor("editor", schema, handler);
+
+/** An operations endpoint under /api/admin/*: admins only. */
+export const adminEndpoint = <S extends ZodType>(schema: S, handler: StaffHandler<S>) =>
+  endpointFor("admin", schema, handler);

@@ -21,7 +21,7 @@ describe("every route is server-rendered", () => {
   });
 
   it("sends no staff address to the browser, on static, hydrated or admin pages", async () => {
-    const staffAddresses = app.services.config.STAFF_EMAILS;
+    const staffAddresses = [...app.services.config.STAFF_ADMINS, ...app.services.config.STAFF_EDITORS];
     expect(staffAddresses.length).toBeGreaterThan(0);
     for (const path of ["/", "/get-started", "/blog", "/admin/login", "/admin/blog"]) {
       const html = await (await app.request(path)).text();

@@ -4,3 +4,4 @@ export * from "./blog.ts";
 export * from "./customer.ts";
 export * from "./mail.ts";
 export * from "./vpn.ts";
+export * from "./staff.ts";

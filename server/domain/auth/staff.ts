@@ -1,4 +1,8 @@
+import { customerOf } from "#server/domain/account/customer-auth.ts";
 import type { AppServices } from "#server/services.ts";
+
+/** `admin`: everything; `editor`: the blog only. */
+export type StaffRole = "admin" | "editor";
 
 export interface StaffUser {
   id: string;
@@ -7,28 +11,47 @@ export interface StaffUser {
   twoFactorEnabled: boolean;
 }
 
+export interface SignedInStaff extends StaffUser {
+  role: StaffRole;
+}
+
 /**
  * Who is asking, as far as the admin area is concerned. "needs-two-factor": staff who must enrol
  * TOTP first (`STAFF_REQUIRE_TOTP`) and may reach nothing but the enrolment.
  */
 export type StaffAccess =
   | { kind: "anonymous" }
+  /** No staff session, but a customer's (decision 067): signed in, and refused. */
+  | { kind: "customer" }
   | { kind: "unverified"; user: StaffUser }
   | { kind: "not-staff"; user: StaffUser }
   | { kind: "needs-two-factor"; user: StaffUser }
-  | { kind: "staff"; user: StaffUser };
+  | { kind: "staff"; user: SignedInStaff };
+
+export function staffRoleOf(
+  config: Pick<AppServices["config"], "STAFF_ADMINS" | "STAFF_EDITORS">,
+  email: string,
+): StaffRole | null {
+  const address = email.trim().toLowerCase();
+  if (config.STAFF_ADMINS.includes(address)) return "admin";
+  if (config.STAFF_EDITORS.includes(address)) return "editor";
+  return null;
+}
 
 export function isStaffEmail(services: Pick<AppServices, "config">, email: string): boolean {
-  return services.config.STAFF_EMAILS.includes(email.trim().toLowerCase());
+  return staffRoleOf(services.config, email) !== null;
 }
 
 /** Reads the session from the cookie or an `Authorization: Bearer` token. */
 export async function staffAccess(
   request: Request,
-  services: Pick<AppServices, "auth" | "config">,
+  services: Pick<AppServices, "auth" | "config" | "customerAuth">,
 ): Promise<StaffAccess> {
   const found = await services.auth.api.getSession({ headers: request.headers });
-  if (!found) return { kind: "anonymous" };
+  if (!found) {
+    const customer = await customerOf(services.customerAuth, request);
+    return customer ? { kind: "customer" } : { kind: "anonymous" };
+  }
   const user: StaffUser = {
     id: found.user.id,
     email: found.user.email,
@@ -36,7 +59,8 @@ export async function staffAccess(
     twoFactorEnabled: Boolean(found.user.twoFactorEnabled),
   };
   if (!found.user.emailVerified) return { kind: "unverified", user };
-  if (!isStaffEmail(services, user.email)) return { kind: "not-staff", user };
+  const role = staffRoleOf(services.config, user.email);
+  if (!role) return { kind: "not-staff", user };
   if (services.config.STAFF_REQUIRE_TOTP && !user.twoFactorEnabled) return { kind: "needs-two-factor", user };
-  return { kind: "staff", user };
+  return { kind: "staff", user: { ...user, role } };
 }

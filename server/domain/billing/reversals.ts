@@ -269,7 +269,7 @@ async function notifyStaffOfDispute(
     "",
     "Answer it in the Stripe Dashboard (Payments → Disputes).",
   ].join("\n");
-  for (const to of services.config.STAFF_EMAILS) {
+  for (const to of services.config.STAFF_ADMINS) {
     await services.mail.enqueue(tx, {
       kind: "dispute-notice",
       to,

@@ -1,0 +1,98 @@
+import { Form, Link } from "react-router";
+import { Button } from "#app/components/ui/button.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { adminPageMeta } from "#app/lib/meta.ts";
+import { auditLogQuerySchema, listAuditLog } from "#server/domain/ops/audit.ts";
+import { requireStaffPage } from "#server/http/staff-pages.ts";
+import type { Route } from "./+types/admin-audit";
+
+export const meta: Route.MetaFunction = ({ matches }) => adminPageMeta("Audit log", "/admin/audit", matches);
+
+const FILTERS = [
+  { name: "action", label: "Action", placeholder: "subscription.refund" },
+  { name: "staffEmail", label: "Staff e-mail", placeholder: "admin@…" },
+  { name: "targetType", label: "Target type", placeholder: "subscription" },
+  { name: "targetId", label: "Target id", placeholder: "" },
+] as const;
+
+/** Read-only by design: the table refuses UPDATE and DELETE (migration 0020). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireStaffPage(request, context.services, "admin");
+  const params = new URL(request.url).searchParams;
+  const filters = Object.fromEntries(FILTERS.map(({ name }) => [name, params.get(name) || undefined]));
+  const before = Number(params.get("before"));
+  const query = auditLogQuerySchema.safeParse({
+    ...filters,
+    before: Number.isSafeInteger(before) && before > 0 ? before : undefined,
+  });
+  const page = query.success ? await listAuditLog(context.services.db, query.data) : null;
+  return {
+    filters,
+    invalid: !query.success,
+    entries: (page?.entries ?? []).map((entry) => ({ ...entry, at: entry.at.toISOString() })),
+    nextBefore: page?.nextBefore ?? null,
+  };
+}
+
+export default function AdminAudit({ loaderData }: Route.ComponentProps) {
+  const { filters, invalid, entries, nextBefore } = loaderData;
+  const older = new URLSearchParams(
+    Object.entries({ ...filters, before: nextBefore ? String(nextBefore) : undefined }).filter(
+      (pair): pair is [string, string] => Boolean(pair[1]),
+    ),
+  );
+  return (
+    <section className="px-4 py-8 md:px-8">
+      <h1 className="text-2xl font-bold">Audit log</h1>
+      <p className="mt-1 text-sm text-muted-foreground">
+        Every staff action, newest first. Entries cannot be changed or removed.
+      </p>
+      <Form method="get" className="mt-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end">
+        {FILTERS.map(({ name, label, placeholder }) => (
+          <label key={name} className="grid gap-1 text-sm">
+            {label}
+            <Input name={name} defaultValue={filters[name] ?? ""} placeholder={placeholder} />
+          </label>
+        ))}
+        <Button type="submit">Filter</Button>
+      </Form>
+      {invalid ? (
+        <p role="alert" className="mt-4 text-sm text-destructive">
+          These filters are not valid: each is at most 200 characters.
+        </p>
+      ) : null}
+      <div className="mt-6 overflow-x-auto">
+        <table className="w-full min-w-[48rem] text-left text-sm">
+          <thead className="border-b text-xs uppercase text-muted-foreground">
+            <tr>
+              <th className="py-2 pr-4">When (UTC)</th>
+              <th className="py-2 pr-4">Who</th>
+              <th className="py-2 pr-4">Action</th>
+              <th className="py-2 pr-4">Target</th>
+              <th className="py-2 pr-4">Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <tr key={entry.id} className="border-b align-top">
+                <td className="whitespace-nowrap py-2 pr-4">{entry.at.slice(0, 19).replace("T", " ")}</td>
+                <td className="py-2 pr-4">{entry.staffEmail}</td>
+                <td className="py-2 pr-4 font-mono">{entry.action}</td>
+                <td className="py-2 pr-4">
+                  {entry.targetType} <span className="font-mono text-xs">{entry.targetId}</span>
+                </td>
+                <td className="py-2 pr-4">{entry.reason ?? "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {entries.length === 0 ? <p className="py-6 text-muted-foreground">No entries match.</p> : null}
+      </div>
+      {nextBefore ? (
+        <Link className="mt-4 inline-block underline" to={`?${older.toString()}`}>
+          Older entries
+        </Link>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+import { isRouteErrorResponse, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
+import { ADMIN_LAYOUT_ROUTE_ID, sectionsFor } from "#app/components/admin/admin-nav.ts";
+import { cn } from "#app/lib/utils.ts";
+import { staffAccess } from "#server/domain/auth/staff.ts";
+import type { Route } from "./+types/admin-layout";
+
+/**
+ * The shell of every /admin page but the login. It refuses nobody itself: each page's loader
+ * decides who it turns away and how (spec §6 fixes that for the blog pages), and loaders run in
+ * parallel, so the frame only shows whom it greets and which sections their role opens.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const access = await staffAccess(request, context.services);
+  if (access.kind === "staff") return { email: access.user.email, role: access.user.role };
+  if (access.kind === "needs-two-factor") return { email: access.user.email, role: null };
+  return { email: null, role: null };
+}
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  return (
+    <AdminFrame email={loaderData.email} role={loaderData.role}>
+      <Outlet />
+    </AdminFrame>
+  );
+}
+
+function AdminFrame({
+  email,
+  role,
+  children,
+}: {
+  email: string | null;
+  role: "admin" | "editor" | null;
+  children: React.ReactNode;
+}) {
+  const brand = useRouteLoaderData<{ publicConfig: { brandName: string } }>("root")?.publicConfig.brandName;
+  return (
+    <div className="min-h-screen md:grid md:grid-cols-[14rem_1fr]">
+      <aside className="border-b bg-slate-950 text-slate-100 md:min-h-screen md:border-b-0 md:border-r">
+        <div className="flex items-center justify-between gap-2 px-4 py-4">
+          <p className="font-bold">
+            {brand} <span className="font-normal text-slate-400">staff</span>
+          </p>
+        </div>
+        <nav aria-label="Admin" className="overflow-x-auto">
+          <ul className="flex gap-1 px-2 pb-2 md:flex-col md:pb-4">
+            {sectionsFor(role).map((section) => (
+              <li key={section.to}>
+                <NavLink
+                  to={section.to}
+                  end={section.to === "/admin"}
+                  className={({ isActive }) =>
+                    cn(
+                      "block whitespace-nowrap rounded px-3 py-2 text-sm hover:bg-slate-800",
+                      isActive && "bg-slate-800 font-semibold text-white",
+                    )
+                  }
+                >
+                  {section.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {email ? (
+          <p className="hidden break-all px-4 pb-4 text-xs text-slate-400 md:block">
+            Signed in as {email}
+            {role ? ` (${role})` : ""}
+          </p>
+        ) : null}
+      </aside>
+      <div className="min-w-0">{children}</div>
+    </div>
+  );
+}
+
+/** A page's refusal (an editor on an operations page) or failure, shown inside the shell. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const shell = useRouteLoaderData<typeof loader>(ADMIN_LAYOUT_ROUTE_ID);
+  const forbidden = isRouteErrorResponse(error) && error.status === 403;
+  const message = forbidden
+    ? String((error.data as { message?: string } | undefined)?.message ?? "You don't have permission.")
+    : "This page could not be loaded. Try again, or check the server log.";
+  const body = (
+    <section className="mx-auto max-w-3xl px-4 py-12">
+      <h1 className="text-2xl font-bold">
+        {forbidden ? "Not available to your role" : "Something went wrong"}
+      </h1>
+      <p className="mt-4 text-muted-foreground">{message}</p>
+    </section>
+  );
+  if (!shell) return body;
+  return (
+    <AdminFrame email={shell.email} role={shell.role}>
+      {body}
+    </AdminFrame>
+  );
+}
