@@ -1,8 +1,9 @@
-// Browser-side calls of the admin area: better-auth's endpoints and /api/blog-admin/*.
+// Browser-side calls of the admin area: better-auth's endpoints, /api/blog-admin/* and /api/admin/*.
 // Both ride on the session cookie (HttpOnly, SameSite=Lax) that better-auth sets.
 
 // Type-only: erased from the browser bundle.
 export type { AdminPost } from "#server/domain/blog/admin.ts";
+import { postJson, type JsonCallResult } from "#app/lib/json-call.ts";
 
 export type AuthResult = { ok: true; data: Record<string, unknown> } | { ok: false; message?: string };
 
@@ -40,4 +41,9 @@ export async function blogAdminCall<T>(
   } catch {
     return null;
   }
+}
+
+/** An operations call under /api/admin/*; the caller shows `message` when it fails. */
+export function adminCall<T = unknown>(path: string, body: unknown = {}): Promise<JsonCallResult<T>> {
+  return postJson<T>(`/api/admin/${path}`, body);
 }

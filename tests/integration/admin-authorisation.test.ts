@@ -1,0 +1,207 @@
+// The authorisation matrix of the staff console (issue 15), generated from the route table: every
+// /api/admin/* and /api/blog-admin/* endpoint and every /admin/* page, as each kind of caller.
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import routeConfig from "#app/routes.ts";
+import { queryRows } from "#server/db/client.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { buy, signedInCustomer } from "../support/account.ts";
+import { createAccount, OTHER_STAFF_EMAIL, STAFF_EMAIL } from "./admin-helpers.ts";
+
+interface RouteEntry {
+  path?: string;
+  children?: RouteEntry[];
+}
+
+function routePaths(entries: readonly RouteEntry[]): string[] {
+  return entries.flatMap((entry) => [
+    ...(entry.path === undefined ? [] : [entry.path]),
+    ...routePaths(entry.children ?? []),
+  ]);
+}
+
+const ALL_PATHS = routePaths(routeConfig as RouteEntry[]);
+const STAFF_API = ALL_PATHS.filter((path) => /^api\/(admin|blog-admin)\//.test(path)).map(
+  (path) => `/${path}`,
+);
+const STAFF_PAGES = ALL_PATHS.filter((path) => /^admin(\/|$)/.test(path) && path !== "admin/login").map(
+  (path) => `/${path}`,
+);
+const isBlog = (path: string) => path.startsWith("/api/blog-admin/") || path.startsWith("/admin/blog");
+
+/** What the matrix needs: objects to point ids at. */
+interface Fixture {
+  app: TestApp;
+  postId: string;
+  subscriptionId: string;
+  customerEmail: string;
+}
+
+/**
+ * A request each endpoint accepts from an admin (2xx). Every endpoint in the route table needs one:
+ * a new endpoint without an entry fails the first test below.
+ */
+const ADMIN_REQUESTS: Record<string, (fixture: Partial<Fixture>) => unknown> = {
+  "/api/blog-admin/list": () => ({}),
+  "/api/blog-admin/create": () => ({
+    title: "Matrix post",
+    slug: `matrix-${Date.now()}`,
+    content: "Hello",
+    author: "NaijaLink Team",
+    status: "draft",
+    published_at: null,
+  }),
+  "/api/blog-admin/update": ({ postId }) => ({ id: postId, status: "published" }),
+  "/api/blog-admin/delete": ({ postId }) => ({ id: postId, restore: true }),
+  "/api/admin/audit-log": () => ({ limit: 10 }),
+};
+
+/** A concrete address for each page route with parameters. */
+const PAGE_ADDRESSES: Record<string, (fixture: Fixture) => string> = {
+  "/admin/blog/edit/:id": ({ postId }) => `/admin/blog/edit/${postId}`,
+};
+
+const CALLERS = ["anonymous", "customer", "unverifiedStaff", "editor", "admin"] as const;
+type Caller = (typeof CALLERS)[number];
+
+/** Tables that change on reading (sessions, rate-limit counters) are left out of "changed nothing". */
+const VOLATILE_TABLES = /session|rate_limit|verification/;
+
+describe("staff console authorisation matrix", () => {
+  let app: TestApp;
+  let fixture: Fixture;
+  const cookies = {} as Record<Caller, string>;
+
+  async function snapshot(): Promise<Record<string, string>> {
+    const tables = await queryRows<{ name: string }>(
+      app.services.db,
+      sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
+    );
+    const result: Record<string, string> = {};
+    for (const { name } of tables) {
+      if (VOLATILE_TABLES.test(name)) continue;
+      const [row] = await queryRows<{ digest: string | null }>(
+        app.services.db,
+        sql.raw(
+          `select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from "${name}" t`,
+        ),
+      );
+      result[name] = row?.digest ?? "";
+    }
+    return result;
+  }
+
+  function call(caller: Caller, path: string, body: unknown) {
+    return app.request(path, { json: body, headers: cookies[caller] ? { cookie: cookies[caller] } : {} });
+  }
+
+  function page(caller: Caller, path: string) {
+    return app.request(path, {
+      redirect: "manual",
+      headers: cookies[caller] ? { cookie: cookies[caller] } : {},
+    });
+  }
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    cookies.anonymous = "";
+    cookies.admin = (await createAccount(app, STAFF_EMAIL)).cookie;
+    cookies.editor = (await createAccount(app, OTHER_STAFF_EMAIL)).cookie;
+    const unverified = "late-admin@naijalink.example";
+    // A second admin address whose confirmation no longer holds: a live session the server must refuse.
+    (app.config.STAFF_ADMINS as string[]).push(unverified);
+    cookies.unverifiedStaff = (await createAccount(app, unverified)).cookie;
+    await app.services.db.execute(sql`update "user" set email_verified = false where email = ${unverified}`);
+    const customerEmail = "matrix-buyer@example.com";
+    const sessionId = await buy(app, "pro-monthly", customerEmail);
+    cookies.customer = await signedInCustomer(app, customerEmail);
+    const [subscription] = await queryRows<{ id: string }>(
+      app.services.db,
+      sql`select id from subscriptions where checkout_session_id = ${sessionId}`,
+    );
+    const created = await call(
+      "admin",
+      "/api/blog-admin/create",
+      ADMIN_REQUESTS["/api/blog-admin/create"]!({}),
+    );
+    const { post } = (await created.json()) as { post: { id: string } };
+    fixture = { app, postId: post.id, subscriptionId: subscription!.id, customerEmail };
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it("knows a request for every staff endpoint and an address for every page with parameters", () => {
+    expect(STAFF_API.length).toBeGreaterThan(4);
+    expect(STAFF_API.filter((path) => !ADMIN_REQUESTS[path])).toEqual([]);
+    expect(STAFF_PAGES.filter((path) => path.includes(":") && !PAGE_ADDRESSES[path])).toEqual([]);
+  });
+
+  it("refuses every staff endpoint to anyone but staff of the right role, changing no row", async () => {
+    const before = await snapshot();
+    const expected: Record<Exclude<Caller, "admin">, (path: string) => number> = {
+      anonymous: () => 401,
+      customer: () => 403,
+      unverifiedStaff: () => 403,
+      editor: (path) => (isBlog(path) ? 0 : 403),
+    };
+    for (const path of STAFF_API) {
+      const body = ADMIN_REQUESTS[path]!(fixture);
+      for (const caller of ["anonymous", "customer", "unverifiedStaff", "editor"] as const) {
+        const status = expected[caller](path);
+        if (!status) continue;
+        const response = await call(caller, path, body);
+        expect(response.status, `${path} as ${caller}`).toBe(status);
+        const error = (await response.json()) as { error?: unknown; message?: unknown };
+        expect(typeof error.error, `${path} as ${caller}`).toBe("string");
+        expect(typeof error.message, `${path} as ${caller}`).toBe("string");
+      }
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("lets an admin call every staff endpoint, and an editor the blog ones", async () => {
+    for (const path of STAFF_API) {
+      const response = await call("admin", path, ADMIN_REQUESTS[path]!(fixture));
+      expect(response.status, `${path} as admin: ${await response.clone().text()}`).toBeLessThan(300);
+      if (isBlog(path) && path.endsWith("/list")) expect((await call("editor", path, {})).status).toBe(200);
+    }
+  });
+
+  it("serves every admin page to admins only, the blog pages to editors, and turns the rest away", async () => {
+    for (const route of STAFF_PAGES) {
+      const path = PAGE_ADDRESSES[route]?.(fixture) ?? route;
+      const anonymous = await page("anonymous", path);
+      expect(anonymous.status, `${path} signed out`).toBe(302);
+      expect(anonymous.headers.get("location"), `${path} signed out`).toMatch(/^\/(admin\/login)?$/);
+      for (const caller of ["customer", "unverifiedStaff"] as const) {
+        const response = await page(caller, path);
+        expect(response.status, `${path} as ${caller}`).toBe(302);
+        expect(response.headers.get("location"), `${path} as ${caller}`).toBe("/");
+      }
+      const editor = await page("editor", path);
+      expect(editor.status, `${path} as editor`).toBe(isBlog(path) ? 200 : 403);
+      if (!isBlog(path)) expect(await editor.text()).toContain("Not available to your role");
+      expect((await page("admin", path)).status, `${path} as admin`).toBe(200);
+    }
+  });
+
+  it("shows an editor only the Blog section and an admin every section", async () => {
+    const nav = async (caller: Caller) => {
+      const html = await (await page(caller, "/admin/blog")).text();
+      const block = /<nav aria-label="Admin"[^]*?<\/nav>/.exec(html)?.[0] ?? "";
+      return [...block.matchAll(/<a [^>]*>([^<]+)<\/a>/g)].map((match) => match[1]);
+    };
+    expect(await nav("editor")).toEqual(["Blog"]);
+    expect(await nav("admin")).toEqual([
+      "Dashboard",
+      "Orders",
+      "Subscriptions",
+      "Servers",
+      "Messages",
+      "Blog",
+      "Audit log",
+    ]);
+  });
+});
