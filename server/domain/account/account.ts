@@ -7,6 +7,7 @@ import { queueDeviceNoticeEmail } from "#server/domain/mail/customer-emails.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
 import { replaceDeviceKeys } from "#server/domain/vpn/device-keys.ts";
 import { issueDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
+import { currentPeriodStart, transferThisPeriod, type DeviceTransfer } from "#server/domain/vpn/transfer.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import type { Customer } from "./customer-auth.ts";
 import { deviceNotFound, subscriptionNotFound, subscriptionNotUsable } from "./errors.ts";
@@ -28,6 +29,8 @@ export interface AccountDevice {
   createdAt: string;
   activatedAt: string | null;
   lastHandshakeAt: string | null;
+  /** The data it moved in the subscription's current period; null when its node never reported any. */
+  transfer: DeviceTransfer | null;
   /** The capability link of the .conf (the same as the success page's). */
   downloadUrl: string;
 }
@@ -62,14 +65,19 @@ export async function listAccount(
   now = new Date(),
 ): Promise<AccountSubscription[]> {
   const rows = await services.db
-    .select({ subscription: subscriptions, device: devices, server: vpnServers })
+    .select({
+      subscription: subscriptions,
+      device: devices,
+      server: vpnServers,
+      periodStart: sql<Date>`${currentPeriodStart(subscriptions)}`.mapWith(subscriptions.createdAt),
+    })
     .from(subscriptions)
     .leftJoin(devices, and(eq(devices.subscriptionId, subscriptions.id), isNull(devices.revokedAt)))
     .leftJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
     .where(ownedBy(customer))
     .orderBy(desc(subscriptions.createdAt), asc(devices.slot));
   const byId = new Map<string, AccountSubscription>();
-  for (const { subscription, device, server } of rows) {
+  for (const { subscription, device, server, periodStart } of rows) {
     let entry = byId.get(subscription.id);
     if (!entry) {
       const plan = findPlan(subscription.planId);
@@ -98,6 +106,7 @@ export async function listAccount(
         createdAt: device.createdAt.toISOString(),
         activatedAt: device.activatedAt?.toISOString() ?? null,
         lastHandshakeAt: device.lastHandshakeAt?.toISOString() ?? null,
+        transfer: transferThisPeriod(device, periodStart),
         downloadUrl: downloadUrl(services, device),
       });
     }
