@@ -14,7 +14,7 @@ import {
   signInFormTarget,
   signInLink,
 } from "../support/account.ts";
-import { createAccount, STAFF_EMAIL } from "./admin-helpers.ts";
+import { createAccount, queuedEmails, STAFF_EMAIL } from "./admin-helpers.ts";
 
 /** Sign-in e-mails queued for `to`. */
 async function mailsTo(app: TestApp, to: string) {
@@ -43,6 +43,14 @@ describe.each(databaseKinds)("customer sign-in by e-mailed link, on %s", (kind) 
     expect(asked.status).toBe(200);
     const link = await signInLink(app, "once@example.com");
     expect(link).toMatch(/^http:\/\/localhost:3000\/account\?token=[A-Za-z0-9]{32}$/);
+    // Rendered like every customer e-mail: the HTML part leads to the same page, replies go to support.
+    const [queued] = (await queuedEmails(app, "once@example.com")).filter(
+      (email) => email.kind === "account.sign-in",
+    );
+    expect(queued!.subject).toBe(`Your ${app.config.BRAND_NAME} sign-in link`);
+    expect(queued!.html).toContain(`href="${link}"`);
+    expect(queued!.html).toContain('href="http://localhost:3000/account"');
+    expect(queued!.replyTo).toBe(app.config.SUPPORT_EMAIL);
     // A mail scanner fetching the link gets the page, not a session, and spends nothing.
     for (let scan = 0; scan < 2; scan++) await signInFormTarget(app, link);
 

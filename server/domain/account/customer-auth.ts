@@ -8,9 +8,9 @@ import type { Database, Executor } from "#server/db/client.ts";
 import * as customerSchema from "#server/db/schema/customer.ts";
 import { subscriptions } from "#server/db/schema/index.ts";
 import type { OutgoingEmail } from "#server/domain/mail/outbox.ts";
+import { signInEmail } from "#server/domain/mail/templates/sign-in.tsx";
 import { consumeRateLimits } from "#server/domain/rate-limit.ts";
 import type { Logger } from "#server/logger.ts";
-import { signInEmail } from "./sign-in-email.ts";
 
 // Customers sign in with an e-mailed one-time link (decision 067), through a better-auth instance
 // of their own: its own base path, cookie prefix and tables. A staff cookie or bearer token is
@@ -156,11 +156,11 @@ export function createCustomerAuth(deps: CustomerAuthDependencies) {
           await deps.mail.enqueue(db, {
             kind: "account.sign-in",
             to: email,
-            ...signInEmail({
-              brand: config.BRAND_NAME,
+            replyTo: config.SUPPORT_EMAIL,
+            ...(await signInEmail(config, {
               url: signInPageUrl(config.PUBLIC_URL, token),
               minutes: SIGN_IN_LINK_MINUTES,
-            }),
+            })),
           });
           deps.mail.wake();
         },
