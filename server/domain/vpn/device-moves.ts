@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { regionLabel } from "#app/lib/locations.ts";
 import type { Database, Executor, Transaction } from "#server/db/client.ts";
 import { devices, subscriptions, vpnServers, type Device, type VpnServer } from "#server/db/schema/index.ts";
@@ -101,7 +101,11 @@ export async function moveRegionsFor(executor: Executor, currentRegion: string):
   return (await regionsWithRoom(executor)).filter((region) => region !== currentRegion);
 }
 
+/** Moves run one at a time (see below), then the device row is locked; undefined when it is not live. */
 async function lockLiveDevice(tx: Transaction, deviceId: string) {
+  // A move locks its target server and then, through the trigger, updates its old one: two moves
+  // in opposite directions would deadlock. Moves are rare, so they wait for each other instead.
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('vpn-device-moves'))`);
   const [row] = await tx
     .select({
       device: devices,
