@@ -28,6 +28,7 @@ const API_ROUTES: Record<string, string> = {
   "account/devices/revoke": "account-device-revoke",
   "account/devices/new-keys": "account-device-new-keys",
   "admin/audit-log": "admin-audit-log",
+  "account/devices/move": "account-device-move",
   "*": "unknown",
 };
 

@@ -4,7 +4,7 @@ import { APIError, createAuthMiddleware } from "better-auth/api";
 import { magicLink } from "better-auth/plugins";
 import { sql } from "drizzle-orm";
 import type { Config } from "#server/config.ts";
-import type { Database, Executor } from "#server/db/client.ts";
+import type { Database } from "#server/db/client.ts";
 import * as customerSchema from "#server/db/schema/customer.ts";
 import { subscriptions } from "#server/db/schema/index.ts";
 import type { OutgoingEmail } from "#server/domain/mail/outbox.ts";
