@@ -28,6 +28,8 @@ const API_ROUTES: Record<string, string> = {
   "account/devices/revoke": "account-device-revoke",
   "account/devices/new-keys": "account-device-new-keys",
   "admin/audit-log": "admin-audit-log",
+  "admin/messages": "admin-messages",
+  "admin/messages/status": "admin-messages-status",
   "*": "unknown",
 };
 
@@ -66,6 +68,7 @@ export default [
     route("admin/blog", "routes/admin-blog.tsx"),
     route("admin/blog/new", "routes/admin-blog-editor.tsx", { id: "admin-blog-new" }),
     route("admin/blog/edit/:id", "routes/admin-blog-editor.tsx", { id: "admin-blog-edit" }),
+    route("admin/messages", "routes/admin-messages.tsx"),
     route("admin/audit", "routes/admin-audit.tsx"),
   ]),
 
