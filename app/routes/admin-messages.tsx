@@ -3,6 +3,7 @@ import { MessageCard } from "#app/components/admin/message-card.tsx";
 import { adminPageMeta } from "#app/lib/meta.ts";
 import { cn } from "#app/lib/utils.ts";
 import { listMessages, messageListQuerySchema } from "#server/domain/contact/messages.ts";
+import { RETENTION } from "#server/domain/ops/housekeeping.ts";
 import { requireStaffPage } from "#server/http/staff-pages.ts";
 import type { Route } from "./+types/admin-messages";
 
@@ -23,9 +24,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     status: params.get("status") || undefined,
     page: Number(params.get("page") || 1),
   });
-  if (!query.success) return { invalid: true, status: null, list: null };
+  const retentionDays = RETENTION.closedMessageMs / 86_400_000;
+  if (!query.success) return { invalid: true, retentionDays, status: null, list: null };
   return {
     invalid: false,
+    retentionDays,
     status: query.data.status ?? null,
     list: await listMessages(context.services.db, query.data),
   };
@@ -40,14 +43,13 @@ function address(status: string | null | undefined, page = 1) {
 }
 
 export default function AdminMessages({ loaderData }: Route.ComponentProps) {
-  const { invalid, status, list } = loaderData;
+  const { invalid, retentionDays, status, list } = loaderData;
   const revalidator = useRevalidator();
   return (
     <section className="px-4 py-8 md:px-8">
       <h1 className="text-2xl font-bold">Messages</h1>
       <p className="mt-1 text-sm text-muted-foreground">
-        What visitors sent through the contact form, newest first. Closed messages are removed 180 days after
-        they were closed.
+        {`What visitors sent through the contact form, newest first. A closed message is deleted ${retentionDays} days after it was closed.`}
       </p>
       <nav aria-label="Filter by status" className="mt-6 flex flex-wrap gap-2">
         {TABS.map((tab) => (
@@ -66,7 +68,7 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
       </nav>
       {invalid ? (
         <p role="alert" className="mt-4 text-sm text-destructive">
-          This filter is not valid: choose a status above.
+          This address is not valid: choose a status above.
         </p>
       ) : null}
       {list ? (
@@ -76,6 +78,7 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
               <MessageCard
                 key={message.id}
                 message={message}
+                retentionDays={retentionDays}
                 onChanged={() => void revalidator.revalidate()}
               />
             ))}

@@ -265,11 +265,12 @@ describe.each(databaseKinds)("the staff inbox of contact messages (%s)", (kind) 
       (await app.request(`/admin/messages${search}`, { headers: { cookie } })).text();
     const second = await page("?page=2");
     expect(second).toContain("Page 2 of 2");
+    expect(second).toContain("A closed message is deleted 180 days after it was closed.");
     expect(second).toContain("Question 1<");
     expect(second).not.toContain("Question 21<");
     const answered = await page("?status=answered");
     expect(answered).toContain("Answered one");
     expect(answered).not.toContain("Question 1<");
-    expect(await page("?status=bogus")).toContain("This filter is not valid");
+    expect(await page("?status=bogus")).toContain("This address is not valid");
   });
 });

@@ -12,27 +12,54 @@ const STATUS_BADGES = {
   closed: "secondary",
 } as const satisfies Record<ContactMessageStatus, string>;
 
+interface StatusAction {
+  to: ContactMessageStatus;
+  label: string;
+  done: string;
+  describe: (email: string, retentionDays: number) => string;
+}
+
+const MARK_ANSWERED: StatusAction = {
+  to: "answered",
+  label: "Mark answered",
+  done: "Message marked answered",
+  describe: (email) => `Marks the message from ${email} as answered.`,
+};
+const CLOSE: StatusAction = {
+  to: "closed",
+  label: "Close",
+  done: "Message closed",
+  describe: (email, days) =>
+    `Closes the message from ${email}. A closed message is deleted ${days} days after it was closed.`,
+};
+const REOPEN: StatusAction = {
+  to: "new",
+  label: "Reopen",
+  done: "Message reopened",
+  describe: (email) => `Puts the message from ${email} back among the new ones.`,
+};
+
 /** The status actions offered from each status; the server accepts any change to another status. */
-const ACTIONS: Record<
-  ContactMessageStatus,
-  Array<{ to: ContactMessageStatus; label: string; done: string }>
-> = {
-  new: [
-    { to: "answered", label: "Mark answered", done: "Message marked answered" },
-    { to: "closed", label: "Close", done: "Message closed" },
-  ],
-  answered: [
-    { to: "closed", label: "Close", done: "Message closed" },
-    { to: "new", label: "Reopen", done: "Message reopened" },
-  ],
-  closed: [{ to: "new", label: "Reopen", done: "Message reopened" }],
+const ACTIONS: Record<ContactMessageStatus, StatusAction[]> = {
+  new: [MARK_ANSWERED, CLOSE],
+  answered: [CLOSE, REOPEN],
+  closed: [REOPEN],
 };
 
 export function formatUtc(iso: string): string {
   return `${new Date(iso).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC`;
 }
 
-export function MessageCard({ message, onChanged }: { message: StaffMessage; onChanged: () => void }) {
+export function MessageCard({
+  message,
+  retentionDays,
+  onChanged,
+}: {
+  message: StaffMessage;
+  /** How long a closed message is kept, told before closing one. */
+  retentionDays: number;
+  onChanged: () => void;
+}) {
   const headingId = `message-${message.id}`;
   return (
     <article
@@ -65,7 +92,7 @@ export function MessageCard({ message, onChanged }: { message: StaffMessage; onC
               key={action.to}
               label={action.label}
               title={`${action.label}: ${message.subject}`}
-              description={`The message from ${message.email} becomes ${action.to}.`}
+              description={action.describe(message.email, retentionDays)}
               successMessage={action.done}
               run={(reason) => adminCall("messages/status", { id: message.id, status: action.to, reason })}
               onDone={onChanged}
