@@ -29,6 +29,8 @@ const API_ROUTES: Record<string, string> = {
   "account/devices/new-keys": "account-device-new-keys",
   "admin/audit-log": "admin-audit-log",
   "account/devices/move": "account-device-move",
+  "admin/messages": "admin-messages",
+  "admin/messages/status": "admin-messages-status",
   "*": "unknown",
 };
 
@@ -67,6 +69,7 @@ export default [
     route("admin/blog", "routes/admin-blog.tsx"),
     route("admin/blog/new", "routes/admin-blog-editor.tsx", { id: "admin-blog-new" }),
     route("admin/blog/edit/:id", "routes/admin-blog-editor.tsx", { id: "admin-blog-edit" }),
+    route("admin/messages", "routes/admin-messages.tsx"),
     route("admin/audit", "routes/admin-audit.tsx"),
   ]),
 

@@ -35,6 +35,8 @@ interface Fixture {
   postId: string;
   subscriptionId: string;
   customerEmail: string;
+  /** A contact message the customer sent through the form. */
+  messageId: string;
 }
 
 /**
@@ -54,6 +56,12 @@ const ADMIN_REQUESTS: Record<string, (fixture: Partial<Fixture>) => unknown> = {
   "/api/blog-admin/update": ({ postId }) => ({ id: postId, status: "published" }),
   "/api/blog-admin/delete": ({ postId }) => ({ id: postId, restore: true }),
   "/api/admin/audit-log": () => ({ limit: 10 }),
+  "/api/admin/messages": () => ({ status: "new", page: 1 }),
+  "/api/admin/messages/status": ({ messageId }) => ({
+    id: messageId,
+    status: "answered",
+    reason: "Replied by e-mail",
+  }),
 };
 
 /** A concrete address for each page route with parameters. */
@@ -124,7 +132,16 @@ describe("staff console authorisation matrix", () => {
       ADMIN_REQUESTS["/api/blog-admin/create"]!({}),
     );
     const { post } = (await created.json()) as { post: { id: string } };
-    fixture = { app, postId: post.id, subscriptionId: subscription!.id, customerEmail };
+    const contact = { name: "Matrix Buyer", email: customerEmail, subject: "Help", message: "My config?" };
+    expect((await app.request("/api/send-contact-email", { json: contact })).status).toBe(200);
+    const [message] = await queryRows<{ id: string }>(app.services.db, sql`select id from contact_messages`);
+    fixture = {
+      app,
+      postId: post.id,
+      subscriptionId: subscription!.id,
+      customerEmail,
+      messageId: message!.id,
+    };
   }, 120_000);
 
   afterAll(async () => {
