@@ -28,6 +28,8 @@ const API_ROUTES: Record<string, string> = {
   "account/devices/revoke": "account-device-revoke",
   "account/devices/new-keys": "account-device-new-keys",
   "admin/audit-log": "admin-audit-log",
+  "admin/dashboard": "admin-dashboard",
+  "admin/search": "admin-search",
   "*": "unknown",
 };
 
@@ -63,6 +65,9 @@ export default [
   // Staff
   route("admin/login", "routes/admin-login.tsx"),
   layout("routes/admin-layout.tsx", [
+    route("admin", "routes/admin-dashboard.tsx"),
+    route("admin/orders", "routes/admin-orders.tsx"),
+    route("admin/subscriptions", "routes/admin-subscriptions.tsx"),
     route("admin/blog", "routes/admin-blog.tsx"),
     route("admin/blog/new", "routes/admin-blog-editor.tsx", { id: "admin-blog-new" }),
     route("admin/blog/edit/:id", "routes/admin-blog-editor.tsx", { id: "admin-blog-edit" }),

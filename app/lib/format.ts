@@ -23,3 +23,8 @@ export function formatShortDate(value: Date | string | null | undefined): string
     timeZone: "UTC",
   });
 }
+
+/** US dollars from cents: 1499 → "$14.99". */
+export function formatUsd(cents: number): string {
+  return `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
