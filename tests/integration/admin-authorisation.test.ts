@@ -54,6 +54,8 @@ const ADMIN_REQUESTS: Record<string, (fixture: Partial<Fixture>) => unknown> = {
   "/api/blog-admin/update": ({ postId }) => ({ id: postId, status: "published" }),
   "/api/blog-admin/delete": ({ postId }) => ({ id: postId, restore: true }),
   "/api/admin/audit-log": () => ({ limit: 10 }),
+  "/api/admin/dashboard": () => ({}),
+  "/api/admin/search": ({ customerEmail }) => ({ q: customerEmail, page: 1 }),
 };
 
 /** A concrete address for each page route with parameters. */

@@ -193,9 +193,7 @@ export function Pager({
           Previous
         </Link>
       ) : null}
-      <span>
-        Page {page} of {pages}
-      </span>
+      <span>{`Page ${page} of ${pages}`}</span>
       {page < pages ? (
         <Link className="underline" to={hrefFor(page + 1)}>
           Next
