@@ -1,7 +1,7 @@
 import { OrderSearch } from "#app/components/admin/order-search.tsx";
 import { StatusTabs } from "#app/components/admin/status-tabs.tsx";
 import { adminPageMeta } from "#app/lib/meta.ts";
-import { CHECKOUT_STATUSES } from "#server/db/schema/index.ts";
+import type { CheckoutStatus } from "#server/db/schema/index.ts";
 import { findOrders, orderListSchema } from "#server/domain/ops/order-search.ts";
 import { requireStaffPage } from "#server/http/staff-pages.ts";
 import type { Route } from "./+types/admin-orders";
@@ -14,7 +14,7 @@ const STATUS_OPTIONS = [
   { value: "open", label: "Not paid" },
   { value: "expired", label: "Expired" },
   { value: "amount_mismatch", label: "Amount differs" },
-] as const satisfies readonly { value: (typeof CHECKOUT_STATUSES)[number] | "all"; label: string }[];
+] as const satisfies readonly { value: CheckoutStatus | "all"; label: string }[];
 
 /** Checkout sessions newest first; paid ones unless told otherwise (?status=all). */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -30,16 +30,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     q,
     status,
+    orderStatus: query.data?.orderStatus,
     invalid: !query.success,
     orders: query.success ? await findOrders(context.services.db, query.data) : null,
   };
 }
 
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
-  const { q, status, invalid, orders } = loaderData;
-  const orderStatus = (CHECKOUT_STATUSES as readonly string[]).includes(status)
-    ? (status as (typeof CHECKOUT_STATUSES)[number])
-    : undefined;
+  const { q, status, orderStatus, invalid, orders } = loaderData;
   return (
     <section className="px-4 py-8 md:px-8">
       <h1 className="text-2xl font-bold">Orders</h1>
