@@ -36,6 +36,7 @@ export function OrderSearch({
   const [typed, setTyped] = useState(query);
   const [found, setFound] = useState<{ q: string; page: OrderPage } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // A page passes a new `filters` object on every render; its JSON changes only when they do.
   const filterKey = JSON.stringify(filters);
 
   useEffect(() => {
