@@ -31,6 +31,8 @@ const API_ROUTES: Record<string, string> = {
   "account/devices/move": "account-device-move",
   "admin/messages": "admin-messages",
   "admin/messages/status": "admin-messages-status",
+  "admin/dashboard": "admin-dashboard",
+  "admin/search": "admin-search",
   "*": "unknown",
 };
 
@@ -66,6 +68,9 @@ export default [
   // Staff
   route("admin/login", "routes/admin-login.tsx"),
   layout("routes/admin-layout.tsx", [
+    route("admin", "routes/admin-dashboard.tsx"),
+    route("admin/orders", "routes/admin-orders.tsx"),
+    route("admin/subscriptions", "routes/admin-subscriptions.tsx"),
     route("admin/blog", "routes/admin-blog.tsx"),
     route("admin/blog/new", "routes/admin-blog-editor.tsx", { id: "admin-blog-new" }),
     route("admin/blog/edit/:id", "routes/admin-blog-editor.tsx", { id: "admin-blog-edit" }),

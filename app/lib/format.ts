@@ -41,3 +41,8 @@ export function formatDataAmount(bytes: number): string {
   }
   return dataFormats[index]!.format(value);
 }
+
+/** US dollars from cents: 1499 → "$14.99". */
+export function formatUsd(cents: number): string {
+  return `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}

@@ -62,6 +62,8 @@ const ADMIN_REQUESTS: Record<string, (fixture: Partial<Fixture>) => unknown> = {
     status: "answered",
     reason: "Replied by e-mail",
   }),
+  "/api/admin/dashboard": () => ({}),
+  "/api/admin/search": ({ customerEmail }) => ({ q: customerEmail, page: 1 }),
 };
 
 /** A concrete address for each page route with parameters. */

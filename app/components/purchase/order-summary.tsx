@@ -1,5 +1,6 @@
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Skeleton } from "#app/components/ui/skeleton.tsx";
+import { formatUsd } from "#app/lib/format.ts";
 import { DEFAULT_PLAN_ID, findPlan, type Plan } from "#app/lib/plans.ts";
 
 /** Spec §9: the monthly price times the duration when the plan is monthly and runs longer than a month. */
@@ -7,10 +8,6 @@ export function orderTotalCents(plan: Plan): number {
   return plan.period === "/month" && plan.duration > 1
     ? Math.round(plan.priceCents * plan.duration)
     : plan.priceCents;
-}
-
-export function formatUsd(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
 }
 
 /** The plan shown when none is stored: Basic Monthly at $4.99. */

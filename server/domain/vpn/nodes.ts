@@ -112,3 +112,27 @@ export async function countActiveDevices(
     );
   return Number(row?.value ?? 0);
 }
+
+/**
+ * A node counts as up while its agent reported within this window: agents report every 30 s
+ * (agent.ts `statusMs`), so three missed reports in a row mean it is down.
+ */
+export const NODE_SEEN_WINDOW_MS = 90_000;
+
+/** How many VPN servers are up (their agent reported within the window) and how many are not. */
+export async function countServersUp(
+  executor: Executor,
+  now = new Date(),
+): Promise<{ up: number; down: number }> {
+  const seenSince = new Date(now.getTime() - NODE_SEEN_WINDOW_MS);
+  const [row] = await executor
+    .select({
+      up: sql<number>`count(*) filter (where ${vpnServers.lastSeenAt} >= ${seenSince.toISOString()}::timestamptz)`.mapWith(
+        Number,
+      ),
+      total: count(),
+    })
+    .from(vpnServers);
+  const up = row?.up ?? 0;
+  return { up, down: Number(row?.total ?? 0) - up };
+}

@@ -1,0 +1,205 @@
+import { useEffect, useState } from "react";
+import { Form, Link } from "react-router";
+import { Button } from "#app/components/ui/button.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { formatShortDate, formatUsd } from "#app/lib/format.ts";
+// Type-only: erased from the browser bundle.
+import type { OrderListQuery, OrderPage, OrderRow } from "#server/domain/ops/order-search.ts";
+import { adminCall } from "./api.ts";
+
+/** How long typing pauses before the box searches. */
+const DEBOUNCE_MS = 250;
+
+type Filters = Omit<OrderListQuery, "q" | "page">;
+
+/**
+ * The console's one search box (decision 076). Without JavaScript it is a GET form to `action`,
+ * whose loader renders the results; with it, typing asks POST /api/admin/search (debounced) and
+ * the answer replaces the results shown. `initial` is what the page's loader found for `query`.
+ */
+export function OrderSearch({
+  action,
+  query,
+  filters = {},
+  hiddenFields = {},
+  initial,
+  emptyText = "No orders match.",
+}: {
+  action: string;
+  query: string;
+  filters?: Filters;
+  /** The page's other GET parameters (its status filter), kept by the form and the pager. */
+  hiddenFields?: Record<string, string>;
+  initial: OrderPage | null;
+  emptyText?: string;
+}) {
+  const [typed, setTyped] = useState(query);
+  const [found, setFound] = useState<{ q: string; page: OrderPage } | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  // A page passes a new `filters` object on every render; its JSON changes only when they do.
+  const filterKey = JSON.stringify(filters);
+
+  useEffect(() => {
+    const q = typed.trim();
+    if (!q || q === query.trim()) {
+      setFound(null);
+      setProblem(null);
+      return;
+    }
+    let stale = false;
+    const timer = setTimeout(async () => {
+      const result = await adminCall<OrderPage>("search", {
+        ...(JSON.parse(filterKey) as Filters),
+        q,
+        page: 1,
+      });
+      if (stale) return;
+      if (result.ok && result.data) {
+        setFound({ q, page: result.data });
+        setProblem(null);
+      } else setProblem(result.message ?? "The search failed. Try again.");
+    }, DEBOUNCE_MS);
+    return () => {
+      stale = true;
+      clearTimeout(timer);
+    };
+  }, [typed, query, filterKey]);
+
+  const shownQuery = found?.q ?? query;
+  const shown = found?.page ?? initial;
+  const hrefFor = (page: number) =>
+    `${action}?${new URLSearchParams({ ...hiddenFields, ...(shownQuery ? { q: shownQuery } : {}), page: String(page) })}`;
+
+  return (
+    <div className="mt-6">
+      <Form
+        method="get"
+        action={action}
+        role="search"
+        className="flex flex-col gap-2 sm:flex-row sm:items-end"
+      >
+        {Object.entries(hiddenFields).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <label className="grid flex-1 gap-1 text-sm">
+          Search orders and subscriptions
+          <Input
+            name="q"
+            type="search"
+            value={typed}
+            maxLength={200}
+            onChange={(event) => setTyped(event.target.value)}
+            placeholder="E-mail, session id, payment reference, device key or IP"
+            autoComplete="off"
+          />
+        </label>
+        <Button type="submit">Search</Button>
+      </Form>
+      <div aria-live="polite" className="mt-2 text-sm text-muted-foreground">
+        {problem ? (
+          <p role="alert" className="text-destructive">
+            {problem}
+          </p>
+        ) : shown && shownQuery ? (
+          <p>
+            {shown.total === 1 ? "1 result" : `${shown.total} results`} for “{shownQuery}”
+          </p>
+        ) : null}
+      </div>
+      {shown ? (
+        <>
+          <OrderTable rows={shown.results} emptyText={emptyText} />
+          <Pager page={shown.page} pages={shown.pages} hrefFor={hrefFor} />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+const ORDER_STATUS_LABELS: Record<OrderRow["orderStatus"], string> = {
+  open: "Not paid",
+  paid: "Paid",
+  expired: "Expired",
+  amount_mismatch: "Amount differs",
+};
+
+export function OrderTable({ rows, emptyText }: { rows: OrderRow[]; emptyText: string }) {
+  if (rows.length === 0) return <p className="py-6 text-muted-foreground">{emptyText}</p>;
+  return (
+    <div className="mt-4 overflow-x-auto">
+      <table className="w-full min-w-[44rem] text-left text-sm">
+        <thead className="border-b text-xs uppercase text-muted-foreground">
+          <tr>
+            <th className="py-2 pr-4">Ordered</th>
+            <th className="py-2 pr-4">Customer</th>
+            <th className="py-2 pr-4">Plan</th>
+            <th className="py-2 pr-4">Order</th>
+            <th className="py-2 pr-4">Subscription</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.checkoutSessionId} className="border-b align-top">
+              <td className="whitespace-nowrap py-2 pr-4">{formatShortDate(row.createdAt)}</td>
+              <td className="break-all py-2 pr-4">{row.customerEmail ?? "—"}</td>
+              <td className="py-2 pr-4">
+                {row.planName}
+                <span className="block text-xs text-muted-foreground">{formatUsd(row.amountCents)}</span>
+              </td>
+              <td className="py-2 pr-4">
+                {ORDER_STATUS_LABELS[row.orderStatus]}
+                <span className="block break-all font-mono text-xs text-muted-foreground">
+                  {row.checkoutSessionId}
+                </span>
+              </td>
+              <td className="py-2 pr-4">
+                {row.subscription ? (
+                  <Link className="underline" to={`/admin/subscriptions/${row.subscription.id}`}>
+                    {row.subscription.status}
+                    {row.subscription.cancelAtPeriodEnd ? " (ends at period end)" : ""}
+                    <span className="sr-only"> subscription of {row.customerEmail ?? "this order"}</span>
+                  </Link>
+                ) : (
+                  <span className="text-muted-foreground">None</span>
+                )}
+                {row.subscription ? (
+                  <span className="block text-xs text-muted-foreground">
+                    {row.subscription.liveDevices} live device{row.subscription.liveDevices === 1 ? "" : "s"},
+                    until {formatShortDate(row.subscription.expiresAt)}
+                  </span>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function Pager({
+  page,
+  pages,
+  hrefFor,
+}: {
+  page: number;
+  pages: number;
+  hrefFor: (page: number) => string;
+}) {
+  if (pages <= 1) return null;
+  return (
+    <nav aria-label="Pages" className="mt-4 flex items-center gap-4 text-sm">
+      {page > 1 ? (
+        <Link className="underline" to={hrefFor(page - 1)}>
+          Previous
+        </Link>
+      ) : null}
+      <span>{`Page ${page} of ${pages}`}</span>
+      {page < pages ? (
+        <Link className="underline" to={hrefFor(page + 1)}>
+          Next
+        </Link>
+      ) : null}
+    </nav>
+  );
+}

@@ -1,0 +1,234 @@
+import { and, eq, gte, isNull, lte, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { findPlan } from "#app/lib/plans.ts";
+import type { Executor } from "#server/db/client.ts";
+import { checkoutSessions, devices, outboxMessages, subscriptions } from "#server/db/schema/index.ts";
+import { countServersUp } from "#server/domain/vpn/nodes.ts";
+import { usableSubscription } from "#server/domain/vpn/usable.ts";
+
+// The staff dashboard's figures (decision 076): a handful of aggregate queries over the last 30
+// UTC days, each counted for today, the last 7 days and the last 30 days as of `now`.
+
+/** POST /api/admin/dashboard takes no input: the figures are as of the server's clock. */
+export const dashboardQuerySchema = z.object({}).strict();
+
+export const DASHBOARD_WINDOWS = ["today", "last7Days", "last30Days"] as const;
+export type DashboardWindow = (typeof DASHBOARD_WINDOWS)[number];
+
+const WINDOW_DAYS: Record<DashboardWindow, number> = { today: 1, last7Days: 7, last30Days: 30 };
+const DAY_MS = 86_400_000;
+
+export interface PlanRevenue {
+  planId: string;
+  planName: string;
+  orders: number;
+  revenueCents: number;
+}
+
+export interface WindowFigures {
+  paidOrders: number;
+  revenueCents: number;
+  revenueByPlan: PlanRevenue[];
+  newSubscriptions: number;
+  cancellations: number;
+  refunds: number;
+  devicesIssued: number;
+}
+
+export interface DashboardFigures {
+  /** The `now` the figures are as of, and where each window starts (UTC midnights). */
+  asOf: string;
+  windowStarts: Record<DashboardWindow, string>;
+  windows: Record<DashboardWindow, WindowFigures>;
+  /** Usable right now (the VPN area's rule). */
+  activeSubscriptions: number;
+  /** Paid, still usable, and no config issued yet: the success page shows them Configuration Pending. */
+  configurationPending: number;
+  servers: { up: number; down: number };
+  outbox: { pending: number; failed: number };
+  /** Paid orders per UTC day, oldest first, the last 30 days (today included). */
+  paidOrdersByDay: { day: string; orders: number; revenueCents: number }[];
+}
+
+/** UTC midnight `days - 1` days before `now`'s day: the start of a window of `days` calendar days. */
+function windowStart(now: Date, days: number): Date {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return new Date(midnight - (days - 1) * DAY_MS);
+}
+
+const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+
+/** `count(*) filter (where column in [start, now] and extra)` for each window. */
+function countsByWindow(
+  column: AnyColumn,
+  starts: Record<DashboardWindow, Date>,
+  now: Date,
+  extra: SQL = sql`true`,
+): Record<DashboardWindow, SQL<number>> {
+  const counts = DASHBOARD_WINDOWS.map((window) => [
+    window,
+    sql<number>`count(*) filter (where ${column} >= ${at(starts[window])} and ${column} <= ${at(now)} and ${extra})`.mapWith(
+      Number,
+    ),
+  ]);
+  return Object.fromEntries(counts) as Record<DashboardWindow, SQL<number>>;
+}
+
+export async function dashboardFigures(executor: Executor, now = new Date()): Promise<DashboardFigures> {
+  const starts = Object.fromEntries(
+    DASHBOARD_WINDOWS.map((window) => [window, windowStart(now, WINDOW_DAYS[window])]),
+  ) as Record<DashboardWindow, Date>;
+  const oldest = starts.last30Days;
+
+  const [paidOrders, subscriptionCounts, deviceCounts, pending, servers, outbox] = await Promise.all([
+    paidOrdersByPlanAndDay(executor, oldest, now),
+    executor
+      .select({
+        created: countsByWindow(subscriptions.createdAt, starts, now),
+        // No cancellation or refund time is kept: the last change of a row that is now cancelled
+        // (or set to end at its period's end) or refunded stands for it (decision 076).
+        cancelled: countsByWindow(
+          subscriptions.updatedAt,
+          starts,
+          now,
+          sql`(${subscriptions.status} = 'canceled' or ${subscriptions.cancelAtPeriodEnd})`,
+        ),
+        refunded: countsByWindow(
+          subscriptions.updatedAt,
+          starts,
+          now,
+          sql`${subscriptions.status} = 'refunded'`,
+        ),
+        active: sql<number>`count(*) filter (where ${usableSubscription(now)})`.mapWith(Number),
+      })
+      .from(subscriptions),
+    executor
+      .select(countsByWindow(devices.createdAt, starts, now))
+      .from(devices)
+      .where(gte(devices.createdAt, oldest)),
+    configurationPendingCount(executor, now),
+    countServersUp(executor, now),
+    executor
+      .select({
+        pending: sql<number>`count(*) filter (where ${outboxMessages.status} = 'pending')`.mapWith(Number),
+        failed: sql<number>`count(*) filter (where ${outboxMessages.status} = 'failed')`.mapWith(Number),
+      })
+      .from(outboxMessages)
+      .where(or(eq(outboxMessages.status, "pending"), eq(outboxMessages.status, "failed"))),
+  ]);
+
+  const counts = subscriptionCounts[0]!;
+  const devicesByWindow = deviceCounts[0]!;
+  const windows = Object.fromEntries(
+    DASHBOARD_WINDOWS.map((window) => {
+      const rows = paidOrders.filter((row) => row.day >= isoDay(starts[window]));
+      return [
+        window,
+        {
+          ...orderTotals(rows),
+          revenueByPlan: revenueByPlan(rows),
+          newSubscriptions: counts.created[window],
+          cancellations: counts.cancelled[window],
+          refunds: counts.refunded[window],
+          devicesIssued: devicesByWindow[window],
+        },
+      ];
+    }),
+  ) as Record<DashboardWindow, WindowFigures>;
+
+  return {
+    asOf: now.toISOString(),
+    windowStarts: Object.fromEntries(
+      DASHBOARD_WINDOWS.map((window) => [window, starts[window].toISOString()]),
+    ) as Record<DashboardWindow, string>,
+    windows,
+    activeSubscriptions: counts.active,
+    configurationPending: pending,
+    servers,
+    outbox: outbox[0] ?? { pending: 0, failed: 0 },
+    paidOrdersByDay: Array.from({ length: WINDOW_DAYS.last30Days }, (_, index) => {
+      const day = isoDay(new Date(oldest.getTime() + index * DAY_MS));
+      const totals = orderTotals(paidOrders.filter((row) => row.day === day));
+      return { day, orders: totals.paidOrders, revenueCents: totals.revenueCents };
+    }),
+  };
+}
+
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+interface PaidOrderGroup {
+  planId: string;
+  day: string;
+  orders: number;
+  revenueCents: number;
+}
+
+/** Paid checkout sessions since `since`, counted and summed per plan and UTC day. */
+function paidOrdersByPlanAndDay(executor: Executor, since: Date, now: Date): Promise<PaidOrderGroup[]> {
+  const day = sql<string>`to_char(${checkoutSessions.paidAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+  return executor
+    .select({
+      planId: checkoutSessions.planId,
+      day,
+      orders: sql<number>`count(*)`.mapWith(Number),
+      // Prices are in USD; what the provider reported is what was paid.
+      revenueCents:
+        sql<number>`coalesce(sum(coalesce(${checkoutSessions.paidAmountCents}, ${checkoutSessions.amountCents})), 0)`.mapWith(
+          Number,
+        ),
+    })
+    .from(checkoutSessions)
+    .where(
+      and(
+        eq(checkoutSessions.status, "paid"),
+        gte(checkoutSessions.paidAt, since),
+        lte(checkoutSessions.paidAt, now),
+      ),
+    )
+    .groupBy(checkoutSessions.planId, day);
+}
+
+function orderTotals(rows: PaidOrderGroup[]): { paidOrders: number; revenueCents: number } {
+  return {
+    paidOrders: rows.reduce((sum, row) => sum + row.orders, 0),
+    revenueCents: rows.reduce((sum, row) => sum + row.revenueCents, 0),
+  };
+}
+
+function revenueByPlan(rows: PaidOrderGroup[]): PlanRevenue[] {
+  const byPlan = new Map<string, PlanRevenue>();
+  for (const row of rows) {
+    const plan = byPlan.get(row.planId) ?? {
+      planId: row.planId,
+      planName: findPlan(row.planId)?.name ?? row.planId,
+      orders: 0,
+      revenueCents: 0,
+    };
+    plan.orders += row.orders;
+    plan.revenueCents += row.revenueCents;
+    byPlan.set(row.planId, plan);
+  }
+  return [...byPlan.values()].sort((a, b) => b.revenueCents - a.revenueCents);
+}
+
+/**
+ * Buyers verify-payment answers with Configuration Pending: a paid session whose subscription is
+ * usable but never got slot 1 (no VPN server had room), or whose fulfilment has not run yet.
+ */
+async function configurationPendingCount(executor: Executor, now: Date): Promise<number> {
+  const slotOne = executor
+    .select({ one: sql`1` })
+    .from(devices)
+    .where(and(eq(devices.subscriptionId, subscriptions.id), eq(devices.slot, 1)));
+  const [row] = await executor
+    .select({ value: sql<number>`count(*)`.mapWith(Number) })
+    .from(checkoutSessions)
+    .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
+    .where(
+      and(
+        eq(checkoutSessions.status, "paid"),
+        or(isNull(subscriptions.id), and(usableSubscription(now), sql`not exists (${slotOne})`)),
+      ),
+    );
+  return row?.value ?? 0;
+}
