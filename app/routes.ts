@@ -28,6 +28,13 @@ const API_ROUTES: Record<string, string> = {
   "account/devices/revoke": "account-device-revoke",
   "account/devices/new-keys": "account-device-new-keys",
   "admin/audit-log": "admin-audit-log",
+  "admin/subscriptions/extend": "admin-subscription-extend",
+  "admin/subscriptions/cancel": "admin-subscription-cancel",
+  "admin/subscriptions/refund": "admin-subscription-refund",
+  "admin/subscriptions/reactivate": "admin-subscription-reactivate",
+  "admin/devices/revoke": "admin-device-revoke",
+  "admin/devices/rekey": "admin-device-rekey",
+  "admin/devices/resend-config": "admin-device-resend-config",
   "*": "unknown",
 };
 
@@ -67,6 +74,7 @@ export default [
     route("admin/blog/new", "routes/admin-blog-editor.tsx", { id: "admin-blog-new" }),
     route("admin/blog/edit/:id", "routes/admin-blog-editor.tsx", { id: "admin-blog-edit" }),
     route("admin/audit", "routes/admin-audit.tsx"),
+    route("admin/subscriptions/:id", "routes/admin-subscription.tsx"),
   ]),
 
   // For crawlers and operators

@@ -1,0 +1,334 @@
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import type { Transaction } from "#server/db/client.ts";
+import { subscriptionEvents, subscriptions, type Subscription } from "#server/db/schema/index.ts";
+import type { SignedInStaff } from "#server/domain/auth/staff.ts";
+import { conflict, DomainError } from "#server/domain/errors.ts";
+import { queueCancelledEmail } from "#server/domain/mail/customer-emails.ts";
+import { recordStaffAction, staffReasonSchema } from "#server/domain/ops/audit.ts";
+import { issueDevice, liveDevices, revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
+import { isPaidUp, USABLE_STATUSES } from "#server/domain/vpn/usable.ts";
+import { formatLongDate } from "#app/lib/format.ts";
+import { billingUnavailable, providerUnavailable, subscriptionNotFound } from "./errors.ts";
+import type { BillingServices } from "./fulfil.ts";
+import { recordRefund, type Reversal } from "./reversals.ts";
+import { cancelAtPeriodEnd, findSubscription, resumeSubscription } from "./self-service.ts";
+import {
+  cancelStripeSubscription,
+  paymentIntentToRefund,
+  pushNextBillingDate,
+  refundPaymentIntent,
+} from "./stripe-provider.ts";
+
+// What staff do to a subscription from its page (issue 15, decision 077): extend, cancel, refund,
+// reactivate. Each is recorded in the staff audit log in the transaction of its change; a change
+// at Stripe is made first, outside any transaction, and recorded here as it succeeded.
+
+const DAY_MS = 86_400_000;
+
+const target = { subscriptionId: z.uuid(), reason: staffReasonSchema };
+
+export const extendSubscriptionSchema = z
+  .object({ ...target, days: z.number().int().min(1).max(366) })
+  .strict();
+export const cancelSubscriptionSchema = z.object({ ...target, when: z.enum(["now", "period-end"]) }).strict();
+export const refundSubscriptionSchema = z.object(target).strict();
+export const reactivateSubscriptionSchema = z.object(target).strict();
+
+export interface StaffSubscriptionResult {
+  subscriptionId: string;
+  status: Subscription["status"];
+  expiresAt: string;
+  cancelAtPeriodEnd: boolean;
+}
+
+const resultOf = (row: Subscription): StaffSubscriptionResult => ({
+  subscriptionId: row.id,
+  status: row.status,
+  expiresAt: row.expiresAt.toISOString(),
+  cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+});
+
+const notPaidUp = (status: string) =>
+  conflict(`This subscription is ${status}: reactivate it first, if its paid period has not ended.`);
+const alreadyRefunded = () => conflict("This subscription has been refunded already.");
+
+async function lockSubscription(tx: Transaction, subscriptionId: string): Promise<Subscription> {
+  const [row] = await tx
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.id, subscriptionId))
+    .for("update");
+  if (!row) throw subscriptionNotFound();
+  return row;
+}
+
+/** Runs a Stripe call; Stripe refusing or unreachable is a 502 and nothing is recorded here. */
+async function atStripe<T>(
+  services: BillingServices,
+  what: string,
+  subscriptionId: string,
+  call: () => Promise<T>,
+) {
+  if (!services.config.STRIPE_SECRET_KEY) throw billingUnavailable();
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    services.logger.error({ err: error, subscriptionId }, `stripe: ${what} failed`);
+    throw providerUnavailable();
+  }
+}
+
+/** Adds `days` to the paid period (from today when it has lapsed); Stripe's next charge moves with it. */
+export async function extendSubscription(
+  services: BillingServices,
+  staff: SignedInStaff,
+  input: z.infer<typeof extendSubscriptionSchema>,
+  now = new Date(),
+): Promise<StaffSubscriptionResult> {
+  const { subscription } = await findSubscription(services.db, input.subscriptionId);
+  if (!isPaidUp(subscription.status)) throw notPaidUp(subscription.status);
+  const from = subscription.expiresAt > now ? subscription.expiresAt : now;
+  const until = new Date(from.getTime() + input.days * DAY_MS);
+  if (subscription.stripeSubscriptionId) {
+    const stripeId = subscription.stripeSubscriptionId;
+    await atStripe(services, "moving the next billing date", subscription.id, () =>
+      pushNextBillingDate(services.config, stripeId, until),
+    );
+  }
+  const row = await services.db.transaction(async (tx) => {
+    const current = await lockSubscription(tx, subscription.id);
+    if (!isPaidUp(current.status)) throw notPaidUp(current.status);
+    const [updated] = await tx
+      .update(subscriptions)
+      .set({ expiresAt: until, updatedAt: now })
+      .where(eq(subscriptions.id, current.id))
+      .returning();
+    await recordStaffAction(
+      tx,
+      staff,
+      {
+        action: "subscription.extend",
+        targetType: "subscription",
+        targetId: current.id,
+        reason: input.reason,
+        details: { days: input.days, from: current.expiresAt.toISOString(), until: until.toISOString() },
+      },
+      now,
+    );
+    return updated!;
+  });
+  return resultOf(row);
+}
+
+/**
+ * `period-end`: the customer's own cancel (configs work until the period ends). `now`: the plan
+ * ends at once, its devices are revoked and Stripe stops charging; the customer is told.
+ */
+export async function cancelSubscription(
+  services: BillingServices,
+  staff: SignedInStaff,
+  input: z.infer<typeof cancelSubscriptionSchema>,
+  now = new Date(),
+): Promise<StaffSubscriptionResult> {
+  const { subscription } = await findSubscription(services.db, input.subscriptionId);
+  const audit = (tx: Transaction, details: Record<string, unknown>) =>
+    recordStaffAction(
+      tx,
+      staff,
+      {
+        action: "subscription.cancel",
+        targetType: "subscription",
+        targetId: subscription.id,
+        reason: input.reason,
+        details: { when: input.when, ...details },
+      },
+      now,
+    );
+  if (input.when === "period-end") {
+    if (subscription.cancelAtPeriodEnd) throw conflict("This subscription already ends at its period end.");
+    const row = await cancelAtPeriodEnd(services, subscription.id, now, (tx, changed) =>
+      audit(tx, { endsAt: changed.expiresAt.toISOString() }),
+    );
+    return resultOf(row);
+  }
+  if (!isPaidUp(subscription.status)) throw conflict(`This subscription is ${subscription.status} already.`);
+  if (subscription.stripeSubscriptionId) {
+    const stripeId = subscription.stripeSubscriptionId;
+    await atStripe(services, "cancelling a subscription", subscription.id, () =>
+      cancelStripeSubscription(services.config, stripeId),
+    );
+  }
+  const row = await services.db.transaction(async (tx) => {
+    const current = await lockSubscription(tx, subscription.id);
+    if (!isPaidUp(current.status)) throw conflict(`This subscription is ${current.status} already.`);
+    const endedAt = current.expiresAt < now ? current.expiresAt : now;
+    const [ended] = await tx
+      .update(subscriptions)
+      .set({ status: "canceled", cancelAtPeriodEnd: false, expiresAt: endedAt, updatedAt: now })
+      .where(eq(subscriptions.id, current.id))
+      .returning();
+    const revokedDevices = await revokeSubscriptionDevices(tx, [current.id], now);
+    await queueCancelledEmail(tx, services, ended!, now);
+    await audit(tx, { paidUntil: current.expiresAt.toISOString(), revokedDevices });
+    return ended!;
+  });
+  services.mail.wake();
+  return resultOf(row);
+}
+
+/**
+ * Gives the payment back (Stripe: a refund of its payment intent, and a recurring plan cancelled
+ * there; the built-in checkout: recorded only) and ends the plan through the refund path Stripe's
+ * `charge.refunded` takes, so that event changes nothing more when it arrives. Once only: 409.
+ */
+export async function refundSubscription(
+  services: BillingServices,
+  staff: SignedInStaff,
+  input: z.infer<typeof refundSubscriptionSchema>,
+  now = new Date(),
+): Promise<StaffSubscriptionResult> {
+  const { subscription, session, provider } = await findSubscription(services.db, input.subscriptionId);
+  if (subscription.status === "refunded") throw alreadyRefunded();
+  if (subscription.status === "disputed")
+    throw conflict("This payment is disputed: answer the dispute in the Stripe Dashboard instead.");
+  let refund: Omit<Reversal, "kind">;
+  if (provider === "stripe") {
+    refund = await atStripe(services, "refunding a payment", subscription.id, async () => {
+      const paymentIntentId = await paymentIntentToRefund(services.config, {
+        paymentReference: session.paymentReference,
+        stripeSubscriptionId: subscription.stripeSubscriptionId,
+      });
+      if (!paymentIntentId) throw conflict("Stripe holds no payment of this subscription to refund.");
+      const made = await refundPaymentIntent(
+        services.config,
+        paymentIntentId,
+        `staff-refund-${subscription.id}`,
+      );
+      if (subscription.stripeSubscriptionId)
+        await cancelStripeSubscription(services.config, subscription.stripeSubscriptionId);
+      return {
+        id: made.chargeId ?? `refund:${subscription.id}`,
+        paymentIntentId,
+        customerId: subscription.stripeCustomerId,
+        amountCents: made.amountCents,
+        currency: made.currency,
+        reason: input.reason,
+      };
+    });
+  } else {
+    refund = {
+      id: `test-refund:${subscription.id}`,
+      paymentIntentId: session.paymentReference,
+      customerId: null,
+      amountCents: session.paidAmountCents ?? session.amountCents,
+      currency: session.paidCurrency ?? session.currency,
+      reason: input.reason,
+    };
+  }
+  const row = await services.db.transaction(async (tx) => {
+    const current = await lockSubscription(tx, subscription.id);
+    if (current.status === "refunded") throw alreadyRefunded();
+    await recordRefund(tx, current, refund, now);
+    await recordStaffAction(
+      tx,
+      staff,
+      {
+        action: "subscription.refund",
+        targetType: "subscription",
+        targetId: current.id,
+        reason: input.reason,
+        details: {
+          amountCents: refund.amountCents,
+          currency: refund.currency,
+          provider,
+          refundOf: refund.id,
+        },
+      },
+      now,
+    );
+    return lockSubscription(tx, current.id);
+  });
+  return resultOf(row);
+}
+
+/**
+ * Undoes a cancellation (decision 077): a plan cancelling at its period end renews again (the
+ * customer's resume); a cancelled one is active again until the end of the period it had paid
+ * for, with device 1 issued again if none is live. A refunded, disputed or expired plan, or one
+ * whose paid period is over, stays ended: 409.
+ */
+export async function reactivateSubscription(
+  services: BillingServices,
+  staff: SignedInStaff,
+  input: z.infer<typeof reactivateSubscriptionSchema>,
+  now = new Date(),
+): Promise<StaffSubscriptionResult> {
+  const { subscription } = await findSubscription(services.db, input.subscriptionId);
+  const audit = (tx: Transaction, details: Record<string, unknown>) =>
+    recordStaffAction(
+      tx,
+      staff,
+      {
+        action: "subscription.reactivate",
+        targetType: "subscription",
+        targetId: subscription.id,
+        reason: input.reason,
+        details,
+      },
+      now,
+    );
+  if (isPaidUp(subscription.status)) {
+    if (!subscription.cancelAtPeriodEnd) throw conflict("This subscription is not cancelled.");
+    const row = await resumeSubscription(services, subscription.id, now, (tx) =>
+      audit(tx, { undid: "cancel-at-period-end" }),
+    );
+    return resultOf(row);
+  }
+  const row = await services.db.transaction(async (tx) => {
+    const current = await lockSubscription(tx, subscription.id);
+    if (current.status !== "canceled")
+      throw conflict(`This subscription is ${current.status}: only a cancelled one can be reactivated.`);
+    const paidUntil = await paidPeriodEnd(tx, current.id);
+    if (!paidUntil || paidUntil <= now)
+      throw conflict(
+        `Its paid period ended${paidUntil ? ` on ${formatLongDate(paidUntil)}` : ""}: the customer needs to buy again.`,
+      );
+    const [reactivated] = await tx
+      .update(subscriptions)
+      // A Stripe subscription cancelled there cannot restart: this period is the last.
+      .set({
+        status: "active",
+        expiresAt: paidUntil,
+        cancelAtPeriodEnd: current.stripeSubscriptionId !== null,
+        updatedAt: now,
+      })
+      .where(eq(subscriptions.id, current.id))
+      .returning();
+    const reissued =
+      (await liveDevices(tx, current.id)).length === 0
+        ? (await issueDevice(tx, services, reactivated!)).device
+        : undefined;
+    await audit(tx, { paidUntil: paidUntil.toISOString(), reissuedDeviceId: reissued?.id ?? null });
+    return reactivated!;
+  });
+  services.mail.wake();
+  return resultOf(row);
+}
+
+/** The period end it last had while paid up, from its history (migration 0023). */
+async function paidPeriodEnd(tx: Transaction, subscriptionId: string): Promise<Date | undefined> {
+  const [event] = await tx
+    .select({ expiresAt: subscriptionEvents.expiresAt })
+    .from(subscriptionEvents)
+    .where(
+      and(
+        eq(subscriptionEvents.subscriptionId, subscriptionId),
+        inArray(subscriptionEvents.status, [...USABLE_STATUSES]),
+      ),
+    )
+    .orderBy(desc(subscriptionEvents.id))
+    .limit(1);
+  return event?.expiresAt;
+}
