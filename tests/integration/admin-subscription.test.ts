@@ -10,7 +10,7 @@ import {
   subscriptions,
   type Device,
 } from "#server/db/schema/index.ts";
-import { reactivateSubscription } from "#server/domain/billing/staff-actions.ts";
+import { reactivateSubscription } from "#server/domain/billing/reactivation.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
 import { buy } from "../support/account.ts";

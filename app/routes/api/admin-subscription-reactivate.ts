@@ -1,8 +1,5 @@
 // POST /api/admin/subscriptions/reactivate {subscriptionId, reason} → the subscription, active again (decision 077).
-import {
-  reactivateSubscription,
-  reactivateSubscriptionSchema,
-} from "#server/domain/billing/staff-actions.ts";
+import { reactivateSubscription, reactivateSubscriptionSchema } from "#server/domain/billing/reactivation.ts";
 import { postOnlyLoader } from "#server/http/api.ts";
 import { adminEndpoint } from "#server/http/staff.ts";
 

@@ -1,18 +1,17 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Transaction } from "#server/db/client.ts";
-import { subscriptionEvents, subscriptions, type Subscription } from "#server/db/schema/index.ts";
+import { subscriptions, type Subscription } from "#server/db/schema/index.ts";
 import type { SignedInStaff } from "#server/domain/auth/staff.ts";
 import { conflict, DomainError } from "#server/domain/errors.ts";
 import { queueCancelledEmail } from "#server/domain/mail/customer-emails.ts";
 import { recordStaffAction, staffReasonSchema } from "#server/domain/ops/audit.ts";
-import { issueDevice, liveDevices, revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
-import { isPaidUp, USABLE_STATUSES } from "#server/domain/vpn/usable.ts";
-import { formatLongDate } from "#app/lib/format.ts";
+import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
+import { isPaidUp } from "#server/domain/vpn/usable.ts";
 import { billingUnavailable, providerUnavailable, subscriptionNotFound } from "./errors.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { recordRefund, type Reversal } from "./reversals.ts";
-import { cancelAtPeriodEnd, findSubscription, resumeSubscription } from "./self-service.ts";
+import { cancelAtPeriodEnd, findSubscription } from "./self-service.ts";
 import {
   cancelStripeSubscription,
   paymentIntentToRefund,
@@ -20,8 +19,8 @@ import {
   refundPaymentIntent,
 } from "./stripe-provider.ts";
 
-// What staff do to a subscription from its page (issue 15, decision 077): extend, cancel, refund,
-// reactivate. Each is recorded in the staff audit log in the transaction of its change; a change
+// What staff do to a subscription from its page (issue 15, decision 077): extend, cancel, refund
+// (reactivation.ts undoes a cancellation). Each is recorded in the staff audit log in the transaction of its change; a change
 // at Stripe is made first, outside any transaction, and recorded here as it succeeded.
 
 const DAY_MS = 86_400_000;
@@ -33,7 +32,6 @@ export const extendSubscriptionSchema = z
   .strict();
 export const cancelSubscriptionSchema = z.object({ ...target, when: z.enum(["now", "period-end"]) }).strict();
 export const refundSubscriptionSchema = z.object(target).strict();
-export const reactivateSubscriptionSchema = z.object(target).strict();
 
 export interface StaffSubscriptionResult {
   subscriptionId: string;
@@ -42,7 +40,7 @@ export interface StaffSubscriptionResult {
   cancelAtPeriodEnd: boolean;
 }
 
-const resultOf = (row: Subscription): StaffSubscriptionResult => ({
+export const resultOf = (row: Subscription): StaffSubscriptionResult => ({
   subscriptionId: row.id,
   status: row.status,
   expiresAt: row.expiresAt.toISOString(),
@@ -53,7 +51,7 @@ const notPaidUp = (status: string) =>
   conflict(`This subscription is ${status}: reactivate it first, if its paid period has not ended.`);
 const alreadyRefunded = () => conflict("This subscription has been refunded already.");
 
-async function lockSubscription(tx: Transaction, subscriptionId: string): Promise<Subscription> {
+export async function lockSubscription(tx: Transaction, subscriptionId: string): Promise<Subscription> {
   const [row] = await tx
     .select()
     .from(subscriptions)
@@ -251,84 +249,4 @@ export async function refundSubscription(
     return lockSubscription(tx, current.id);
   });
   return resultOf(row);
-}
-
-/**
- * Undoes a cancellation (decision 077): a plan cancelling at its period end renews again (the
- * customer's resume); a cancelled one is active again until the end of the period it had paid
- * for, with device 1 issued again if none is live. A refunded, disputed or expired plan, or one
- * whose paid period is over, stays ended: 409.
- */
-export async function reactivateSubscription(
-  services: BillingServices,
-  staff: SignedInStaff,
-  input: z.infer<typeof reactivateSubscriptionSchema>,
-  now = new Date(),
-): Promise<StaffSubscriptionResult> {
-  const { subscription } = await findSubscription(services.db, input.subscriptionId);
-  const audit = (tx: Transaction, details: Record<string, unknown>) =>
-    recordStaffAction(
-      tx,
-      staff,
-      {
-        action: "subscription.reactivate",
-        targetType: "subscription",
-        targetId: subscription.id,
-        reason: input.reason,
-        details,
-      },
-      now,
-    );
-  if (isPaidUp(subscription.status)) {
-    if (!subscription.cancelAtPeriodEnd) throw conflict("This subscription is not cancelled.");
-    const row = await resumeSubscription(services, subscription.id, now, (tx) =>
-      audit(tx, { undid: "cancel-at-period-end" }),
-    );
-    return resultOf(row);
-  }
-  const row = await services.db.transaction(async (tx) => {
-    const current = await lockSubscription(tx, subscription.id);
-    if (current.status !== "canceled")
-      throw conflict(`This subscription is ${current.status}: only a cancelled one can be reactivated.`);
-    const paidUntil = await paidPeriodEnd(tx, current.id);
-    if (!paidUntil || paidUntil <= now)
-      throw conflict(
-        `Its paid period ended${paidUntil ? ` on ${formatLongDate(paidUntil)}` : ""}: the customer needs to buy again.`,
-      );
-    const [reactivated] = await tx
-      .update(subscriptions)
-      // A Stripe subscription cancelled there cannot restart: this period is the last.
-      .set({
-        status: "active",
-        expiresAt: paidUntil,
-        cancelAtPeriodEnd: current.stripeSubscriptionId !== null,
-        updatedAt: now,
-      })
-      .where(eq(subscriptions.id, current.id))
-      .returning();
-    const reissued =
-      (await liveDevices(tx, current.id)).length === 0
-        ? (await issueDevice(tx, services, reactivated!)).device
-        : undefined;
-    await audit(tx, { paidUntil: paidUntil.toISOString(), reissuedDeviceId: reissued?.id ?? null });
-    return reactivated!;
-  });
-  services.mail.wake();
-  return resultOf(row);
-}
-
-/** The period end it last had while paid up, from its history (migration 0023). */
-async function paidPeriodEnd(tx: Transaction, subscriptionId: string): Promise<Date | undefined> {
-  const [event] = await tx
-    .select({ expiresAt: subscriptionEvents.expiresAt })
-    .from(subscriptionEvents)
-    .where(
-      and(
-        eq(subscriptionEvents.subscriptionId, subscriptionId),
-        inArray(subscriptionEvents.status, [...USABLE_STATUSES]),
-      ),
-    )
-    .orderBy(desc(subscriptionEvents.id))
-    .limit(1);
-  return event?.expiresAt;
 }
