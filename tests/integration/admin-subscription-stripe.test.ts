@@ -148,12 +148,19 @@ describe("staff subscription actions with Stripe", () => {
     expect(await reread(subscription.id)).toMatchObject({ status: "canceled" });
     expect((await app.request(downloadUrl(app.services, device))).status).toBe(410);
     const before = await history(subscription.id);
+    const cancelledEmails = async () =>
+      (await queuedEmails(app, "stripe-staff@example.com")).filter(
+        (mail) => mail.kind === "subscription-cancelled",
+      );
+    const told = (await cancelledEmails()).length;
+    expect(told).toBeGreaterThan(0);
     await deliverStripeEvent(
       app,
       "customer.subscription.deleted",
       standIn.subscriptions.get(paid.subscription!)!,
     );
     expect(await history(subscription.id)).toEqual(before);
+    expect(await cancelledEmails()).toHaveLength(told);
   });
 
   it("changes nothing when Stripe refuses (502) or holds no payment to refund (409): no audit entry", async () => {
