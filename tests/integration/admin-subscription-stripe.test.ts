@@ -11,6 +11,7 @@ import {
 } from "#server/db/schema/index.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { databaseKinds } from "../support/database.ts";
 import { startCheckout, verify } from "../support/purchase.ts";
 import {
   deliverStripeEvent,
@@ -22,7 +23,7 @@ import { createAccount, queuedEmails, STAFF_EMAIL } from "./admin-helpers.ts";
 
 const DAY_MS = 86_400_000;
 
-describe("staff subscription actions with Stripe", () => {
+describe.each(databaseKinds)("staff subscription actions with Stripe on %s", (kind) => {
   let app: TestApp;
   let standIn: StripeStandIn;
   let cookie: string;
@@ -30,6 +31,7 @@ describe("staff subscription actions with Stripe", () => {
   beforeAll(async () => {
     standIn = await startStripeStandIn();
     app = await createTestApp({
+      kind,
       env: {
         STRIPE_SECRET_KEY: "sk_test_naijalink_staff",
         STRIPE_WEBHOOK_SECRET: STAND_IN_WEBHOOK_SECRET,
@@ -37,7 +39,7 @@ describe("staff subscription actions with Stripe", () => {
       },
     });
     cookie = (await createAccount(app, STAFF_EMAIL)).cookie;
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await app?.close();
     await standIn?.close();

@@ -15,20 +15,21 @@ import { DomainError } from "#server/domain/errors.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
 import { buy } from "../support/account.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { databaseKinds } from "../support/database.ts";
 import { createAccount, queuedEmails, STAFF_EMAIL } from "./admin-helpers.ts";
 
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 const DAY_MS = 86_400_000;
 
-describe("staff subscription page and actions", () => {
+describe.each(databaseKinds)("staff subscription page and actions on %s", (kind) => {
   let app: TestApp;
   let cookie: string;
   let buyers = 0;
 
   beforeAll(async () => {
-    app = await createTestApp();
+    app = await createTestApp({ kind });
     cookie = (await createAccount(app, STAFF_EMAIL)).cookie;
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await app?.close();
   });
