@@ -112,6 +112,33 @@ describe.each(databaseKinds)("staff subscription actions with Stripe on %s", (ki
     ]);
   });
 
+  it("still records its refund when Stripe's charge.refunded for it lands before Stripe answers", async () => {
+    const { subscription, paid } = await bought("unlock");
+    standIn.beforeRefundAnswer = async (refund) => {
+      await deliverStripeEvent(app, "charge.refunded", {
+        id: refund.charge,
+        object: "charge",
+        refunded: true,
+        amount_refunded: refund.amount,
+        currency: refund.currency,
+        payment_intent: refund.payment_intent,
+        customer: paid.customer,
+      });
+      expect((await reread(subscription.id)).status).toBe("refunded");
+    };
+    const body = { subscriptionId: subscription.id, reason: "webhook raced the answer" };
+    try {
+      expect((await admin("refund", body)).status).toBe(200);
+    } finally {
+      standIn.beforeRefundAnswer = undefined;
+    }
+    expect(await audit(subscription.id)).toMatchObject([
+      { action: "subscription.refund", reason: "webhook raced the answer" },
+    ]);
+    expect((await admin("refund", body)).status).toBe(409);
+    expect(await audit(subscription.id)).toHaveLength(1);
+  });
+
   it("refunds a monthly plan's latest invoice and cancels it at Stripe, so it never charges again", async () => {
     const { subscription, paid } = await bought("pro-monthly");
     expect(

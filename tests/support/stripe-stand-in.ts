@@ -68,6 +68,13 @@ export interface StripeStandIn {
   refunds: RecordedCreate[];
   /** `DELETE /v1/subscriptions/:id` calls (cancel now). */
   subscriptionCancels: RecordedRequest[];
+  /** Runs before a new refund is answered, e.g. to deliver its `charge.refunded` event first. */
+  beforeRefundAnswer?: (refund: {
+    charge: string;
+    payment_intent: string;
+    amount: number;
+    currency: string;
+  }) => Promise<void>;
   /** The payment intent of a Stripe subscription's paid invoice, as `GET /v1/invoices` reports it. */
   invoicePaymentIntentOf(subscriptionId: string): string;
   /** What Stripe reports once the buyer paid on its hosted page. */
@@ -87,6 +94,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     portalSessions: [] as RecordedRequest[],
     refunds: [] as RecordedCreate[],
     subscriptionCancels: [] as RecordedRequest[],
+    beforeRefundAnswer: undefined as StripeStandIn["beforeRefundAnswer"],
   };
   const refundsByKey = new Map<string, unknown>();
   const invoicePaymentIntentOf = (subscriptionId: string) => `pi_inv_${subscriptionId.slice(4)}`;
@@ -237,7 +245,13 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           currency: session.currency,
         };
         if (idempotencyKey) refundsByKey.set(idempotencyKey, refund);
-        return send(200, refund);
+        const hook = standIn.beforeRefundAnswer;
+        if (!hook) return send(200, refund);
+        hook(refund).then(
+          () => send(200, refund),
+          (error: unknown) => send(500, { error: { type: "api_error", message: String(error) } }),
+        );
+        return;
       }
       if (request.method === "POST" && url.pathname === "/v1/billing_portal/sessions") {
         const params = form();
@@ -262,6 +276,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     ...standIn,
     get retrieves() {
       return standIn.retrieves;
+    },
+    get beforeRefundAnswer() {
+      return standIn.beforeRefundAnswer;
+    },
+    set beforeRefundAnswer(hook) {
+      standIn.beforeRefundAnswer = hook;
     },
     base: `http://127.0.0.1:${port}`,
     invoicePaymentIntentOf,

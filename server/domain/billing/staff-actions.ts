@@ -1,11 +1,11 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Transaction } from "#server/db/client.ts";
-import { subscriptions, type Subscription } from "#server/db/schema/index.ts";
+import { chargeReversals, subscriptions, type Subscription } from "#server/db/schema/index.ts";
 import type { SignedInStaff } from "#server/domain/auth/staff.ts";
 import { conflict, DomainError } from "#server/domain/errors.ts";
 import { queueCancelledEmail } from "#server/domain/mail/customer-emails.ts";
-import { recordStaffAction, staffReasonSchema } from "#server/domain/ops/audit.ts";
+import { listAuditLog, recordStaffAction, staffReasonSchema } from "#server/domain/ops/audit.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { isPaidUp } from "#server/domain/vpn/usable.ts";
 import { billingUnavailable, providerUnavailable, subscriptionNotFound } from "./errors.ts";
@@ -227,8 +227,9 @@ export async function refundSubscription(
   }
   const row = await services.db.transaction(async (tx) => {
     const current = await lockSubscription(tx, subscription.id);
-    if (current.status === "refunded") throw alreadyRefunded();
-    await recordRefund(tx, current, refund, now);
+    if (current.status !== "refunded") await recordRefund(tx, current, refund, now);
+    // Stripe's `charge.refunded` for this very refund may have landed first: still ours to record.
+    else if (!(await ownRefundAppliedByWebhook(tx, current.id, refund.id))) throw alreadyRefunded();
     await recordStaffAction(
       tx,
       staff,
@@ -249,4 +250,19 @@ export async function refundSubscription(
     return lockSubscription(tx, current.id);
   });
   return resultOf(row);
+}
+
+async function ownRefundAppliedByWebhook(tx: Transaction, subscriptionId: string, refundId: string) {
+  const [reversal] = await tx
+    .select({ id: chargeReversals.id })
+    .from(chargeReversals)
+    .where(and(eq(chargeReversals.id, refundId), eq(chargeReversals.subscriptionId, subscriptionId)));
+  if (!reversal) return false;
+  const { entries } = await listAuditLog(tx, {
+    action: "subscription.refund",
+    targetType: "subscription",
+    targetId: subscriptionId,
+    limit: 1,
+  });
+  return entries.length === 0;
 }
