@@ -211,22 +211,35 @@ export default function AdminSubscription({ loaderData }: Route.ComponentProps) 
       <SubscriptionActions subscription={subscription} />
 
       <Section title="Devices">
-        <Table
-          head={["Device", "Server", "Addresses", "Created", "Activated", "Last handshake", "Actions"]}
-          rows={devices.map((device) => [
-            device.name,
-            device.server ?? "—",
-            <span key="a" className="font-mono text-xs">
-              {device.ipv4}
-              <br />
-              {device.ipv6}
-            </span>,
-            when(device.createdAt),
-            device.activatedAt ? `${when(device.activatedAt)} (${device.activatedVia})` : "Not yet",
-            when(device.lastHandshakeAt),
-            <DeviceActions key="actions" device={device} />,
-          ])}
-        />
+        {devices.length === 0 ? <p className="text-sm text-muted-foreground">None.</p> : null}
+        <ul className="grid gap-3 lg:grid-cols-2">
+          {devices.map((device) => (
+            <li key={device.id} className="rounded-lg border p-4 text-sm">
+              <h3 className="font-semibold">
+                {device.name} <span className="font-normal text-muted-foreground">(slot {device.slot})</span>
+              </h3>
+              <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
+                <dt className="text-muted-foreground">Server</dt>
+                <dd>{device.server ?? "—"}</dd>
+                <dt className="text-muted-foreground">Addresses</dt>
+                <dd className="break-all font-mono text-xs">
+                  {device.ipv4} · {device.ipv6}
+                </dd>
+                <dt className="text-muted-foreground">Created</dt>
+                <dd>{when(device.createdAt)}</dd>
+                <dt className="text-muted-foreground">Activated</dt>
+                <dd>
+                  {device.activatedAt ? `${when(device.activatedAt)} (${device.activatedVia})` : "Not yet"}
+                </dd>
+                <dt className="text-muted-foreground">Last handshake</dt>
+                <dd>{when(device.lastHandshakeAt)}</dd>
+              </dl>
+              <div className="mt-3">
+                <DeviceActions device={device} />
+              </div>
+            </li>
+          ))}
+        </ul>
       </Section>
 
       <Section title="Status history">

@@ -88,7 +88,7 @@ describe("the staff subscription page in a real browser", () => {
     await expect.poll(emailsToCustomer, { timeout: 10_000 }).toBeGreaterThan(0);
     const before = await emailsToCustomer();
 
-    const deviceRow = page.getByRole("region", { name: "Devices" }).locator("tbody tr").first();
+    const deviceRow = page.getByRole("region", { name: "Devices" }).getByRole("listitem").first();
     await confirm(page, deviceRow, "Resend config", "customer lost the first e-mail");
     await toast(page, "Config e-mail queued").waitFor();
     await expect.poll(emailsToCustomer, { timeout: 10_000 }).toBe(before + 1);
