@@ -33,6 +33,13 @@ const API_ROUTES: Record<string, string> = {
   "admin/messages/status": "admin-messages-status",
   "admin/dashboard": "admin-dashboard",
   "admin/search": "admin-search",
+  "admin/subscriptions/extend": "admin-subscription-extend",
+  "admin/subscriptions/cancel": "admin-subscription-cancel",
+  "admin/subscriptions/refund": "admin-subscription-refund",
+  "admin/subscriptions/reactivate": "admin-subscription-reactivate",
+  "admin/devices/revoke": "admin-device-revoke",
+  "admin/devices/rekey": "admin-device-rekey",
+  "admin/devices/resend-config": "admin-device-resend-config",
   "*": "unknown",
 };
 
@@ -76,6 +83,7 @@ export default [
     route("admin/blog/edit/:id", "routes/admin-blog-editor.tsx", { id: "admin-blog-edit" }),
     route("admin/messages", "routes/admin-messages.tsx"),
     route("admin/audit", "routes/admin-audit.tsx"),
+    route("admin/subscriptions/:id", "routes/admin-subscription.tsx"),
   ]),
 
   // For crawlers and operators

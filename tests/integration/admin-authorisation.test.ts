@@ -37,7 +37,21 @@ interface Fixture {
   customerEmail: string;
   /** A contact message the customer sent through the form. */
   messageId: string;
+  /** A subscription and its device 1 of its own for each destructive action, by endpoint. */
+  own: Record<string, { subscriptionId: string; deviceId: string }>;
 }
+
+/** Endpoints that end or change what they touch: each gets a freshly bought subscription. */
+const OWN_FIXTURE_ENDPOINTS = [
+  "/api/admin/subscriptions/cancel",
+  "/api/admin/subscriptions/refund",
+  "/api/admin/subscriptions/reactivate",
+  "/api/admin/devices/revoke",
+  "/api/admin/devices/rekey",
+  "/api/admin/devices/resend-config",
+];
+const own = (fixture: Partial<Fixture>, path: string) => fixture.own?.[path];
+const REASON = "authorisation matrix";
 
 /**
  * A request each endpoint accepts from an admin (2xx). Every endpoint in the route table needs one:
@@ -64,11 +78,38 @@ const ADMIN_REQUESTS: Record<string, (fixture: Partial<Fixture>) => unknown> = {
   }),
   "/api/admin/dashboard": () => ({}),
   "/api/admin/search": ({ customerEmail }) => ({ q: customerEmail, page: 1 }),
+  "/api/admin/subscriptions/extend": ({ subscriptionId }) => ({ subscriptionId, days: 1, reason: REASON }),
+  "/api/admin/subscriptions/cancel": (fixture) => ({
+    subscriptionId: own(fixture, "/api/admin/subscriptions/cancel")?.subscriptionId,
+    when: "now",
+    reason: REASON,
+  }),
+  "/api/admin/subscriptions/refund": (fixture) => ({
+    subscriptionId: own(fixture, "/api/admin/subscriptions/refund")?.subscriptionId,
+    reason: REASON,
+  }),
+  "/api/admin/subscriptions/reactivate": (fixture) => ({
+    subscriptionId: own(fixture, "/api/admin/subscriptions/reactivate")?.subscriptionId,
+    reason: REASON,
+  }),
+  "/api/admin/devices/revoke": (fixture) => ({
+    deviceId: own(fixture, "/api/admin/devices/revoke")?.deviceId,
+    reason: REASON,
+  }),
+  "/api/admin/devices/rekey": (fixture) => ({
+    deviceId: own(fixture, "/api/admin/devices/rekey")?.deviceId,
+    reason: REASON,
+  }),
+  "/api/admin/devices/resend-config": (fixture) => ({
+    deviceId: own(fixture, "/api/admin/devices/resend-config")?.deviceId,
+    reason: REASON,
+  }),
 };
 
 /** A concrete address for each page route with parameters. */
 const PAGE_ADDRESSES: Record<string, (fixture: Fixture) => string> = {
   "/admin/blog/edit/:id": ({ postId }) => `/admin/blog/edit/${postId}`,
+  "/admin/subscriptions/:id": ({ subscriptionId }) => `/admin/subscriptions/${subscriptionId}`,
 };
 
 type Caller = "anonymous" | "customer" | "unverifiedStaff" | "editor" | "admin";
@@ -128,6 +169,22 @@ describe("staff console authorisation matrix", () => {
       app.services.db,
       sql`select id from subscriptions where checkout_session_id = ${sessionId}`,
     );
+    const owned: Fixture["own"] = {};
+    for (const [index, path] of OWN_FIXTURE_ENDPOINTS.entries()) {
+      const ownSession = await buy(app, "pro-monthly", `matrix-own-${index}@example.com`);
+      const [row] = await queryRows<{ subscriptionId: string; deviceId: string }>(
+        app.services.db,
+        sql`select s.id as "subscriptionId", d.id as "deviceId" from subscriptions s join devices d on d.subscription_id = s.id where s.checkout_session_id = ${ownSession}`,
+      );
+      owned[path] = row!;
+    }
+    const cancelled = owned["/api/admin/subscriptions/reactivate"]!.subscriptionId;
+    const cancel = await call("admin", "/api/admin/subscriptions/cancel", {
+      subscriptionId: cancelled,
+      when: "now",
+      reason: REASON,
+    });
+    expect(cancel.status).toBe(200);
     const created = await call(
       "admin",
       "/api/blog-admin/create",
@@ -143,6 +200,7 @@ describe("staff console authorisation matrix", () => {
       subscriptionId: subscription!.id,
       customerEmail,
       messageId: message!.id,
+      own: owned,
     };
   }, 120_000);
 

@@ -335,6 +335,7 @@ describe.each(databaseKinds)("the Stripe provider against a local stand-in on %s
       object: "charge",
       refunded: true,
       amount_refunded: 999,
+      currency: "usd",
       payment_intent: paid.payment_intent,
       customer: paid.customer,
     });

@@ -64,6 +64,19 @@ export interface StripeStandIn {
   subscriptionUpdates: RecordedRequest[];
   /** `POST /v1/billing_portal/sessions` calls; each answers a fresh portal URL. */
   portalSessions: RecordedRequest[];
+  /** `POST /v1/refunds` calls; a repeated idempotency key answers the same refund, as Stripe does. */
+  refunds: RecordedCreate[];
+  /** `DELETE /v1/subscriptions/:id` calls (cancel now). */
+  subscriptionCancels: RecordedRequest[];
+  /** Runs before a new refund is answered, e.g. to deliver its `charge.refunded` event first. */
+  beforeRefundAnswer?: (refund: {
+    charge: string;
+    payment_intent: string;
+    amount: number;
+    currency: string;
+  }) => Promise<void>;
+  /** The payment intent of a Stripe subscription's paid invoice, as `GET /v1/invoices` reports it. */
+  invoicePaymentIntentOf(subscriptionId: string): string;
   /** What Stripe reports once the buyer paid on its hosted page. */
   markPaid(sessionId: string, extra?: Partial<StandInSession>): StandInSession;
   close(): Promise<void>;
@@ -79,7 +92,19 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     subscriptions: new Map<string, StandInSubscription>(),
     subscriptionUpdates: [] as RecordedRequest[],
     portalSessions: [] as RecordedRequest[],
+    refunds: [] as RecordedCreate[],
+    subscriptionCancels: [] as RecordedRequest[],
+    beforeRefundAnswer: undefined as StripeStandIn["beforeRefundAnswer"],
   };
+  const refundsByKey = new Map<string, unknown>();
+  const invoicePaymentIntentOf = (subscriptionId: string) => `pi_inv_${subscriptionId.slice(4)}`;
+  /** What the session that paid with this payment intent (or its subscription's invoice) charged. */
+  const chargedBy = (paymentIntentId: string) =>
+    [...standIn.sessions.values()].find(
+      (session) =>
+        session.payment_intent === paymentIntentId ||
+        (session.subscription !== null && invoicePaymentIntentOf(session.subscription) === paymentIntentId),
+    );
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -144,10 +169,89 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           return send(404, { error: { type: "invalid_request_error", message: "No such subscription" } });
         }
         const cancel = params.get("cancel_at_period_end");
-        const updated: StandInSubscription =
+        const trialEnd = params.get("trial_end");
+        let updated: StandInSubscription =
           cancel === null ? known : { ...known, cancel_at_period_end: cancel === "true" };
+        if (trialEnd !== null) {
+          const periodEnd = Number(trialEnd);
+          updated = {
+            ...updated,
+            items: {
+              ...updated.items,
+              data: updated.items.data.map((item) => ({ ...item, current_period_end: periodEnd })),
+            },
+          };
+        }
         standIn.subscriptions.set(id, updated);
         return send(200, updated);
+      }
+      if (request.method === "DELETE" && subscriptionPath) {
+        const id = decodeURIComponent(subscriptionPath[1]!);
+        standIn.subscriptionCancels.push({
+          id,
+          params: form(),
+          authorization: request.headers.authorization,
+        });
+        const known = standIn.subscriptions.get(id);
+        if (!known) {
+          return send(404, { error: { type: "invalid_request_error", message: "No such subscription" } });
+        }
+        const canceled: StandInSubscription = { ...known, status: "canceled" };
+        standIn.subscriptions.set(id, canceled);
+        return send(200, canceled);
+      }
+      if (request.method === "GET" && url.pathname === "/v1/invoices") {
+        const subscription = url.searchParams.get("subscription") ?? "";
+        const known = standIn.subscriptions.has(subscription);
+        const payment = { type: "payment_intent", payment_intent: invoicePaymentIntentOf(subscription) };
+        return send(200, {
+          object: "list",
+          has_more: false,
+          url: "/v1/invoices",
+          data: known
+            ? [
+                {
+                  id: `in_${subscription.slice(4)}`,
+                  object: "invoice",
+                  status: "paid",
+                  payments: {
+                    object: "list",
+                    has_more: false,
+                    data: [{ id: `inpay_${subscription.slice(4)}`, object: "invoice_payment", payment }],
+                  },
+                },
+              ]
+            : [],
+        });
+      }
+      if (request.method === "POST" && url.pathname === "/v1/refunds") {
+        const params = form();
+        const idempotencyKey = request.headers["idempotency-key"] as string | undefined;
+        standIn.refunds.push({ params, idempotencyKey, authorization: request.headers.authorization });
+        const existing = idempotencyKey ? refundsByKey.get(idempotencyKey) : undefined;
+        if (existing) return send(200, existing);
+        const paymentIntent = params.get("payment_intent") ?? "";
+        const session = chargedBy(paymentIntent);
+        if (!session) {
+          return send(404, { error: { type: "invalid_request_error", message: "No such payment_intent" } });
+        }
+        const refund = {
+          id: `re_standin_${++counter}`,
+          object: "refund",
+          status: "succeeded",
+          payment_intent: paymentIntent,
+          charge: `ch_${paymentIntent.slice(3)}`,
+          amount: session.amount_total,
+          currency: session.currency,
+        };
+        if (idempotencyKey) refundsByKey.set(idempotencyKey, refund);
+        const hook = standIn.beforeRefundAnswer;
+        if (!hook) return send(200, refund);
+        hook(refund).then(
+          () => send(200, refund),
+          (error: unknown) => send(500, { error: { type: "api_error", message: String(error) } }),
+        );
+        return;
       }
       if (request.method === "POST" && url.pathname === "/v1/billing_portal/sessions") {
         const params = form();
@@ -173,7 +277,14 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     get retrieves() {
       return standIn.retrieves;
     },
+    get beforeRefundAnswer() {
+      return standIn.beforeRefundAnswer;
+    },
+    set beforeRefundAnswer(hook) {
+      standIn.beforeRefundAnswer = hook;
+    },
     base: `http://127.0.0.1:${port}`,
+    invoicePaymentIntentOf,
     markPaid(sessionId, extra = {}) {
       const session = standIn.sessions.get(sessionId);
       if (!session) throw new Error(`stand-in has no session ${sessionId}`);

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { subscriptions } from "./vpn.ts";
+import { bigserial, boolean, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { SUBSCRIPTION_STATUSES, subscriptions } from "./vpn.ts";
 
 /** `amount_mismatch`: the provider reported a payment that differs from the recorded price; never fulfilled. */
 export const CHECKOUT_STATUSES = ["open", "paid", "expired", "amount_mismatch"] as const;
@@ -66,3 +66,25 @@ export const chargeReversals = pgTable(
 
 export type CheckoutSession = typeof checkoutSessions.$inferSelect;
 export type ChargeReversal = typeof chargeReversals.$inferSelect;
+
+/**
+ * The history of each subscription's status, period end and cancel-at-period-end: one row per
+ * change, written only by a trigger on `subscriptions` (migration 0023, decision 077).
+ */
+export const subscriptionEvents = pgTable(
+  "subscription_events",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    /** The row's `updated_at` as the writer set it. */
+    at: timestamp({ withTimezone: true }).notNull(),
+    status: text({ enum: SUBSCRIPTION_STATUSES }).notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    cancelAtPeriodEnd: boolean().notNull(),
+  },
+  (table) => [index("subscription_events_subscription_idx").on(table.subscriptionId, table.id)],
+);
+
+export type SubscriptionEvent = typeof subscriptionEvents.$inferSelect;

@@ -20,7 +20,7 @@ import { stripeClient } from "./stripe-provider.ts";
 // fulfilment when the payment lands, which records the subscription ended, with no device.
 
 /** A full refund or a dispute of a Stripe charge. */
-interface Reversal {
+export interface Reversal {
   /** The refunded charge's id, or the dispute's. */
   id: string;
   kind: ReversalKind;
@@ -141,6 +141,7 @@ async function reverse(
   const subscription = await chargedSubscription(tx, reversal, now);
   if (subscription) {
     await endSubscription(tx, subscription, reversal.kind, now);
+    await recordApplied(tx, reversal, subscription.id, now);
     return subscription;
   }
   await tx.insert(chargeReversals).values(reversal).onConflictDoNothing({ target: chargeReversals.id });
@@ -149,6 +150,28 @@ async function reverse(
     "stripe reversal before its payment: held until the payment is recorded",
   );
   return undefined;
+}
+
+/**
+ * A refund staff made (decision 077): ends the subscription exactly as Stripe's `charge.refunded`
+ * does and records the reversal as applied, so that event, arriving later for the same charge,
+ * changes nothing more.
+ */
+export async function recordRefund(
+  tx: Transaction,
+  subscription: Subscription,
+  refund: Omit<Reversal, "kind">,
+  now: Date,
+): Promise<void> {
+  await endSubscription(tx, subscription, "refund", now);
+  await recordApplied(tx, { ...refund, kind: "refund" }, subscription.id, now);
+}
+
+async function recordApplied(tx: Transaction, reversal: Reversal, subscriptionId: string, now: Date) {
+  await tx
+    .insert(chargeReversals)
+    .values({ ...reversal, appliedAt: now, subscriptionId })
+    .onConflictDoNothing({ target: chargeReversals.id });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { eq, inArray, and } from "drizzle-orm";
 import type Stripe from "stripe";
 import { findPlan } from "#app/lib/plans.ts";
-import type { Database } from "#server/db/client.ts";
+import type { Executor, Transaction } from "#server/db/client.ts";
 import { checkoutSessions, subscriptions, type Subscription } from "#server/db/schema/index.ts";
 import { invalidInput } from "#server/domain/errors.ts";
 import { queueCancelledEmail } from "#server/domain/mail/customer-emails.ts";
@@ -25,13 +25,26 @@ import { stripeClient, subscriptionChangesFrom } from "./stripe-provider.ts";
  * recorded as Stripe answered; the built-in checkout's are recorded here alone. Cancelling twice
  * changes nothing.
  */
-export function cancelAtPeriodEnd(services: BillingServices, subscriptionId: string, now = new Date()) {
-  return setCancelAtPeriodEnd(services, subscriptionId, true, now);
+export function cancelAtPeriodEnd(
+  services: BillingServices,
+  subscriptionId: string,
+  now = new Date(),
+  alongside?: AlongsideChange,
+) {
+  return setCancelAtPeriodEnd(services, subscriptionId, true, now, alongside);
 }
 
+/** What a caller writes in the change's own transaction, such as the staff audit entry. */
+export type AlongsideChange = (tx: Transaction, changed: Subscription) => Promise<void>;
+
 /** Undoes `cancelAtPeriodEnd` before the period ends: the plan renews again. An ended plan stays ended. */
-export function resumeSubscription(services: BillingServices, subscriptionId: string, now = new Date()) {
-  return setCancelAtPeriodEnd(services, subscriptionId, false, now);
+export function resumeSubscription(
+  services: BillingServices,
+  subscriptionId: string,
+  now = new Date(),
+  alongside?: AlongsideChange,
+) {
+  return setCancelAtPeriodEnd(services, subscriptionId, false, now, alongside);
 }
 
 async function setCancelAtPeriodEnd(
@@ -39,12 +52,14 @@ async function setCancelAtPeriodEnd(
   subscriptionId: string,
   cancel: boolean,
   now: Date,
+  alongside?: AlongsideChange,
 ): Promise<Subscription> {
   const { subscription, provider } = await findSubscription(services.db, subscriptionId);
   if (findPlan(subscription.planId)?.billing !== "recurring") throw passDoesNotRenew(subscription.expiresAt);
   if (!isUsable(subscription, now)) throw subscriptionEnded(endedStatusOf(subscription));
   if (subscription.cancelAtPeriodEnd === cancel) return subscription;
-  if (provider === "test") return record(services, subscription, { cancelAtPeriodEnd: cancel }, now);
+  if (provider === "test")
+    return record(services, subscription, { cancelAtPeriodEnd: cancel }, now, alongside);
   // A Stripe plan whose subscription id has not arrived yet, or a store whose Stripe key was
   // removed, cannot be changed here: recording it only locally would leave Stripe charging.
   if (!subscription.stripeSubscriptionId || !services.config.STRIPE_SECRET_KEY) throw billingUnavailable();
@@ -60,7 +75,7 @@ async function setCancelAtPeriodEnd(
     );
     throw providerUnavailable();
   }
-  return record(services, subscription, subscriptionChangesFrom(subscription, remote), now);
+  return record(services, subscription, subscriptionChangesFrom(subscription, remote), now, alongside);
 }
 
 /**
@@ -73,6 +88,7 @@ async function record(
   subscription: Subscription,
   changes: Partial<Pick<Subscription, "cancelAtPeriodEnd" | "status" | "expiresAt">>,
   now: Date,
+  alongside?: AlongsideChange,
 ): Promise<Subscription> {
   const updated = await services.db.transaction(async (tx) => {
     const [current] = await tx
@@ -88,6 +104,7 @@ async function record(
       .returning();
     if (row!.cancelAtPeriodEnd && !current.cancelAtPeriodEnd)
       await queueCancelledEmail(tx, services, row!, now);
+    await alongside?.(tx, row!);
     return row;
   });
   services.mail.wake();
@@ -172,7 +189,7 @@ export function orderNumberOf(subscriptionId: string): string {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function findSubscription(db: Database, subscriptionId: string) {
+export async function findSubscription(db: Executor, subscriptionId: string) {
   // Not a uuid: PostgreSQL would refuse the comparison with an error, so answer "not found" first.
   if (!UUID.test(subscriptionId)) throw subscriptionNotFound();
   const [row] = await db

@@ -128,3 +128,62 @@ export function subscriptionChangesFrom(
     ...(endsAt ? { expiresAt: new Date(endsAt * 1000) } : {}),
   };
 }
+
+/**
+ * The payment intent a staff refund gives back: a pass's own (recorded at checkout), or the
+ * latest paid invoice's for a Stripe subscription. Null when Stripe knows of none.
+ */
+export async function paymentIntentToRefund(
+  config: Config,
+  paid: { paymentReference: string | null; stripeSubscriptionId: string | null },
+): Promise<string | null> {
+  if (paid.paymentReference?.startsWith("pi_")) return paid.paymentReference;
+  if (!paid.stripeSubscriptionId) return null;
+  const invoices = await stripeClient(config).invoices.list({
+    subscription: paid.stripeSubscriptionId,
+    status: "paid",
+    limit: 1,
+    expand: ["data.payments"],
+  });
+  const payment = invoices.data[0]?.payments?.data.find((entry) => entry.payment.payment_intent);
+  return idOf(payment?.payment.payment_intent);
+}
+
+/** A full refund of a payment intent; the key makes a retried staff refund one refund at Stripe. */
+export async function refundPaymentIntent(
+  config: Config,
+  paymentIntentId: string,
+  idempotencyKey: string,
+): Promise<{ chargeId: string | null; amountCents: number; currency: string }> {
+  const refund = await stripeClient(config).refunds.create(
+    { payment_intent: paymentIntentId, reason: "requested_by_customer" },
+    { idempotencyKey },
+  );
+  return { chargeId: idOf(refund.charge), amountCents: refund.amount, currency: refund.currency };
+}
+
+/**
+ * Moves a Stripe subscription's next charge to `until` without charging for the extra days:
+ * Stripe's documented way is a trial until then, with no proration.
+ */
+export async function pushNextBillingDate(
+  config: Config,
+  stripeSubscriptionId: string,
+  until: Date,
+): Promise<void> {
+  await stripeClient(config).subscriptions.update(stripeSubscriptionId, {
+    trial_end: Math.floor(until.getTime() / 1000),
+    proration_behavior: "none",
+  });
+}
+
+/** Ends a Stripe subscription at once (no further charges); one already cancelled counts as done. */
+export async function cancelStripeSubscription(config: Config, stripeSubscriptionId: string): Promise<void> {
+  try {
+    await stripeClient(config).subscriptions.cancel(stripeSubscriptionId);
+  } catch (error) {
+    const alreadyEnded =
+      error instanceof Stripe.errors.StripeInvalidRequestError && /canceled/i.test(error.message);
+    if (!alreadyEnded) throw error;
+  }
+}

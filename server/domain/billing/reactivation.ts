@@ -1,0 +1,99 @@
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import type { Transaction } from "#server/db/client.ts";
+import { subscriptionEvents, subscriptions } from "#server/db/schema/index.ts";
+import type { SignedInStaff } from "#server/domain/auth/staff.ts";
+import { conflict } from "#server/domain/errors.ts";
+import { recordStaffAction, staffReasonSchema } from "#server/domain/ops/audit.ts";
+import { issueDevice, liveDevices } from "#server/domain/vpn/devices.ts";
+import { isPaidUp, USABLE_STATUSES } from "#server/domain/vpn/usable.ts";
+import { formatLongDate } from "#app/lib/format.ts";
+import type { BillingServices } from "./fulfil.ts";
+import { findSubscription, resumeSubscription } from "./self-service.ts";
+import { lockSubscription, resultOf, type StaffSubscriptionResult } from "./staff-actions.ts";
+
+// Staff reactivation of a cancelled subscription (decision 077): what "reactivate" may undo.
+
+export const reactivateSubscriptionSchema = z
+  .object({ subscriptionId: z.uuid(), reason: staffReasonSchema })
+  .strict();
+
+/**
+ * Undoes a cancellation (decision 077): a plan cancelling at its period end renews again (the
+ * customer's resume); a cancelled one is active again until the end of the period it had paid
+ * for, with device 1 issued again if none is live. A refunded, disputed or expired plan, or one
+ * whose paid period is over, stays ended: 409.
+ */
+export async function reactivateSubscription(
+  services: BillingServices,
+  staff: SignedInStaff,
+  input: z.infer<typeof reactivateSubscriptionSchema>,
+  now = new Date(),
+): Promise<StaffSubscriptionResult> {
+  const { subscription } = await findSubscription(services.db, input.subscriptionId);
+  const audit = (tx: Transaction, details: Record<string, unknown>) =>
+    recordStaffAction(
+      tx,
+      staff,
+      {
+        action: "subscription.reactivate",
+        targetType: "subscription",
+        targetId: subscription.id,
+        reason: input.reason,
+        details,
+      },
+      now,
+    );
+  if (isPaidUp(subscription.status)) {
+    if (!subscription.cancelAtPeriodEnd) throw conflict("This subscription is not cancelled.");
+    const row = await resumeSubscription(services, subscription.id, now, (tx) =>
+      audit(tx, { undid: "cancel-at-period-end" }),
+    );
+    return resultOf(row);
+  }
+  const row = await services.db.transaction(async (tx) => {
+    const current = await lockSubscription(tx, subscription.id);
+    if (current.status !== "canceled")
+      throw conflict(`This subscription is ${current.status}: only a cancelled one can be reactivated.`);
+    const paidUntil = await paidPeriodEnd(tx, current.id);
+    if (!paidUntil || paidUntil <= now)
+      throw conflict(
+        `Its paid period ended${paidUntil ? ` on ${formatLongDate(paidUntil)}` : ""}: the customer needs to buy again.`,
+      );
+    const [reactivated] = await tx
+      .update(subscriptions)
+      // A Stripe subscription cancelled there cannot restart: this period is the last.
+      .set({
+        status: "active",
+        expiresAt: paidUntil,
+        cancelAtPeriodEnd: current.stripeSubscriptionId !== null,
+        updatedAt: now,
+      })
+      .where(eq(subscriptions.id, current.id))
+      .returning();
+    const reissued =
+      (await liveDevices(tx, current.id)).length === 0
+        ? (await issueDevice(tx, services, reactivated!)).device
+        : undefined;
+    await audit(tx, { paidUntil: paidUntil.toISOString(), reissuedDeviceId: reissued?.id ?? null });
+    return reactivated!;
+  });
+  services.mail.wake();
+  return resultOf(row);
+}
+
+/** The period end it last had while paid up, from its history (migration 0023). */
+async function paidPeriodEnd(tx: Transaction, subscriptionId: string): Promise<Date | undefined> {
+  const [event] = await tx
+    .select({ expiresAt: subscriptionEvents.expiresAt })
+    .from(subscriptionEvents)
+    .where(
+      and(
+        eq(subscriptionEvents.subscriptionId, subscriptionId),
+        inArray(subscriptionEvents.status, [...USABLE_STATUSES]),
+      ),
+    )
+    .orderBy(desc(subscriptionEvents.id))
+    .limit(1);
+  return event?.expiresAt;
+}

@@ -1,0 +1,268 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Transaction } from "#server/db/client.ts";
+import { chargeReversals, subscriptions, type Subscription } from "#server/db/schema/index.ts";
+import type { SignedInStaff } from "#server/domain/auth/staff.ts";
+import { conflict, DomainError } from "#server/domain/errors.ts";
+import { queueCancelledEmail } from "#server/domain/mail/customer-emails.ts";
+import { listAuditLog, recordStaffAction, staffReasonSchema } from "#server/domain/ops/audit.ts";
+import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
+import { isPaidUp } from "#server/domain/vpn/usable.ts";
+import { billingUnavailable, providerUnavailable, subscriptionNotFound } from "./errors.ts";
+import type { BillingServices } from "./fulfil.ts";
+import { recordRefund, type Reversal } from "./reversals.ts";
+import { cancelAtPeriodEnd, findSubscription } from "./self-service.ts";
+import {
+  cancelStripeSubscription,
+  paymentIntentToRefund,
+  pushNextBillingDate,
+  refundPaymentIntent,
+} from "./stripe-provider.ts";
+
+// What staff do to a subscription from its page (issue 15, decision 077): extend, cancel, refund
+// (reactivation.ts undoes a cancellation). Each is recorded in the staff audit log in the transaction of its change; a change
+// at Stripe is made first, outside any transaction, and recorded here as it succeeded.
+
+const DAY_MS = 86_400_000;
+
+const target = { subscriptionId: z.uuid(), reason: staffReasonSchema };
+
+export const extendSubscriptionSchema = z
+  .object({ ...target, days: z.number().int().min(1).max(366) })
+  .strict();
+export const cancelSubscriptionSchema = z.object({ ...target, when: z.enum(["now", "period-end"]) }).strict();
+export const refundSubscriptionSchema = z.object(target).strict();
+
+export interface StaffSubscriptionResult {
+  subscriptionId: string;
+  status: Subscription["status"];
+  expiresAt: string;
+  cancelAtPeriodEnd: boolean;
+}
+
+export const resultOf = (row: Subscription): StaffSubscriptionResult => ({
+  subscriptionId: row.id,
+  status: row.status,
+  expiresAt: row.expiresAt.toISOString(),
+  cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+});
+
+const notPaidUp = (status: string) =>
+  conflict(`This subscription is ${status}: reactivate it first, if its paid period has not ended.`);
+const alreadyRefunded = () => conflict("This subscription has been refunded already.");
+
+export async function lockSubscription(tx: Transaction, subscriptionId: string): Promise<Subscription> {
+  const [row] = await tx
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.id, subscriptionId))
+    .for("update");
+  if (!row) throw subscriptionNotFound();
+  return row;
+}
+
+/** Runs a Stripe call; Stripe refusing or unreachable is a 502 and nothing is recorded here. */
+async function atStripe<T>(
+  services: BillingServices,
+  what: string,
+  subscriptionId: string,
+  call: () => Promise<T>,
+) {
+  if (!services.config.STRIPE_SECRET_KEY) throw billingUnavailable();
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    services.logger.error({ err: error, subscriptionId }, `stripe: ${what} failed`);
+    throw providerUnavailable();
+  }
+}
+
+/** Adds `days` to the paid period (from today when it has lapsed); Stripe's next charge moves with it. */
+export async function extendSubscription(
+  services: BillingServices,
+  staff: SignedInStaff,
+  input: z.infer<typeof extendSubscriptionSchema>,
+  now = new Date(),
+): Promise<StaffSubscriptionResult> {
+  const { subscription } = await findSubscription(services.db, input.subscriptionId);
+  if (!isPaidUp(subscription.status)) throw notPaidUp(subscription.status);
+  const from = subscription.expiresAt > now ? subscription.expiresAt : now;
+  const until = new Date(from.getTime() + input.days * DAY_MS);
+  if (subscription.stripeSubscriptionId) {
+    const stripeId = subscription.stripeSubscriptionId;
+    await atStripe(services, "moving the next billing date", subscription.id, () =>
+      pushNextBillingDate(services.config, stripeId, until),
+    );
+  }
+  const row = await services.db.transaction(async (tx) => {
+    const current = await lockSubscription(tx, subscription.id);
+    if (!isPaidUp(current.status)) throw notPaidUp(current.status);
+    const [updated] = await tx
+      .update(subscriptions)
+      .set({ expiresAt: until, updatedAt: now })
+      .where(eq(subscriptions.id, current.id))
+      .returning();
+    await recordStaffAction(
+      tx,
+      staff,
+      {
+        action: "subscription.extend",
+        targetType: "subscription",
+        targetId: current.id,
+        reason: input.reason,
+        details: { days: input.days, from: current.expiresAt.toISOString(), until: until.toISOString() },
+      },
+      now,
+    );
+    return updated!;
+  });
+  return resultOf(row);
+}
+
+/**
+ * `period-end`: the customer's own cancel (configs work until the period ends). `now`: the plan
+ * ends at once, its devices are revoked and Stripe stops charging; the customer is told.
+ */
+export async function cancelSubscription(
+  services: BillingServices,
+  staff: SignedInStaff,
+  input: z.infer<typeof cancelSubscriptionSchema>,
+  now = new Date(),
+): Promise<StaffSubscriptionResult> {
+  const { subscription } = await findSubscription(services.db, input.subscriptionId);
+  const audit = (tx: Transaction, details: Record<string, unknown>) =>
+    recordStaffAction(
+      tx,
+      staff,
+      {
+        action: "subscription.cancel",
+        targetType: "subscription",
+        targetId: subscription.id,
+        reason: input.reason,
+        details: { when: input.when, ...details },
+      },
+      now,
+    );
+  if (input.when === "period-end") {
+    if (subscription.cancelAtPeriodEnd) throw conflict("This subscription already ends at its period end.");
+    const row = await cancelAtPeriodEnd(services, subscription.id, now, (tx, changed) =>
+      audit(tx, { endsAt: changed.expiresAt.toISOString() }),
+    );
+    return resultOf(row);
+  }
+  if (!isPaidUp(subscription.status)) throw conflict(`This subscription is ${subscription.status} already.`);
+  if (subscription.stripeSubscriptionId) {
+    const stripeId = subscription.stripeSubscriptionId;
+    await atStripe(services, "cancelling a subscription", subscription.id, () =>
+      cancelStripeSubscription(services.config, stripeId),
+    );
+  }
+  const row = await services.db.transaction(async (tx) => {
+    const current = await lockSubscription(tx, subscription.id);
+    if (!isPaidUp(current.status)) throw conflict(`This subscription is ${current.status} already.`);
+    const endedAt = current.expiresAt < now ? current.expiresAt : now;
+    const [ended] = await tx
+      .update(subscriptions)
+      .set({ status: "canceled", cancelAtPeriodEnd: false, expiresAt: endedAt, updatedAt: now })
+      .where(eq(subscriptions.id, current.id))
+      .returning();
+    const revokedDevices = await revokeSubscriptionDevices(tx, [current.id], now);
+    await queueCancelledEmail(tx, services, ended!, now);
+    await audit(tx, { paidUntil: current.expiresAt.toISOString(), revokedDevices });
+    return ended!;
+  });
+  services.mail.wake();
+  return resultOf(row);
+}
+
+/**
+ * Gives the payment back (Stripe: a refund of its payment intent, and a recurring plan cancelled
+ * there; the built-in checkout: recorded only) and ends the plan through the refund path Stripe's
+ * `charge.refunded` takes, so that event changes nothing more when it arrives. Once only: 409.
+ */
+export async function refundSubscription(
+  services: BillingServices,
+  staff: SignedInStaff,
+  input: z.infer<typeof refundSubscriptionSchema>,
+  now = new Date(),
+): Promise<StaffSubscriptionResult> {
+  const { subscription, session, provider } = await findSubscription(services.db, input.subscriptionId);
+  if (subscription.status === "refunded") throw alreadyRefunded();
+  if (subscription.status === "disputed")
+    throw conflict("This payment is disputed: answer the dispute in the Stripe Dashboard instead.");
+  let refund: Omit<Reversal, "kind">;
+  if (provider === "stripe") {
+    refund = await atStripe(services, "refunding a payment", subscription.id, async () => {
+      const paymentIntentId = await paymentIntentToRefund(services.config, {
+        paymentReference: session.paymentReference,
+        stripeSubscriptionId: subscription.stripeSubscriptionId,
+      });
+      if (!paymentIntentId) throw conflict("Stripe holds no payment of this subscription to refund.");
+      const made = await refundPaymentIntent(
+        services.config,
+        paymentIntentId,
+        `staff-refund-${subscription.id}`,
+      );
+      if (subscription.stripeSubscriptionId)
+        await cancelStripeSubscription(services.config, subscription.stripeSubscriptionId);
+      return {
+        id: made.chargeId ?? `refund:${subscription.id}`,
+        paymentIntentId,
+        customerId: subscription.stripeCustomerId,
+        amountCents: made.amountCents,
+        currency: made.currency,
+        reason: input.reason,
+      };
+    });
+  } else {
+    refund = {
+      id: `test-refund:${subscription.id}`,
+      paymentIntentId: session.paymentReference,
+      customerId: null,
+      amountCents: session.paidAmountCents ?? session.amountCents,
+      currency: session.paidCurrency ?? session.currency,
+      reason: input.reason,
+    };
+  }
+  const row = await services.db.transaction(async (tx) => {
+    const current = await lockSubscription(tx, subscription.id);
+    if (current.status !== "refunded") await recordRefund(tx, current, refund, now);
+    // Stripe's `charge.refunded` for this very refund may have landed first: still ours to record.
+    else if (!(await ownRefundAppliedByWebhook(tx, current.id, refund.id))) throw alreadyRefunded();
+    await recordStaffAction(
+      tx,
+      staff,
+      {
+        action: "subscription.refund",
+        targetType: "subscription",
+        targetId: current.id,
+        reason: input.reason,
+        details: {
+          amountCents: refund.amountCents,
+          currency: refund.currency,
+          provider,
+          refundOf: refund.id,
+        },
+      },
+      now,
+    );
+    return lockSubscription(tx, current.id);
+  });
+  return resultOf(row);
+}
+
+async function ownRefundAppliedByWebhook(tx: Transaction, subscriptionId: string, refundId: string) {
+  const [reversal] = await tx
+    .select({ id: chargeReversals.id })
+    .from(chargeReversals)
+    .where(and(eq(chargeReversals.id, refundId), eq(chargeReversals.subscriptionId, subscriptionId)));
+  if (!reversal) return false;
+  const { entries } = await listAuditLog(tx, {
+    action: "subscription.refund",
+    targetType: "subscription",
+    targetId: subscriptionId,
+    limit: 1,
+  });
+  return entries.length === 0;
+}

@@ -1,0 +1,116 @@
+import { asc, desc, eq, sql } from "drizzle-orm";
+import { findPlan } from "#app/lib/plans.ts";
+import {
+  chargeReversals,
+  devices,
+  outboxMessages,
+  subscriptionEvents,
+  vpnServers,
+} from "#server/db/schema/index.ts";
+import { findSubscription, orderNumberOf } from "#server/domain/billing/self-service.ts";
+import type { AppServices } from "#server/services.ts";
+
+// What the staff console shows of one subscription (issue 15): the customer, plan and status, the
+// status history, payments and reversals, every device ever issued, and the e-mails sent to the
+// customer — kind and delivery only: the sealed message itself never leaves the outbox.
+
+const iso = (value: Date | null) => value?.toISOString() ?? null;
+
+export async function subscriptionPage(services: Pick<AppServices, "db">, subscriptionId: string) {
+  const { subscription, session } = await findSubscription(services.db, subscriptionId);
+  const [history, reversals, deviceRows, emails] = await Promise.all([
+    services.db
+      .select()
+      .from(subscriptionEvents)
+      .where(eq(subscriptionEvents.subscriptionId, subscription.id))
+      .orderBy(desc(subscriptionEvents.id)),
+    services.db
+      .select()
+      .from(chargeReversals)
+      .where(eq(chargeReversals.subscriptionId, subscription.id))
+      .orderBy(asc(chargeReversals.receivedAt)),
+    services.db
+      .select({ device: devices, server: vpnServers })
+      .from(devices)
+      .leftJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
+      .where(eq(devices.subscriptionId, subscription.id))
+      .orderBy(asc(devices.slot), asc(devices.createdAt)),
+    subscription.customerEmail
+      ? services.db
+          .select({
+            id: outboxMessages.id,
+            kind: outboxMessages.kind,
+            status: outboxMessages.status,
+            attempts: outboxMessages.attempts,
+            createdAt: outboxMessages.createdAt,
+            sentAt: outboxMessages.sentAt,
+          })
+          .from(outboxMessages)
+          .where(sql`lower(${outboxMessages.toAddress}) = lower(${subscription.customerEmail})`)
+          .orderBy(desc(outboxMessages.createdAt))
+          .limit(100)
+      : Promise.resolve([]),
+  ]);
+  const payments = [
+    {
+      kind: "payment" as const,
+      at: iso(session.paidAt ?? subscription.createdAt)!,
+      amountCents: session.paidAmountCents ?? session.amountCents,
+      currency: session.paidCurrency ?? session.currency,
+      reference: session.paymentReference,
+    },
+    ...reversals.map((reversal) => ({
+      kind: reversal.kind,
+      at: iso(reversal.appliedAt ?? reversal.receivedAt)!,
+      amountCents: reversal.amountCents,
+      currency: reversal.currency,
+      reference: reversal.id,
+    })),
+  ];
+  return {
+    subscription: {
+      id: subscription.id,
+      orderNumber: orderNumberOf(subscription.id),
+      customerEmail: subscription.customerEmail,
+      planId: subscription.planId,
+      planName: findPlan(subscription.planId)?.name ?? subscription.planId,
+      recurring: findPlan(subscription.planId)?.billing === "recurring",
+      status: subscription.status,
+      cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
+      expiresAt: subscription.expiresAt.toISOString(),
+      createdAt: subscription.createdAt.toISOString(),
+      deviceLimit: subscription.deviceLimit,
+      provider: session.provider,
+      stripeCustomerId: subscription.stripeCustomerId,
+      stripeSubscriptionId: subscription.stripeSubscriptionId,
+    },
+    history: history.map((event) => ({
+      id: event.id,
+      at: event.at.toISOString(),
+      status: event.status,
+      expiresAt: event.expiresAt.toISOString(),
+      cancelAtPeriodEnd: event.cancelAtPeriodEnd,
+    })),
+    payments,
+    devices: deviceRows.map(({ device, server }) => ({
+      id: device.id,
+      slot: device.slot,
+      name: device.name ?? `Device ${device.slot}`,
+      server: server?.name ?? null,
+      ipv4: device.ipv4,
+      ipv6: device.ipv6,
+      createdAt: device.createdAt.toISOString(),
+      activatedAt: iso(device.activatedAt),
+      activatedVia: device.activatedVia,
+      lastHandshakeAt: iso(device.lastHandshakeAt),
+      revokedAt: iso(device.revokedAt),
+    })),
+    emails: emails.map((email) => ({
+      ...email,
+      createdAt: email.createdAt.toISOString(),
+      sentAt: iso(email.sentAt),
+    })),
+  };
+}
+
+export type SubscriptionPage = Awaited<ReturnType<typeof subscriptionPage>>;
