@@ -1,7 +1,7 @@
 // A plain receipt for a plan the built-in checkout sold (demo); Stripe's portal holds the rest.
 import { Link, redirect } from "react-router";
 import { Card, CardContent, CardHeader } from "#app/components/ui/card.tsx";
-import { formatLongDate } from "#app/lib/format.ts";
+import { formatLongDate, formatMoney } from "#app/lib/format.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { accountReceipt } from "#server/domain/account/billing.ts";
 import { customerOf } from "#server/domain/account/customer-auth.ts";
@@ -32,12 +32,6 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
 }
 
-function formatAmount(amountCents: number, currency: string) {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(
-    amountCents / 100,
-  );
-}
-
 export default function AccountReceipt({ loaderData: receipt }: Route.ComponentProps) {
   return (
     <section className="mx-auto flex max-w-xl flex-col gap-6 px-4 py-12">
@@ -52,7 +46,7 @@ export default function AccountReceipt({ loaderData: receipt }: Route.ComponentP
             <dt className="text-muted-foreground">Plan</dt>
             <dd>{receipt.planName}</dd>
             <dt className="text-muted-foreground">Amount paid</dt>
-            <dd data-testid="amount-paid">{formatAmount(receipt.amountCents, receipt.currency)}</dd>
+            <dd data-testid="amount-paid">{formatMoney(receipt.amountCents, receipt.currency)}</dd>
             <dt className="text-muted-foreground">Paid on</dt>
             <dd>{formatLongDate(receipt.paidAt)}</dd>
             {receipt.customerEmail ? (

@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { adminPageMeta } from "#app/lib/meta.ts";
@@ -61,7 +62,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
           These filters are not valid: each is at most 200 characters.
         </p>
       ) : null}
-      <div className="mt-6 overflow-x-auto">
+      <ScrollRegion label="Audit entries" className="mt-6">
         <table className="w-full min-w-[48rem] text-left text-sm">
           <thead className="border-b text-xs uppercase text-muted-foreground">
             <tr>
@@ -87,7 +88,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
           </tbody>
         </table>
         {entries.length === 0 ? <p className="py-6 text-muted-foreground">No entries match.</p> : null}
-      </div>
+      </ScrollRegion>
       {nextBefore ? (
         <Link className="mt-4 inline-block underline" to={`?${older.toString()}`}>
           Older entries

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { DailyBarChart } from "#app/components/admin/daily-bar-chart.tsx";
 import { OrderSearch } from "#app/components/admin/order-search.tsx";
 import { formatUsd } from "#app/lib/format.ts";
@@ -65,7 +66,7 @@ export default function AdminDashboard({ loaderData: figures }: Route.ComponentP
       </dl>
 
       <h2 className="mt-8 text-lg font-semibold">Sales and subscriptions</h2>
-      <div className="mt-3 overflow-x-auto">
+      <ScrollRegion label="Sales and subscriptions" className="mt-3">
         <table className="w-full text-left text-sm">
           <thead className="border-b text-xs uppercase text-muted-foreground">
             <tr>
@@ -109,7 +110,7 @@ export default function AdminDashboard({ loaderData: figures }: Route.ComponentP
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
 
       <div className="mt-8 max-w-2xl">
         <DailyBarChart

@@ -1,4 +1,6 @@
+import { formatMoney } from "#app/lib/format.ts";
 import { data, Link, useRevalidator } from "react-router";
+import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { adminCall } from "#app/components/admin/api.ts";
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
@@ -29,14 +31,14 @@ const dateTime = new Intl.DateTimeFormat("en-US", {
   timeZone: "UTC",
 });
 const when = (value: string | null) => (value ? `${dateTime.format(new Date(value))} UTC` : "—");
-const money = (cents: number, currency: string) =>
-  new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(cents / 100);
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
     <section className="mt-8" aria-label={title}>
       <h2 className="text-lg font-semibold">{title}</h2>
-      <div className="mt-3 overflow-x-auto">{children}</div>
+      <ScrollRegion label={`${title} (scrolls sideways)`} className="mt-3">
+        {children}
+      </ScrollRegion>
     </section>
   );
 }
@@ -260,7 +262,7 @@ export default function AdminSubscription({ loaderData }: Route.ComponentProps) 
           rows={payments.map((payment) => [
             when(payment.at),
             payment.kind,
-            money(payment.amountCents, payment.currency),
+            formatMoney(payment.amountCents, payment.currency),
             <span key="r" className="font-mono text-xs">
               {payment.reference ?? "—"}
             </span>,

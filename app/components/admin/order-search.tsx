@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { Form, Link } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
@@ -126,7 +127,7 @@ const ORDER_STATUS_LABELS: Record<OrderRow["orderStatus"], string> = {
 export function OrderTable({ rows, emptyText }: { rows: OrderRow[]; emptyText: string }) {
   if (rows.length === 0) return <p className="py-6 text-muted-foreground">{emptyText}</p>;
   return (
-    <div className="mt-4 overflow-x-auto">
+    <ScrollRegion label="Results" className="mt-4">
       <table className="w-full min-w-[44rem] text-left text-sm">
         <thead className="border-b text-xs uppercase text-muted-foreground">
           <tr>
@@ -173,7 +174,7 @@ export function OrderTable({ rows, emptyText }: { rows: OrderRow[]; emptyText: s
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

@@ -1,4 +1,5 @@
 import { Eye, EyeOff, Pencil, RotateCcw, Trash2 } from "lucide-react";
+import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { Link } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -40,7 +41,7 @@ export function PostTable({
   onToggleDeleted(post: AdminPost): void;
 }) {
   return (
-    <div className="overflow-x-auto rounded-lg border">
+    <ScrollRegion label="Posts" className="rounded-lg border">
       <table className="w-full text-left text-sm">
         <thead className="bg-muted/50 text-muted-foreground">
           <tr>
@@ -131,6 +132,6 @@ export function PostTable({
           )}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
