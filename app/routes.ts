@@ -27,6 +27,7 @@ const API_ROUTES: Record<string, string> = {
   "account/devices/rename": "account-device-rename",
   "account/devices/revoke": "account-device-revoke",
   "account/devices/new-keys": "account-device-new-keys",
+  "account/devices/move": "account-device-move",
   "admin/audit-log": "admin-audit-log",
   "*": "unknown",
 };

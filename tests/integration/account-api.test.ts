@@ -59,6 +59,7 @@ describe.each(databaseKinds)("the customer's account API, on %s", (kind) => {
       { path: "devices/rename", body: { deviceId, name: "Mine now" } },
       { path: "devices/revoke", body: { deviceId } },
       { path: "devices/new-keys", body: { deviceId } },
+      { path: "devices/move", body: { deviceId, region: "ng-abuja" } },
       { path: "subscriptions/cancel", body: { subscriptionId: subscription.id } },
       { path: "subscriptions/resume", body: { subscriptionId: subscription.id } },
       { path: "subscriptions/billing", body: { subscriptionId: subscription.id } },

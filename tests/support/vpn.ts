@@ -1,26 +1,36 @@
 import { eq } from "drizzle-orm";
-import { devices, subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
+import {
+  devices,
+  subscriptions,
+  vpnServers,
+  type Subscription,
+  type VpnServer,
+} from "#server/db/schema/index.ts";
 import type { Database, Executor } from "#server/db/client.ts";
 import type { QueuedEmail } from "#server/domain/mail/outbox.ts";
 import type { MailTransport } from "#server/domain/mail/transport.ts";
 import { issueDevice, type IssuedDevice, type VpnServices } from "#server/domain/vpn/devices.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
+import { fullPeerSet } from "#server/domain/vpn/node-peers.ts";
 import { addVpnServer } from "#server/domain/vpn/servers.ts";
+import type { Sealer } from "#server/secrets.ts";
 
 /**
- * A VPN server for tests, with a fresh key: pools 10.{octet}.0.0/{ipv4Prefix} and fd{octet}::/64
+ * A VPN server for tests (in Lagos unless told), with a fresh key: pools 10.{octet}.0.0/{ipv4Prefix} and fd{octet}::/64
  * (a /29 holds 5 devices, for tests of a full pool).
  */
 export async function addTestVpnServer(
   executor: Executor,
   {
     name = "ng-lagos-1",
+    region = "ng-lagos",
     octet = 66,
     ipv4Prefix = 16,
-  }: { name?: string; octet?: number; ipv4Prefix?: number } = {},
+  }: { name?: string; region?: string; octet?: number; ipv4Prefix?: number } = {},
 ) {
   const { server } = await addVpnServer(executor, {
     name,
+    region,
     endpoint: "203.0.113.10:51820",
     publicKey: generateKeyPair().publicKey,
     ipv4Cidr: `10.${octet}.0.0/${ipv4Prefix}`,
@@ -115,4 +125,16 @@ export function captureTransport(): MailTransport & { sent: QueuedEmail[] } {
     },
     close() {},
   };
+}
+
+/** The public keys a server's node must carry now: its full desired peer set. */
+export async function desiredPeerKeys(
+  executor: Executor,
+  sealer: Sealer,
+  server: VpnServer,
+  now = new Date(),
+): Promise<string[]> {
+  const set = await fullPeerSet(executor, sealer, server, now);
+  if (set.kind !== "full") throw new Error("expected the full peer set");
+  return set.peers.map((peer) => peer.publicKey);
 }

@@ -1,4 +1,4 @@
-import { Download, KeyRound, Pencil, QrCode, Trash2 } from "lucide-react";
+import { Download, KeyRound, MapPin, Pencil, QrCode, Trash2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { toast } from "sonner";
 import { ConfigQrCode, saveConfig } from "#app/components/purchase/config-card.tsx";
@@ -6,12 +6,14 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Input, Label } from "#app/components/ui/input.tsx";
 import { configFileName } from "#app/lib/config-file-name.ts";
 import { formatLongDate } from "#app/lib/format.ts";
+import { regionLabel } from "#app/lib/locations.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import type { AccountDevice } from "#server/domain/account/account.ts";
 import { accountCall } from "./account-api.ts";
+import { MoveDeviceForm } from "./move-device-form.tsx";
 import { connectionLabel } from "./time.ts";
 
-type Mode = "view" | "rename" | "revoke";
+type Mode = "view" | "rename" | "revoke" | "move";
 
 /** One live device: its details and what its owner may do with it. */
 export function DeviceItem({
@@ -29,6 +31,8 @@ export function DeviceItem({
   const [mode, setMode] = useState<Mode>("view");
   const [showQr, setShowQr] = useState(false);
   const [busy, setBusy] = useState(false);
+  /** Where it was just moved: the page says so, with what to do next, until it is reloaded. */
+  const [movedTo, setMovedTo] = useState<string | null>(null);
   const fileName = configFileName(brandName, device.slot);
   const nameFieldId = `device-name-${device.id}`;
 
@@ -45,6 +49,11 @@ export function DeviceItem({
     setShowQr(false);
     onChanged();
     return true;
+  }
+
+  async function move(region: string) {
+    if (await run("devices/move", { deviceId: device.id, region }, `Device moved to ${regionLabel(region)}`))
+      setMovedTo(regionLabel(region));
   }
 
   async function rename(event: FormEvent<HTMLFormElement>) {
@@ -64,8 +73,10 @@ export function DeviceItem({
         </span>
       </div>
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
-        <dt className="text-muted-foreground">Server</dt>
-        <dd>{device.server ? `${device.server.name} (${device.server.region})` : "None"}</dd>
+        <dt className="text-muted-foreground">Location</dt>
+        <dd data-testid="device-location">
+          {device.server ? `${regionLabel(device.server.region)} · ${device.server.name}` : "None"}
+        </dd>
         <dt className="text-muted-foreground">Created</dt>
         <dd>{formatLongDate(device.createdAt)}</dd>
         <dt className="text-muted-foreground">Activated</dt>
@@ -94,6 +105,17 @@ export function DeviceItem({
             </Button>
           </div>
         </form>
+      ) : null}
+
+      {movedTo ? (
+        <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-950" role="status">
+          Moved to {movedTo}. Download the new config and import it in WireGuard in place of the old one: the
+          old one no longer connects.
+        </p>
+      ) : null}
+
+      {mode === "move" ? (
+        <MoveDeviceForm device={device} busy={busy} onMove={move} onCancel={() => setMode("view")} />
       ) : null}
 
       {mode === "revoke" ? (
@@ -150,6 +172,12 @@ export function DeviceItem({
             >
               <KeyRound aria-hidden="true" />
               New keys
+            </Button>
+          ) : null}
+          {usable && device.moveRegions.length > 0 ? (
+            <Button size="sm" variant="outline" onClick={() => setMode("move")}>
+              <MapPin aria-hidden="true" />
+              Move
             </Button>
           ) : null}
           <Button size="sm" variant="outline" onClick={() => setMode("revoke")}>

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
+import { regionLabel } from "#app/lib/locations.ts";
 import { findPlan, type PlanType } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import { devices, subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
@@ -6,7 +7,9 @@ import type { BillingServices } from "#server/domain/billing/fulfil.ts";
 import { queueDeviceNoticeEmail } from "#server/domain/mail/customer-emails.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
 import { replaceDeviceKeys } from "#server/domain/vpn/device-keys.ts";
+import { moveDevice } from "#server/domain/vpn/device-moves.ts";
 import { issueDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
+import { regionsWithRoom } from "#server/domain/vpn/servers.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import type { Customer } from "./customer-auth.ts";
 import { deviceNotFound, subscriptionNotFound, subscriptionNotUsable } from "./errors.ts";
@@ -30,6 +33,8 @@ export interface AccountDevice {
   lastHandshakeAt: string | null;
   /** The capability link of the .conf (the same as the success page's). */
   downloadUrl: string;
+  /** The regions it could be moved to now (others with room); empty hides the Move action. */
+  moveRegions: string[];
 }
 
 export interface AccountSubscription {
@@ -68,6 +73,7 @@ export async function listAccount(
     .leftJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
     .where(ownedBy(customer))
     .orderBy(desc(subscriptions.createdAt), asc(devices.slot));
+  const roomIn = rows.some((row) => row.device) ? await regionsWithRoom(services.db) : [];
   const byId = new Map<string, AccountSubscription>();
   for (const { subscription, device, server } of rows) {
     let entry = byId.get(subscription.id);
@@ -99,6 +105,7 @@ export async function listAccount(
         activatedAt: device.activatedAt?.toISOString() ?? null,
         lastHandshakeAt: device.lastHandshakeAt?.toISOString() ?? null,
         downloadUrl: downloadUrl(services, device),
+        moveRegions: roomIn.filter((region) => region !== server?.region),
       });
     }
   }
@@ -188,4 +195,38 @@ export async function replaceAccountDeviceKeys(
   });
   services.mail.wake();
   return { deviceId, downloadUrl: downloadUrl(services, device) };
+}
+
+/**
+ * Moves a device of a usable subscription to another region (the VPN area's `moveDevice`): same
+ * keys and link, a new server and address; its owner gets a "was this you?" e-mail.
+ */
+export async function moveAccountDevice(
+  services: Pick<AccountServices, "db" | "sealer" | "config" | "mail">,
+  customer: Customer,
+  deviceId: string,
+  region: string,
+  now = new Date(),
+): Promise<{
+  deviceId: string;
+  server: { name: string; region: string };
+  location: string;
+  downloadUrl: string;
+}> {
+  const moved = await services.db.transaction(async (tx) => {
+    const { subscription } = await ownedLiveDevice(tx, customer, deviceId);
+    if (!isUsable(subscription, now)) throw subscriptionNotUsable(endedStatusOf(subscription));
+    const result = await moveDevice(tx, deviceId, { region }, now);
+    await queueDeviceNoticeEmail(tx, services, subscription, result.device, "moved", now, {
+      location: regionLabel(result.to.region),
+    });
+    return result;
+  });
+  services.mail.wake();
+  return {
+    deviceId,
+    server: { name: moved.to.name, region: moved.to.region },
+    location: regionLabel(moved.to.region),
+    downloadUrl: downloadUrl(services, moved.device),
+  };
 }

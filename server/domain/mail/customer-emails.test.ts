@@ -122,6 +122,37 @@ describe("customer e-mails", () => {
     expectLinks(email, []);
   });
 
+  it("device moved by its owner: where it is now, the new config to download, was this you?", async () => {
+    const email = await deviceNoticeEmail(site, {
+      change: "moved",
+      deviceName: "Ada's laptop",
+      planName: "Pro Monthly",
+      at: new Date("2026-11-23T10:00:00Z"),
+      location: "Abuja, Nigeria",
+    });
+    expect(email.subject).toBe("Ada's laptop moved to Abuja, Nigeria on your NaijaLink plan");
+    expect(email.text).toContain("The old config of this device stopped working");
+    expect(email.text).toContain("Download the new config from your account page");
+    expect(email.text).toContain("Location: Abuja, Nigeria");
+    expect(email.text).toContain("Was this you? If you did not move this device");
+    expectLinks(email, []);
+  });
+
+  it("device moved by us off a server: why, and the new config, without asking whether it was them", async () => {
+    const email = await deviceNoticeEmail(site, {
+      change: "relocated",
+      deviceName: "Device 2",
+      planName: "Pro Monthly",
+      at: new Date("2026-11-23T10:00:00Z"),
+      location: "Lagos, Nigeria",
+    });
+    expect(email.subject).toBe("NaijaLink moved Device 2 to another server: download its new config");
+    expect(email.text).toContain("Its server is being taken out of service");
+    expect(email.text).toContain("Location: Lagos, Nigeria");
+    expect(email.text).not.toContain("Was this you?");
+    expectLinks(email, []);
+  });
+
   const yearly = { planName: "Pro Yearly", price: "$79.99/year", date: new Date("2027-11-23T10:00:00Z") };
 
   it("renewal reminder: the date and the price of the renewal", async () => {

@@ -94,7 +94,10 @@ export function queueReceiptEmail(
   );
 }
 
-/** "Was this you?" after a device was revoked or given new keys (a device added gets its config e-mail). */
+/**
+ * After a device was revoked, given new keys or moved (a device added gets its config e-mail):
+ * "was this you?", or for a move staff made, why. `location`: where a moved device is now.
+ */
 export function queueDeviceNoticeEmail(
   tx: Executor,
   deps: CustomerEmailDeps,
@@ -102,6 +105,7 @@ export function queueDeviceNoticeEmail(
   device: Pick<Device, "name" | "slot">,
   change: DeviceChange,
   now = new Date(),
+  details: { location?: string } = {},
 ) {
   return queueToCustomer(tx, deps, subscription, `device-${change}`, () =>
     deviceNoticeEmail(deps.config, {
@@ -109,6 +113,7 @@ export function queueDeviceNoticeEmail(
       deviceName: device.name ?? `Device ${device.slot}`,
       planName: planName(subscription),
       at: now,
+      location: details.location,
     }),
   );
 }

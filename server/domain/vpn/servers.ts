@@ -1,4 +1,4 @@
-import { asc, eq, getTableColumns, sql } from "drizzle-orm";
+import { asc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { toSnakeCase } from "drizzle-orm/casing";
 import type { Config } from "#server/config.ts";
 import { queryRows, type Executor } from "#server/db/client.ts";
@@ -126,10 +126,62 @@ export async function allocateAddress(
           select min(g)::int as slot from generate_series(1, ${subscription.deviceLimit}::int) g
           where g not in (select d.slot from devices d where d.subscription_id = ${subscription.id} and d.revoked_at is null)
         ),
-        chosen as (
+        ${chosenServerAndOffset(sql`(select slot from free_slot) is not null`, sql`live_devices, created_at`)}
+        select free_slot.slot as "allocatedSlot",
+               (select address_index from reused) as "reusedIndex",
+               ${serverSelectList}
+        from free_slot left join chosen on true`,
+  );
+  if (!row || row.allocatedSlot == null) return { slot: null };
+  if (row.id == null) return { slot: Number(row.allocatedSlot) };
+  const server = serverFromRow(row);
+  return {
+    slot: Number(row.allocatedSlot),
+    server,
+    addressIndex: Number(row.reusedIndex ?? server.nextAddressIndex),
+  };
+}
+
+/** Where a device that already holds a slot may go (`moveDevice`); every field narrows the choice. */
+export interface ServerChoice {
+  serverId?: string;
+  region?: string;
+  /** The server it is on now. */
+  excludeServerId?: string;
+  /** Among the rest, servers of this region first (emptying a server keeps its buyers' location when it can). */
+  preferRegion?: string;
+}
+
+/**
+ * `allocateAddress` without a slot: the least-loaded server that can take a device and fits
+ * `choice`, locked until the caller's transaction ends, and its next offset. Undefined when none has room.
+ */
+export async function allocateAddressOn(
+  tx: Executor,
+  choice: ServerChoice,
+): Promise<{ server: VpnServer; addressIndex: number } | undefined> {
+  const conditions = [sql`true`];
+  if (choice.serverId !== undefined) conditions.push(sql`vpn_servers.id = ${choice.serverId}`);
+  if (choice.region !== undefined) conditions.push(sql`vpn_servers.region = ${choice.region}`);
+  if (choice.excludeServerId !== undefined) conditions.push(sql`vpn_servers.id <> ${choice.excludeServerId}`);
+  const preferred =
+    choice.preferRegion === undefined ? sql`` : sql`(vpn_servers.region = ${choice.preferRegion}) desc, `;
+  const [row] = await queryRows<Record<string, unknown>>(
+    tx,
+    sql`with ${chosenServerAndOffset(sql.join(conditions, sql` and `), sql`${preferred}live_devices, created_at`)}
+        select (select address_index from reused) as "reusedIndex", ${serverSelectList} from chosen`,
+  );
+  if (!row) return undefined;
+  const server = serverFromRow(row);
+  return { server, addressIndex: Number(row.reusedIndex ?? server.nextAddressIndex) };
+}
+
+/** The `chosen` (server, locked) and `reused` (its lowest released offset, popped) parts of both allocations. */
+function chosenServerAndOffset(condition: SQL, order: SQL): SQL {
+  return sql`chosen as (
           select * from vpn_servers
-          where ${canTakeDevice} and (select slot from free_slot) is not null
-          order by live_devices, created_at
+          where ${canTakeDevice} and ${condition}
+          order by ${order}
           limit 1
           for update
         ),
@@ -144,20 +196,16 @@ export async function allocateAddress(
               for update skip locked
             )
           returning f.address_index
-        )
-        select free_slot.slot as "allocatedSlot",
-               (select address_index from reused) as "reusedIndex",
-               ${serverSelectList}
-        from free_slot left join chosen on true`,
+        )`;
+}
+
+/** The regions where a device could be moved now: at least one server there can take one more. */
+export async function regionsWithRoom(executor: Executor): Promise<string[]> {
+  const rows = await queryRows<{ region: string }>(
+    executor,
+    sql`select distinct region from vpn_servers where ${canTakeDevice} order by region`,
   );
-  if (!row || row.allocatedSlot == null) return { slot: null };
-  if (row.id == null) return { slot: Number(row.allocatedSlot) };
-  const server = serverFromRow(row);
-  return {
-    slot: Number(row.allocatedSlot),
-    server,
-    addressIndex: Number(row.reusedIndex ?? server.nextAddressIndex),
-  };
+  return rows.map((row) => row.region);
 }
 
 function serverFromRow(row: Record<string, unknown>): VpnServer {

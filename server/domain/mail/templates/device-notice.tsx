@@ -15,52 +15,83 @@ export function WasThisYou({ site, change }: { site: EmailSite; change: string }
   );
 }
 
-export type DeviceChange = "revoked" | "rekeyed";
+/** `moved`: the customer moved it on the account page; `relocated`: staff moved it off a server. */
+export type DeviceChange = "revoked" | "rekeyed" | "moved" | "relocated";
 
 export interface DeviceNotice {
   change: DeviceChange;
   deviceName: string;
   planName: string;
   at: Date;
+  /** Where a moved device is now, as a buyer reads it ("Lagos, Nigeria"). */
+  location?: string;
 }
 
-const WORDING: Record<DeviceChange, { title: (name: string) => string; change: string }> = {
-  revoked: { title: (name) => `${name} was removed from your plan`, change: "remove this device" },
-  rekeyed: { title: (name) => `${name} has new keys`, change: "ask for new keys" },
+const NEW_CONFIG =
+  "Download the new config from your account page and import it in WireGuard in place of the old one.";
+
+const WORDING: Record<
+  DeviceChange,
+  {
+    title: (notice: DeviceNotice) => string;
+    subject: (notice: DeviceNotice, brand: string) => string;
+    body: string;
+    change?: string;
+  }
+> = {
+  revoked: {
+    title: ({ deviceName }) => `${deviceName} was removed from your plan`,
+    subject: ({ deviceName }, brand) => `${deviceName} was removed from your ${brand} plan`,
+    body: "Its config no longer connects and its download link no longer works. The slot is free for another device.",
+    change: "remove this device",
+  },
+  rekeyed: {
+    title: ({ deviceName }) => `${deviceName} has new keys`,
+    subject: ({ deviceName }, brand) => `New keys for ${deviceName} on your ${brand} plan`,
+    body: `The old config of this device stopped working. ${NEW_CONFIG}`,
+    change: "ask for new keys",
+  },
+  moved: {
+    title: ({ deviceName, location }) => `${deviceName} moved to ${location ?? "another location"}`,
+    subject: ({ deviceName, location }, brand) =>
+      `${deviceName} moved to ${location ?? "another location"} on your ${brand} plan`,
+    body: `The old config of this device stopped working. ${NEW_CONFIG}`,
+    change: "move this device",
+  },
+  relocated: {
+    title: ({ deviceName, location }) => `We moved ${deviceName} to ${location ?? "another server"}`,
+    subject: ({ deviceName }, brand) =>
+      `${brand} moved ${deviceName} to another server: download its new config`,
+    body: `Its server is being taken out of service, so its old config stopped working. ${NEW_CONFIG}`,
+  },
 };
 
 export function DeviceNoticeEmail({ site, notice }: { site: EmailSite; notice: DeviceNotice }) {
   const wording = WORDING[notice.change];
-  const title = wording.title(notice.deviceName);
+  const title = wording.title(notice);
   return (
-    <EmailLayout site={site} preview={`${title}. Was this you?`} title={title}>
-      {notice.change === "revoked" ? (
-        <Paragraph>
-          Its config no longer connects and its download link no longer works. The slot is free for another
-          device.
-        </Paragraph>
-      ) : (
-        <Paragraph>
-          The old config of this device stopped working. Download the new config from your account page and
-          import it in WireGuard in place of the old one.
-        </Paragraph>
-      )}
+    <EmailLayout site={site} preview={wording.change ? `${title}. Was this you?` : title} title={title}>
+      <Paragraph>{wording.body}</Paragraph>
       <Facts
         rows={[
           ["Device", notice.deviceName],
+          ...(notice.location ? [["Location", notice.location] as [string, string]] : []),
           ["Plan", notice.planName],
           ["Date", formatLongDate(notice.at)],
         ]}
       />
-      <WasThisYou site={site} change={wording.change} />
+      {wording.change ? (
+        <WasThisYou site={site} change={wording.change} />
+      ) : (
+        <LinkLine lead="Your account:" href={accountUrl(site)} />
+      )}
     </EmailLayout>
   );
 }
 
 export function deviceNoticeEmail(site: EmailSite, notice: DeviceNotice): Promise<RenderedEmail> {
-  const subject =
-    notice.change === "revoked"
-      ? `${notice.deviceName} was removed from your ${site.BRAND_NAME} plan`
-      : `New keys for ${notice.deviceName} on your ${site.BRAND_NAME} plan`;
-  return renderEmail(subject, <DeviceNoticeEmail site={site} notice={notice} />);
+  return renderEmail(
+    WORDING[notice.change].subject(notice, site.BRAND_NAME),
+    <DeviceNoticeEmail site={site} notice={notice} />,
+  );
 }
