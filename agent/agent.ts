@@ -1,6 +1,7 @@
 import { createPeerApplier, type PeerApplier } from "./applier.ts";
-import { ControlPlane, ControlPlaneError, type PeerStatus } from "./control-plane.ts";
+import { ControlPlane, ControlPlaneError } from "./control-plane.ts";
 import { MAX_WAIT_SECONDS } from "./node-api.ts";
+import { changedPeerStatuses, markReported, type ReportedPeers } from "./peer-status.ts";
 import { ensureNodeKey, readInterface, type WgCommand } from "./wg.ts";
 
 export interface AgentOptions {
@@ -18,7 +19,7 @@ export interface AgentOptions {
   waitSeconds?: number;
   /** How often to compare the interface with `wg show dump` and repair drift. */
   reconcileMs?: number;
-  /** How often to report handshakes. */
+  /** How often to report handshakes and transfer counters. */
   statusMs?: number;
   /** The node's public exit addresses, reported with every status so /check knows them. */
   exitAddresses?: string[];
@@ -50,7 +51,7 @@ const MAX_BACKOFF_MS = 30_000;
  * The node agent: registers the node's public key, takes the full peer set once and then each
  * change as the control plane announces it (a held poll answered at once), applies only the
  * difference with one `wg set` call (applier.ts), reconciles against `wg show dump` on a timer,
- * reports handshakes. When the control plane is down the interface keeps the last applied set and the
+ * reports handshakes and transfer counters. When the control plane is down the interface keeps the last applied set and the
  * agent retries with backoff.
  */
 export function startAgent(options: AgentOptions): RunningAgent {
@@ -64,19 +65,13 @@ export function startAgent(options: AgentOptions): RunningAgent {
   let stopped = false;
   let publicKey = "";
   let applier: PeerApplier | undefined;
-  const reportedHandshakes = new Map<string, number>();
+  const reportedPeers: ReportedPeers = new Map();
   let failures = 0;
   let registered = false;
 
   async function report() {
     const state = await readInterface(wg, options.iface);
-    const peers: PeerStatus[] = [];
-    for (const peer of state.peers.values()) {
-      if (peer.latestHandshake > 0 && reportedHandshakes.get(peer.publicKey) !== peer.latestHandshake) {
-        const { latestHandshake, rxBytes, txBytes } = peer;
-        peers.push({ publicKey: peer.publicKey, latestHandshake, rxBytes, txBytes });
-      }
-    }
+    const peers = changedPeerStatuses(state.peers.values(), reportedPeers);
     const { exitAddresses } = options;
     await controlPlane.postStatus({
       publicKey,
@@ -84,7 +79,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
       ...(exitAddresses ? { exitAddresses } : {}),
       peers,
     });
-    for (const peer of peers) reportedHandshakes.set(peer.publicKey, peer.latestHandshake);
+    markReported(reportedPeers, peers, state.peers);
   }
 
   const sleep = (ms: number) =>

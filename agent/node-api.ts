@@ -124,16 +124,21 @@ export const nodeStatusSchema = z.object({
   appliedVersion: z.string().max(100).nullable().optional(),
   /** The node's public exit addresses, when its operator configured them (NAIJALINK_EXIT_ADDRESSES). */
   exitAddresses: exitAddressesSchema.optional(),
-  /** Peers whose handshake changed since the last report (unix seconds; 0 = never). */
+  /** Peers whose handshake or transfer counters changed since the last report. */
   peers: z
     .array(
-      z.object({
-        publicKey: wireGuardKeySchema,
-        // Unix seconds; anything past 2100 is not a clock reading, and would not fit a timestamp.
-        latestHandshake: z.number().int().min(0).max(4_102_444_800),
-        rxBytes: z.number().int().min(0).optional(),
-        txBytes: z.number().int().min(0).optional(),
-      }),
+      z
+        .object({
+          publicKey: wireGuardKeySchema,
+          // Unix seconds (0 = never); anything past 2100 is not a clock reading, and would not fit a timestamp.
+          latestHandshake: z.number().int().min(0).max(4_102_444_800),
+          /** The interface's raw counters for the peer (`wg show dump`), both or neither; safe integers. */
+          rxBytes: z.number().int().min(0).optional(),
+          txBytes: z.number().int().min(0).optional(),
+        })
+        .refine((peer) => (peer.rxBytes === undefined) === (peer.txBytes === undefined), {
+          message: "rxBytes and txBytes are reported together",
+        }),
     )
     .max(100_000)
     .default([]),

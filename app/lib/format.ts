@@ -23,3 +23,21 @@ export function formatShortDate(value: Date | string | null | undefined): string
     timeZone: "UTC",
   });
 }
+
+const DATA_UNITS = ["kilobyte", "megabyte", "gigabyte", "terabyte"] as const;
+const dataFormats = DATA_UNITS.map(
+  (unit) =>
+    new Intl.NumberFormat("en-US", { style: "unit", unit, unitDisplay: "short", maximumFractionDigits: 1 }),
+);
+
+/** An amount of data in decimal units, from kB up: "1.2 GB", "850 kB", "0 kB". */
+export function formatDataAmount(bytes: number): string {
+  let index = 0;
+  let value = bytes / 1000;
+  // Rounded as shown, so 999,960 bytes reads "1 MB", not "1,000 kB".
+  while (index < DATA_UNITS.length - 1 && Math.round(value * 10) / 10 >= 1000) {
+    value /= 1000;
+    index += 1;
+  }
+  return dataFormats[index]!.format(value);
+}

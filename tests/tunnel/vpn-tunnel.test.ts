@@ -384,6 +384,18 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
     );
     expect(device!.activatedVia).toBe("handshake");
     expect(device!.activatedAt!.getTime()).toBeLessThanOrEqual(Date.now());
+
+    // Its reports carry the peer's transfer counters too: the device's data this period (decision 073).
+    const [counted] = await waitFor(
+      "the agent to report the device's transfer",
+      async () => {
+        const rows = await db.select().from(devices).where(eq(devices.id, deviceId));
+        return rows[0]!.transferRxBytes > 0 && rows[0]!.transferTxBytes > 0 ? rows : undefined;
+      },
+      10_000,
+      200,
+    );
+    expect(counted!.transferPeriodStart).not.toBeNull();
   });
 
   it("re-applies a peer removed behind the agent's back", async () => {

@@ -12,6 +12,7 @@ import type { AccountDevice } from "#server/domain/account/account.ts";
 import { accountCall } from "./account-api.ts";
 import { MoveDeviceForm } from "./move-device-form.tsx";
 import { connectionLabel } from "./time.ts";
+import { transferDetail, transferLabel } from "./transfer.ts";
 
 type Mode = "view" | "rename" | "revoke" | "move";
 
@@ -81,6 +82,14 @@ export function DeviceItem({
         <dd>{formatLongDate(device.createdAt)}</dd>
         <dt className="text-muted-foreground">Activated</dt>
         <dd>{device.activatedAt ? formatLongDate(device.activatedAt) : "Not yet"}</dd>
+        {device.transfer ? (
+          <>
+            <dt className="text-muted-foreground">Data</dt>
+            <dd title={transferDetail(device.transfer)} data-testid="device-transfer">
+              {transferLabel(device.transfer)}
+            </dd>
+          </>
+        ) : null}
       </dl>
 
       {mode === "rename" ? (

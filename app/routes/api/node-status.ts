@@ -4,7 +4,7 @@ import { nodeUnauthorized } from "#server/http/node-auth.ts";
 import { authenticateNode, recordNodeStatus } from "#server/domain/vpn/nodes.ts";
 import type { Route } from "./+types/node-status";
 
-/** A node agent's report: its public key, the applied peer-set version and peer handshakes. */
+/** A node agent's report: its public key, the applied peer-set version, peer handshakes and transfer counters. */
 export function action({ request, context, params }: Route.ActionArgs) {
   return handleApi({ request, context, params }, async () => {
     if (request.method !== "POST") throw methodNotAllowed(["POST"]);

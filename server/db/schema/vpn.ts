@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   index,
@@ -133,6 +134,19 @@ export const devices = pgTable(
     revokedAt: timestamp({ withTimezone: true }),
     /** The latest WireGuard handshake the node agent reported for this peer. */
     lastHandshakeAt: timestamp({ withTimezone: true }),
+    /**
+     * Data moved in one subscription period (decision 073): null until the agent first reports
+     * the peer's transfer counters; the sums below belong to the period that began then.
+     */
+    transferPeriodStart: timestamp({ withTimezone: true }),
+    /** Bytes the server received from the device (its uploads) in that period. */
+    transferRxBytes: bigint({ mode: "number" }).notNull().default(0),
+    /** Bytes the server sent to the device (its downloads) in that period. */
+    transferTxBytes: bigint({ mode: "number" }).notNull().default(0),
+    /** The last raw WireGuard counters reported, and the server whose interface counted them. */
+    transferCountersServerId: uuid(),
+    transferCountersRx: bigint({ mode: "number" }),
+    transferCountersTx: bigint({ mode: "number" }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

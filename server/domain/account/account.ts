@@ -10,6 +10,7 @@ import { replaceDeviceKeys } from "#server/domain/vpn/device-keys.ts";
 import { moveDevice } from "#server/domain/vpn/device-moves.ts";
 import { issueDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
 import { regionsWithRoom } from "#server/domain/vpn/servers.ts";
+import { currentPeriodStart, transferThisPeriod, type DeviceTransfer } from "#server/domain/vpn/transfer.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import type { Customer } from "./customer-auth.ts";
 import { deviceNotFound, subscriptionNotFound, subscriptionNotUsable } from "./errors.ts";
@@ -31,6 +32,8 @@ export interface AccountDevice {
   createdAt: string;
   activatedAt: string | null;
   lastHandshakeAt: string | null;
+  /** The data it moved in the subscription's current period; null when its node never reported any. */
+  transfer: DeviceTransfer | null;
   /** The capability link of the .conf (the same as the success page's). */
   downloadUrl: string;
   /** The regions it could be moved to now (others with room); empty hides the Move action. */
@@ -67,7 +70,12 @@ export async function listAccount(
   now = new Date(),
 ): Promise<AccountSubscription[]> {
   const rows = await services.db
-    .select({ subscription: subscriptions, device: devices, server: vpnServers })
+    .select({
+      subscription: subscriptions,
+      device: devices,
+      server: vpnServers,
+      periodStart: sql<Date>`${currentPeriodStart(subscriptions)}`.mapWith(subscriptions.createdAt),
+    })
     .from(subscriptions)
     .leftJoin(devices, and(eq(devices.subscriptionId, subscriptions.id), isNull(devices.revokedAt)))
     .leftJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
@@ -75,7 +83,7 @@ export async function listAccount(
     .orderBy(desc(subscriptions.createdAt), asc(devices.slot));
   const roomIn = rows.some((row) => row.device) ? await regionsWithRoom(services.db) : [];
   const byId = new Map<string, AccountSubscription>();
-  for (const { subscription, device, server } of rows) {
+  for (const { subscription, device, server, periodStart } of rows) {
     let entry = byId.get(subscription.id);
     if (!entry) {
       const plan = findPlan(subscription.planId);
@@ -104,6 +112,7 @@ export async function listAccount(
         createdAt: device.createdAt.toISOString(),
         activatedAt: device.activatedAt?.toISOString() ?? null,
         lastHandshakeAt: device.lastHandshakeAt?.toISOString() ?? null,
+        transfer: transferThisPeriod(device, periodStart),
         downloadUrl: downloadUrl(services, device),
         moveRegions: roomIn.filter((region) => region !== server?.region),
       });

@@ -30,6 +30,10 @@ export async function replaceDeviceKeys(
       downloadTokenSealed: sealer.seal(downloadToken),
       // The new config has not been handed over yet: its first handshake is still to come.
       lastHandshakeAt: null,
+      // The new key is a new peer whose counters start at zero; the period's sums stay (decision 073).
+      transferCountersServerId: null,
+      transferCountersRx: null,
+      transferCountersTx: null,
       updatedAt: now,
     })
     .where(and(eq(devices.id, deviceId), isNull(devices.revokedAt)))

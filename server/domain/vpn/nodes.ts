@@ -5,6 +5,7 @@ import { isUniqueViolation, type Executor } from "#server/db/client.ts";
 import { devices, vpnServers, type VpnServer } from "#server/db/schema/index.ts";
 import { conflict } from "#server/domain/errors.ts";
 import { hashToken } from "#server/secrets.ts";
+import { recordPeerTransfers, type PeerTransfer } from "./transfer.ts";
 
 // The control-plane side of the node agent (agent/): who the node is and what it reports back
 // (the peers it must carry: node-peers.ts). Nodes authenticate with
@@ -30,8 +31,9 @@ export type NodeStatus = z.output<typeof nodeStatusSchema>;
 /**
  * Records a node's report: last seen, applied version, its public key (registered on first
  * contact; a changed key is taken, since the node is the only holder of its private key), its
- * exit addresses when it reports them, and the latest handshake of each peer, which
- * `countActiveDevices` reads; a device's first handshake activates it.
+ * exit addresses when it reports them, the latest handshake of each peer, which
+ * `countActiveDevices` reads (a device's first handshake activates it), and each peer's
+ * transfer counters, added to its device's figure for the period (transfer.ts).
  */
 export async function recordNodeStatus(
   executor: Executor,
@@ -82,6 +84,10 @@ export async function recordNodeStatus(
     };
     handshakesRecorded += result.rowCount ?? result.affectedRows ?? 0;
   }
+  const transfers = status.peers.filter(
+    (peer): peer is PeerTransfer & typeof peer => peer.rxBytes !== undefined && peer.txBytes !== undefined,
+  );
+  await recordPeerTransfers(executor, server, transfers);
   return { publicKeyChanged, handshakesRecorded };
 }
 
