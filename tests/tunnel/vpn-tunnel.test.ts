@@ -285,7 +285,7 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
     // Only the tunnel's server takes devices from now on.
     await db
       .update(vpnServers)
-      .set({ active: false })
+      .set({ status: "draining" })
       .where(ne(vpnServers.name, `tunnel-${id}`));
     const exitKey = await run(inNs(ns.exit, ["wg", "show", link.exitWg, "public-key"]));
     expect(server!.publicKey).toBe(exitKey.trim());

@@ -21,6 +21,7 @@ const commandSchema = z.discriminatedUnion("command", [
   }),
   z.object({ command: z.literal("rotate-node-token"), name: z.string().min(1).max(63) }),
   z.object({ command: z.literal("list-servers") }),
+  z.object({ command: z.literal("drain-server"), server: serverRef }),
   z.object({ command: z.literal("disable-server"), server: serverRef }),
   z.object({ command: z.literal("enable-server"), server: serverRef }),
   z.object({ command: z.literal("set-endpoint"), server: serverRef, endpoint: z.string().min(3).max(300) }),

@@ -1,7 +1,7 @@
 import { and, count, eq, isNull, or } from "drizzle-orm";
 import type { Config } from "#server/config.ts";
 import type { Executor } from "#server/db/client.ts";
-import { devices, vpnServers, type VpnServer } from "#server/db/schema/index.ts";
+import { devices, vpnServers, type VpnServer, type VpnServerStatus } from "#server/db/schema/index.ts";
 import { conflict, notFound } from "#server/domain/errors.ts";
 import { parseExitAddresses } from "./exit-addresses.ts";
 import { bumpPeerVersion } from "./peer-changes.ts";
@@ -26,7 +26,7 @@ export type ServerCommand =
     }
   | { command: "rotate-node-token"; name: string }
   | { command: "list-servers" }
-  | ({ command: "disable-server" | "enable-server" | "remove-server" } & ServerRef)
+  | ({ command: "drain-server" | "disable-server" | "enable-server" | "remove-server" } & ServerRef)
   | ({ command: "set-endpoint"; endpoint: string } & ServerRef)
   | ({ command: "set-exit"; addresses: string[] } & ServerRef);
 
@@ -63,11 +63,10 @@ export async function runServerCommand(
       });
       return { name: server.name, endpoint: server.endpoint, nodeToken };
     }
+    case "drain-server":
     case "disable-server":
     case "enable-server":
-      return {
-        server: await setServerEnabled(executor, command.server, command.command === "enable-server"),
-      };
+      return { server: await setServerStatus(executor, command.server, STATUS_OF[command.command]) };
     case "set-endpoint":
       return { server: await setServerEndpoint(executor, command.server, command.endpoint) };
     case "set-exit":
@@ -77,8 +76,14 @@ export async function runServerCommand(
   }
 }
 
+const STATUS_OF = {
+  "drain-server": "draining",
+  "disable-server": "disabled",
+  "enable-server": "active",
+} as const satisfies Record<string, VpnServerStatus>;
+
 /** The server named by `ref` (its id or its name), locked for the rest of the transaction. */
-async function lockServer(executor: Executor, ref: string): Promise<VpnServer> {
+export async function lockServer(executor: Executor, ref: string): Promise<VpnServer> {
   const isId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref);
   const [server] = await executor
     .select()
@@ -95,13 +100,17 @@ async function summaryOf(executor: Executor, id: string): Promise<ServerSummary>
 }
 
 /**
- * A disabled server takes no new devices (it fails `canTakeDevice`); its live devices keep
- * working. With no other server able to take one, checkout answers 503.
+ * Decision 078. A draining server takes no new devices (it fails `canTakeDevice`) and its live
+ * devices keep working; a disabled one also has its node told to carry no peers (the status
+ * trigger of migration 0021 logs every live key, `livePeers` leaves them out), so they stop
+ * connecting until it is enabled again or they are moved. With no other server able to take a
+ * device, checkout answers 503. Setting the status it already has is refused (409).
  */
-export async function setServerEnabled(executor: Executor, ref: string, enabled: boolean) {
+export async function setServerStatus(executor: Executor, ref: string, status: VpnServerStatus) {
   return executor.transaction(async (tx) => {
     const server = await lockServer(tx, ref);
-    await tx.update(vpnServers).set({ active: enabled }).where(eq(vpnServers.id, server.id));
+    if (server.status === status) throw conflict(`VPN server ${server.name} is already ${status}.`);
+    await tx.update(vpnServers).set({ status }).where(eq(vpnServers.id, server.id));
     return summaryOf(tx, server.id);
   });
 }
@@ -150,7 +159,7 @@ export async function removeServer(executor: Executor, ref: string): Promise<Vpn
     if (liveDevices > 0) {
       throw conflict(
         `VPN server ${server.name} still holds ${liveDevices} live device${liveDevices === 1 ? "" : "s"}; ` +
-          "it can be removed once none is left (disable-server stops it taking new ones).",
+          "it can be removed once none is left (drain-server stops it taking new ones).",
       );
     }
     await tx.delete(vpnServers).where(eq(vpnServers.id, server.id));
