@@ -29,6 +29,13 @@ const API_ROUTES: Record<string, string> = {
   "account/devices/new-keys": "account-device-new-keys",
   "account/devices/move": "account-device-move",
   "admin/audit-log": "admin-audit-log",
+  "admin/servers/add": "admin-servers-add",
+  "admin/servers/rotate-token": "admin-servers-rotate-token",
+  "admin/servers/set-endpoint": "admin-servers-set-endpoint",
+  "admin/servers/drain": "admin-servers-drain",
+  "admin/servers/move-devices": "admin-servers-move-devices",
+  "admin/servers/disable": "admin-servers-disable",
+  "admin/servers/enable": "admin-servers-enable",
   "*": "unknown",
 };
 
@@ -68,6 +75,7 @@ export default [
     route("admin/blog/new", "routes/admin-blog-editor.tsx", { id: "admin-blog-new" }),
     route("admin/blog/edit/:id", "routes/admin-blog-editor.tsx", { id: "admin-blog-edit" }),
     route("admin/audit", "routes/admin-audit.tsx"),
+    route("admin/servers", "routes/admin-servers.tsx"),
   ]),
 
   // For crawlers and operators

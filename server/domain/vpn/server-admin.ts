@@ -33,7 +33,7 @@ export type ServerCommand =
 export type ServerSummary = Awaited<ReturnType<typeof listVpnServers>>[number];
 
 export type ServerCommandResult =
-  | { name: string; endpoint?: string; nodeToken: string }
+  | { id: string; name: string; endpoint?: string; nodeToken: string }
   | { servers: ServerSummary[] }
   | { server: ServerSummary }
   | { removed: string };
@@ -49,7 +49,7 @@ export async function runServerCommand(
     case "rotate-node-token": {
       const rotated = await rotateNodeToken(executor, command.name);
       if (!rotated) throw notFound(`There is no VPN server named ${command.name}.`);
-      return { name: rotated.server.name, nodeToken: rotated.nodeToken };
+      return { id: rotated.server.id, name: rotated.server.name, nodeToken: rotated.nodeToken };
     }
     case "add-server": {
       const { server, nodeToken } = await addVpnServer(executor, {
@@ -61,7 +61,7 @@ export async function runServerCommand(
         ipv6Cidr: command.ipv6,
         dns: command.dns ?? config.VPN_DNS,
       });
-      return { name: server.name, endpoint: server.endpoint, nodeToken };
+      return { id: server.id, name: server.name, endpoint: server.endpoint, nodeToken };
     }
     case "drain-server":
     case "disable-server":
@@ -94,7 +94,8 @@ export async function lockServer(executor: Executor, ref: string): Promise<VpnSe
   return server;
 }
 
-async function summaryOf(executor: Executor, id: string): Promise<ServerSummary> {
+/** What the operator sees of one server (`list-servers`' row). */
+export async function serverSummary(executor: Executor, id: string): Promise<ServerSummary> {
   const [summary] = await listVpnServers(executor, id);
   return summary!;
 }
@@ -111,7 +112,7 @@ export async function setServerStatus(executor: Executor, ref: string, status: V
     const server = await lockServer(tx, ref);
     if (server.status === status) throw conflict(`VPN server ${server.name} is already ${status}.`);
     await tx.update(vpnServers).set({ status }).where(eq(vpnServers.id, server.id));
-    return summaryOf(tx, server.id);
+    return serverSummary(tx, server.id);
   });
 }
 
@@ -126,7 +127,7 @@ export async function setServerEndpoint(executor: Executor, ref: string, endpoin
     await tx.update(vpnServers).set({ endpoint }).where(eq(vpnServers.id, server.id));
     const portOf = (value: string) => value.slice(value.lastIndexOf(":") + 1);
     if (portOf(endpoint) !== portOf(server.endpoint)) await bumpPeerVersion(tx, server.id);
-    return summaryOf(tx, server.id);
+    return serverSummary(tx, server.id);
   });
 }
 
@@ -139,7 +140,7 @@ export async function setServerExitAddresses(executor: Executor, ref: string, ad
   return executor.transaction(async (tx) => {
     const server = await lockServer(tx, ref);
     await tx.update(vpnServers).set({ exitAddresses }).where(eq(vpnServers.id, server.id));
-    return summaryOf(tx, server.id);
+    return serverSummary(tx, server.id);
   });
 }
 
