@@ -204,8 +204,9 @@ describe.each(databaseKinds)("staff console servers on %s", (kind) => {
     for (const { device, downloadToken } of [first, second]) {
       expect(await deviceRow(app.services.db, device.id)).toMatchObject({ revokedAt: null });
       expect((await deviceRow(app.services.db, device.id))!.vpnServerId).not.toBe(leaving.id);
-      // The same link now renders a config for the new server.
-      expect((await app.request(`/api/configs/${downloadToken}`)).status).toBe(200);
+      // The same link now renders a config for the new server: an address in its pool.
+      const config = await (await app.request(`/api/configs/${downloadToken}`)).text();
+      expect(config).toMatch(/^Address = 10\.67\.0\.\d+\/32, fd67::[0-9a-f]+\/128$/m);
     }
     expect((await serverRow(leaving.id)).liveDevices).toBe(0);
     for (const owner of ["first-owner@example.com", "second-owner@example.com"]) {

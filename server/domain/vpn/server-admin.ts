@@ -1,4 +1,5 @@
 import { and, count, eq, isNull, or } from "drizzle-orm";
+import { z } from "zod";
 import type { Config } from "#server/config.ts";
 import type { Executor } from "#server/db/client.ts";
 import { devices, vpnServers, type VpnServer, type VpnServerStatus } from "#server/db/schema/index.ts";
@@ -13,17 +14,19 @@ import { addVpnServer, checkEndpoint, listVpnServers, rotateNodeToken } from "./
 /** A server is named by its id or its name. */
 type ServerRef = { server: string };
 
+/** What `add-server` takes, wherever it comes from (the CLI, the staff console); addVpnServer checks each. */
+export const newServerFieldsSchema = z.object({
+  name: z.string().min(1).max(63),
+  region: z.string().min(1).max(63).optional(),
+  endpoint: z.string().min(3).max(300),
+  ipv4: z.string().min(9).max(18),
+  ipv6: z.string().min(3).max(43),
+  publicKey: z.string().max(44).optional(),
+  dns: z.string().min(1).max(300).optional(),
+});
+
 export type ServerCommand =
-  | {
-      command: "add-server";
-      name: string;
-      endpoint: string;
-      ipv4: string;
-      ipv6: string;
-      publicKey?: string;
-      dns?: string;
-      region?: string;
-    }
+  | ({ command: "add-server" } & z.infer<typeof newServerFieldsSchema>)
   | { command: "rotate-node-token"; name: string }
   | { command: "list-servers" }
   | ({ command: "drain-server" | "disable-server" | "enable-server" | "remove-server" } & ServerRef)
@@ -51,18 +54,8 @@ export async function runServerCommand(
       if (!rotated) throw notFound(`There is no VPN server named ${command.name}.`);
       return { id: rotated.server.id, name: rotated.server.name, nodeToken: rotated.nodeToken };
     }
-    case "add-server": {
-      const { server, nodeToken } = await addVpnServer(executor, {
-        name: command.name,
-        region: command.region,
-        endpoint: command.endpoint,
-        publicKey: command.publicKey ?? null,
-        ipv4Cidr: command.ipv4,
-        ipv6Cidr: command.ipv6,
-        dns: command.dns ?? config.VPN_DNS,
-      });
-      return { id: server.id, name: server.name, endpoint: server.endpoint, nodeToken };
-    }
+    case "add-server":
+      return addServer(executor, config, command);
     case "drain-server":
     case "disable-server":
     case "enable-server":
@@ -74,6 +67,24 @@ export async function runServerCommand(
     case "remove-server":
       return { removed: (await removeServer(executor, command.server)).name };
   }
+}
+
+/** `add-server`: the node token is in the answer only. */
+export async function addServer(
+  executor: Executor,
+  config: Pick<Config, "VPN_DNS">,
+  fields: z.infer<typeof newServerFieldsSchema>,
+) {
+  const { server, nodeToken } = await addVpnServer(executor, {
+    name: fields.name,
+    region: fields.region,
+    endpoint: fields.endpoint,
+    publicKey: fields.publicKey ?? null,
+    ipv4Cidr: fields.ipv4,
+    ipv6Cidr: fields.ipv6,
+    dns: fields.dns ?? config.VPN_DNS,
+  });
+  return { id: server.id, name: server.name, endpoint: server.endpoint, nodeToken };
 }
 
 const STATUS_OF = {

@@ -8,8 +8,9 @@ import type { CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
 import { recordStaffAction, staffReasonSchema, type StaffActor } from "#server/domain/ops/audit.ts";
 import { moveDevicesOffServer } from "./device-moves.ts";
 import {
+  addServer,
   lockServer,
-  runServerCommand,
+  newServerFieldsSchema,
   serverSummary,
   setServerEndpoint,
   setServerStatus,
@@ -21,18 +22,7 @@ import { rotateNodeToken } from "./servers.ts";
 // with the reason staff typed, in the transaction of the change.
 
 /** POST /api/admin/servers/add: the fields of `npm run vpn -- add-server`. */
-export const addServerSchema = z
-  .object({
-    name: z.string().min(1).max(63),
-    region: z.string().min(1).max(63).optional(),
-    endpoint: z.string().min(3).max(300),
-    ipv4: z.string().min(9).max(18),
-    ipv6: z.string().min(3).max(43),
-    publicKey: z.string().max(44).optional(),
-    dns: z.string().min(1).max(300).optional(),
-    reason: staffReasonSchema,
-  })
-  .strict();
+export const addServerSchema = newServerFieldsSchema.extend({ reason: staffReasonSchema }).strict();
 
 /** The other actions name one server by id. */
 export const serverActionSchema = z.object({ serverId: z.uuid(), reason: staffReasonSchema }).strict();
@@ -54,8 +44,7 @@ export async function addServerAsStaff(
   { reason, ...fields }: AddServerInput,
 ) {
   return db.transaction(async (tx) => {
-    const added = await runServerCommand(tx, config, { command: "add-server", ...fields });
-    if (!("nodeToken" in added)) throw new Error("add-server answers a node token");
+    const added = await addServer(tx, config, fields);
     await recordStaffAction(tx, staff, {
       action: "server.add",
       ...target(added.id),
