@@ -1,5 +1,5 @@
 // The buyer's own account in a real browser (issue 14, decision 067): sign in by the e-mailed
-// link, see the plan and devices, add, rename, revoke and re-key; axe on both views.
+// link, see the plan and devices, add, rename, revoke, re-key and move; axe on both views.
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import { and, eq, isNull } from "drizzle-orm";
@@ -13,6 +13,7 @@ import { freePort } from "../support/admin-browser.ts";
 import { signInLinkFromOutboxFiles } from "../support/account.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
 import { launchBrowser, waitForHydration } from "../support/browser.ts";
+import { addTestVpnServer, treatDevelopmentServerAsReal } from "../support/vpn.ts";
 import { buyUntilCheckout, expectToast, open, payOnCheckout } from "./purchase-support.ts";
 
 const require = createRequire(import.meta.url);
@@ -54,7 +55,10 @@ describe("the buyer's account page", () => {
   }
 
   async function peerKeys() {
-    const [row] = await server.services.db.select().from(vpnServers).where(eq(vpnServers.development, true));
+    const [row] = await server.services.db
+      .select()
+      .from(vpnServers)
+      .where(eq(vpnServers.name, "ng-lagos-dev"));
     const set = await fullPeerSet(server.services.db, server.services.sealer, row!, new Date());
     if (set.kind !== "full") throw new Error("expected the full peer set");
     return set.peers.map((peer) => peer.publicKey);
@@ -70,7 +74,7 @@ describe("the buyer's account page", () => {
     return row!.publicKey;
   }
 
-  it("buy, sign in by the e-mailed link, add and rename device 2, revoke device 1, new keys for device 2, cancel and resume, receipt", async () => {
+  it("buy, sign in by the e-mailed link, add and rename device 2, revoke device 1, new keys for device 2, move it, cancel and resume, receipt", async () => {
     const plan = findPlan("pro-monthly")!;
     const paying = await browser.newContext();
     const buyPage = await paying.newPage();
@@ -141,6 +145,32 @@ describe("the buyer's account page", () => {
     expect(keysAfter).not.toContain(oldKey);
     expect(keysAfter).toContain(await livePublicKey(2));
 
+    // A second region gets room (and Lagos keeps some): device 2 moves there, keeping its link and keys.
+    await treatDevelopmentServerAsReal(server.services.db);
+    const abuja = await addTestVpnServer(server.services.db, {
+      name: "ng-abuja-1",
+      region: "ng-abuja",
+      octet: 81,
+    });
+    await page.reload();
+    await waitForHydration(page);
+    const moving = page.getByTestId("device-2");
+    expect(await moving.getByTestId("device-location").innerText()).toContain("Lagos, Nigeria");
+    await moving.getByRole("button", { name: "Move" }).click();
+    await moving.getByLabel("Move Work laptop to").selectOption({ label: "Abuja, Nigeria" });
+    await moving.getByRole("button", { name: "Move device" }).click();
+    await expectToast(page, "Device moved to Abuja, Nigeria");
+    await expect
+      .poll(() => moving.getByTestId("device-location").innerText())
+      .toBe("Abuja, Nigeria · ng-abuja-1");
+    expect(await moving.getByRole("status").innerText()).toContain("Download the new config");
+    const moved = await download(page, moving);
+    expect(moved.url).toBe(after.url);
+    expect(moved.text.match(/^PrivateKey = .*$/m)![0]).toBe(after.text.match(/^PrivateKey = .*$/m)![0]);
+    expect(moved.text).toContain("Address = 10.81.0.2/32");
+    expect(moved.text).toContain(`PublicKey = ${abuja.publicKey}`);
+    expect(await peerKeys()).not.toContain(await livePublicKey(2));
+
     const status = page.getByTestId("subscription-status");
     await page.getByRole("button", { name: "Cancel at period end" }).click();
     await expectToast(page, "Renewal Cancelled");
@@ -190,6 +220,8 @@ describe("the buyer's account page", () => {
       await open(page, `${server.url}/account`);
       await page.getByTestId("device-2").getByRole("button", { name: "Show QR Code" }).click();
       await page.getByRole("img", { name: /QR code/ }).waitFor();
+      await page.getByTestId("device-2").getByRole("button", { name: "Move" }).click();
+      await page.getByLabel("Move Work laptop to").waitFor();
       problems.push(...(await axeViolations(page, viewport)).map((problem) => `signed in: ${problem}`));
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);

@@ -209,7 +209,7 @@ describe.each(databaseKinds)("the customer's account API, on %s", (kind) => {
     expect(config).toContain(app.services.sealer.unseal(after.privateKeySealed));
   });
 
-  it("refuses to add or re-key devices of an ended subscription, and lists it as expired", async () => {
+  it("refuses to add, re-key or move devices of an ended subscription, and lists it as expired", async () => {
     await buy(app, "unlock", "ended@example.com");
     const cookie = await signedInCustomer(app, "ended@example.com");
     const [subscription] = await listOf(cookie);
@@ -222,6 +222,9 @@ describe.each(databaseKinds)("the customer's account API, on %s", (kind) => {
     expect(ended).toMatchObject({ status: "expired", usable: false, devices: [] });
     const rekey = await accountRequest(app, "devices/new-keys", { deviceId }, cookie);
     expect(rekey.status).toBe(409);
+    const move = await accountRequest(app, "devices/move", { deviceId, region: "ng-abuja" }, cookie);
+    expect(move.status).toBe(409);
+    expect(await move.json()).toMatchObject({ error: "Subscription ended" });
     const add = await accountRequest(app, "devices/add", { subscriptionId: subscription!.id }, cookie);
     expect(add.status).toBe(409);
   });

@@ -58,7 +58,7 @@ export async function moveDevice(
  * Moves every live device off a server (to empty one being taken out of service): each to the
  * least-loaded other server with room, in the same region when one has room. Each move commits
  * on its own with its customer's e-mail; it stops at the first device nothing can take, leaving
- * it and the rest where they are (`remaining`).
+ * it and the rest where they are (`remaining`). Call `mail.wake()` afterwards.
  */
 export async function moveDevicesOffServer(
   db: Database,
