@@ -121,7 +121,7 @@ export async function setStatusAsStaff(
  */
 export async function moveDevicesAsStaff(
   db: Database,
-  deps: CustomerEmailDeps,
+  deps: CustomerEmailDeps & { mail: { wake(): void } },
   staff: StaffActor,
   input: ServerActionInput,
   now = new Date(),
@@ -148,5 +148,6 @@ export async function moveDevicesAsStaff(
     return locked;
   });
   const { moved, remaining } = await moveDevicesOffServer(db, deps, server.id, now);
+  deps.mail.wake();
   return { moved: moved.length, remaining, to: [...new Set(moved.map((move) => move.to.name))] };
 }
