@@ -1,8 +1,12 @@
 // `npm run vpn` server commands through the admin API: drain, disable, enable, set-endpoint, remove.
-import { eq, ne } from "drizzle-orm";
+import { PGlite } from "@electric-sql/pglite";
+import { eq, ne, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { queryRows, wrapPglite } from "#server/db/client.ts";
+import { listMigrations } from "#server/db/migrate.ts";
 import { vpnServers } from "#server/db/schema/index.ts";
 import { NoVpnServerAvailable, revokeDevice } from "#server/domain/vpn/devices.ts";
+import { generateKeyPair } from "#server/domain/vpn/keys.ts";
 import { rotateNodeToken } from "#server/domain/vpn/servers.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
@@ -232,5 +236,44 @@ describe.each(databaseKinds)("VPN server commands on %s", (kind) => {
     const restored = await changes(dropped.version);
     expect(restored.upserts.map((peer) => peer.publicKey)).toEqual([key]);
     expect(restored.removals).toEqual([]);
+  });
+});
+
+describe("the server-status migration (0021)", () => {
+  it("turns active = false into draining, keeps the least-loaded index on active servers only", async () => {
+    const client = new PGlite();
+    const { db } = wrapPglite(client);
+    try {
+      const migrations = listMigrations();
+      const split = migrations.findIndex((migration) => migration.name.endsWith("_vpn_server_status"));
+      expect(split).toBeGreaterThan(0);
+      const apply = async (list: typeof migrations) => {
+        for (const migration of list)
+          for (const statement of migration.statements) await db.execute(sql.raw(statement));
+      };
+      await apply(migrations.slice(0, split));
+      for (const [name, active] of [
+        ["ng-on", true],
+        ["ng-off", false],
+      ] as const)
+        await db.execute(
+          sql`insert into vpn_servers (name, endpoint, public_key, ipv4_cidr, ipv6_cidr, dns, node_token_hash, active)
+              values (${name}, '203.0.113.9:51820', ${generateKeyPair().publicKey}, '10.60.0.0/16', 'fd60::/64',
+                '1.1.1.1', ${`hash-${name}`}, ${active})`,
+        );
+      await apply(migrations.slice(split));
+      expect(await queryRows(db, sql`select name, status from vpn_servers order by name`)).toEqual([
+        { name: "ng-off", status: "draining" },
+        { name: "ng-on", status: "active" },
+      ]);
+      const [index] = await queryRows<{ indexdef: string }>(
+        db,
+        sql`select indexdef from pg_indexes where indexname = 'vpn_servers_least_loaded_idx'`,
+      );
+      expect(index!.indexdef).toMatch(/WHERE \(\(status = 'active'::text\) AND \(public_key IS NOT NULL\)\)/);
+      await expect(db.execute(sql`update vpn_servers set status = 'paused'`)).rejects.toThrow();
+    } finally {
+      await client.close();
+    }
   });
 });
