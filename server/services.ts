@@ -36,6 +36,13 @@ export interface AppServices {
     transport: MailTransport;
     /** Queue inside the caller's transaction; call `wake()` after it commits. */
     enqueue(executor: Executor, email: OutgoingEmail): Promise<string>;
+    /**
+     * Composes and queues an e-mail after the caller has answered, for answers whose timing must
+     * not tell whether one was sent (`compose` answers null for "none"). Failures are logged.
+     */
+    enqueueDetached(kind: string, compose: () => Promise<OutgoingEmail | null>): void;
+    /** Resolves once every detached e-mail is queued (shutdown and tests wait on it). */
+    detachedSettled(): Promise<void>;
     wake(): void;
     drain(): Promise<void>;
   };
@@ -109,6 +116,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     prune: backgroundJobs,
   });
 
+  const detached = new Set<Promise<void>>();
   const base: Omit<AppServices, "auth" | "customerAuth"> = {
     config,
     db: database.db,
@@ -121,6 +129,26 @@ export async function startServices(config: Config, options: ServiceOptions = {}
       from,
       transport,
       enqueue: (executor, email) => enqueueEmail(executor, sealer, email),
+      enqueueDetached(kind, compose) {
+        const task: Promise<void> = (async () => {
+          const email = await compose();
+          if (!email) return;
+          await enqueueEmail(database.db, sealer, email);
+          outboxWorker?.wake();
+        })()
+          // The error of a failed insert quotes its parameters: only its class goes to the log.
+          .catch((error: unknown) =>
+            logger.error(
+              { kind, error: error instanceof Error ? error.name : typeof error },
+              "e-mail not queued",
+            ),
+          )
+          .finally(() => detached.delete(task));
+        detached.add(task);
+      },
+      async detachedSettled() {
+        while (detached.size) await Promise.allSettled([...detached]);
+      },
       wake: () => outboxWorker?.wake(),
       drain: async () => {
         if (outboxWorker) return outboxWorker.drain();
@@ -149,6 +177,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   return {
     services,
     async close() {
+      await services.mail.detachedSettled();
       await outboxWorker?.stop();
       await Promise.all(jobs.map((job) => job.stop()));
       await peerChanges.close();

@@ -30,6 +30,9 @@ export function SiteFooter() {
             <a href={`mailto:${supportEmail}`} className={linkClass}>
               Contact
             </a>
+            <Link to="/account" className={linkClass}>
+              My account
+            </Link>
           </nav>
         </div>
         <div className="mt-8 flex flex-col gap-2 border-t border-white/15 pt-6 text-sm text-slate-300 md:flex-row md:justify-between">

@@ -40,9 +40,17 @@ describe("the shared layout in a real browser", () => {
       }
       await expect.poll(() => nav.getByRole("link", { name: "Get Started" }).count()).toBe(1);
       const footer = page.locator("footer");
-      for (const label of ["Blog", "Terms of Service", "Privacy Policy", "Refund Policy", "Contact"]) {
-        expect(await footer.getByRole("link", { name: label, exact: true }).count()).toBe(1);
-      }
+      // The spec's links in its order, then the way back to one's account (issue 14).
+      expect(await footer.getByRole("link").allInnerTexts()).toEqual([
+        "Blog",
+        "Terms of Service",
+        "Privacy Policy",
+        "Refund Policy",
+        "Contact",
+        "My account",
+      ]);
+      expect(await footer.getByRole("link", { name: "My account" }).getAttribute("href")).toBe("/account");
+      expect(await nav.getByRole("link", { name: "My account" }).count()).toBe(0);
       expect(await footer.getByRole("link", { name: "Contact", exact: true }).getAttribute("href")).toBe(
         "mailto:support@naijalink.example",
       );
@@ -92,6 +100,16 @@ describe("the shared layout in a real browser", () => {
     await page.waitForURL(`${app.server.url}/#pricing`);
     await expect.poll(() => scrolledTo(page, "pricing")).toBe(true);
     await page.close();
+  });
+
+  it("leads from the footer of a static and of a hydrated page to the account sign-in", async () => {
+    for (const start of ["/", "/blog"]) {
+      const page = await open(start);
+      await page.locator("footer").getByRole("link", { name: "My account" }).click();
+      await page.waitForURL(`${app.server.url}/account`);
+      await expect.poll(() => page.getByRole("heading", { name: "Sign in" }).count()).toBe(1);
+      await page.close();
+    }
   });
 
   it("starts every new path at the top of the page", async () => {

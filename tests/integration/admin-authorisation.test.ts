@@ -37,6 +37,8 @@ interface Fixture {
   postId: string;
   subscriptionId: string;
   customerEmail: string;
+  /** A contact message the customer sent through the form. */
+  messageId: string;
   /** A VPN server in each status, for the server actions (each is called once, in any order). */
   serverIds: Record<VpnServerStatus, string>;
 }
@@ -58,6 +60,12 @@ const ADMIN_REQUESTS: Record<string, (fixture: Partial<Fixture>) => unknown> = {
   "/api/blog-admin/update": ({ postId }) => ({ id: postId, status: "published" }),
   "/api/blog-admin/delete": ({ postId }) => ({ id: postId, restore: true }),
   "/api/admin/audit-log": () => ({ limit: 10 }),
+  "/api/admin/messages": () => ({ status: "new", page: 1 }),
+  "/api/admin/messages/status": ({ messageId }) => ({
+    id: messageId,
+    status: "answered",
+    reason: "Replied by e-mail",
+  }),
   "/api/admin/servers/add": () => ({
     name: "ng-matrix-added",
     endpoint: "203.0.113.90:51820",
@@ -163,7 +171,17 @@ describe("staff console authorisation matrix", () => {
       await app.services.db.update(vpnServers).set({ status }).where(eq(vpnServers.id, server.id));
       serverIds[status] = server.id;
     }
-    fixture = { app, postId: post.id, subscriptionId: subscription!.id, customerEmail, serverIds };
+    const contact = { name: "Matrix Buyer", email: customerEmail, subject: "Help", message: "My config?" };
+    expect((await app.request("/api/send-contact-email", { json: contact })).status).toBe(200);
+    const [message] = await queryRows<{ id: string }>(app.services.db, sql`select id from contact_messages`);
+    fixture = {
+      app,
+      postId: post.id,
+      subscriptionId: subscription!.id,
+      customerEmail,
+      messageId: message!.id,
+      serverIds,
+    };
   }, 120_000);
 
   afterAll(async () => {

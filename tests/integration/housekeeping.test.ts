@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#server/db/client.ts";
 import {
   checkoutSessions,
+  contactMessages,
   customerVerification,
   outboxMessages,
   rateLimit,
@@ -73,6 +74,7 @@ describe.each(databaseKinds)("housekeeping on %s", (kind) => {
       removedRateLimits: 1,
       removedEmails: 1,
       removedCustomerSignIns: 1,
+      removedMessages: 0,
     });
     expect((await db.select().from(customerVerification)).map((row) => row.id)).toEqual(["v-new"]);
     const sessions = await db.select().from(checkoutSessions);
@@ -92,6 +94,37 @@ describe.each(databaseKinds)("housekeeping on %s", (kind) => {
       removedRateLimits: 0,
       removedEmails: 0,
       removedCustomerSignIns: 0,
+      removedMessages: 0,
     });
+  });
+
+  it("removes a closed contact message once the retention period has passed since it was closed, and no other", async () => {
+    handle = await createTestDatabase(kind);
+    const { db } = handle;
+    const message = (subject: string, status: "new" | "answered" | "closed", changedAt: Date | null) => ({
+      name: "Ada Obi",
+      email: "ada@example.com",
+      subject,
+      message: "Hello",
+      status,
+      statusChangedAt: changedAt,
+      createdAt: ago(2 * RETENTION.closedMessageMs),
+    });
+    await db
+      .insert(contactMessages)
+      .values([
+        message("closed long ago", "closed", ago(RETENTION.closedMessageMs + MINUTE)),
+        message("closed recently", "closed", ago(RETENTION.closedMessageMs - MINUTE)),
+        message("answered long ago", "answered", ago(RETENTION.closedMessageMs + MINUTE)),
+        message("never touched", "new", null),
+      ]);
+
+    expect((await purgeStale(db, now)).removedMessages).toBe(1);
+    expect((await db.select().from(contactMessages)).map((row) => row.subject).sort()).toEqual([
+      "answered long ago",
+      "closed recently",
+      "never touched",
+    ]);
+    expect((await purgeStale(db, new Date(now.getTime() + 2 * MINUTE))).removedMessages).toBe(1);
   });
 });

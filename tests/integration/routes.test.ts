@@ -11,6 +11,25 @@ function visibleText(html: string): string {
     .replace(/\s+/g, " ");
 }
 
+/** The footer's links as [label, href], in order. */
+function footerLinks(html: string): Array<[string, string]> {
+  const footer = /<footer[\s\S]*?<\/footer>/.exec(html)?.[0] ?? "";
+  return [...footer.matchAll(/<a [^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g)].map(([, href, label]) => [
+    visibleText(label!).trim(),
+    href!,
+  ]);
+}
+
+/** Spec §"Shared navigation and footer" in its order, then the way back to one's account (issue 14). */
+const FOOTER_LINKS: Array<[string, string]> = [
+  ["Blog", "/blog"],
+  ["Terms of Service", "/terms"],
+  ["Privacy Policy", "/privacy"],
+  ["Refund Policy", "/refund-policy"],
+  ["Contact", "mailto:support@naijalink.example"],
+  ["My account", "/account"],
+];
+
 describe("every route is server-rendered", () => {
   let app: TestApp;
   beforeAll(async () => {
@@ -41,7 +60,8 @@ describe("every route is server-rendered", () => {
       }
       expect(status).toBe(200);
       expect(response.headers.get("content-type")).toMatch(/text\/html/);
-      const text = visibleText(await response.text());
+      const html = await response.text();
+      const text = visibleText(html);
       if (typeof heading === "string") expect(text).toContain(heading);
       else expect(text).toMatch(heading);
       for (const navLabel of ["Pricing", "How It Works", "Tutorial", "Blog", "Contact", "Get Started"]) {
@@ -49,6 +69,11 @@ describe("every route is server-rendered", () => {
       }
       expect(text).toContain("Prices are in USD, Instant Config Delivery, 7-Day Guarantee");
       expect(text).toMatch(/© 2024/);
+      expect(footerLinks(html)).toEqual(FOOTER_LINKS);
+      expect(
+        /<header[\s\S]*?<\/header>/.exec(html)?.[0],
+        "the top navigation has no account link",
+      ).not.toContain('href="/account"');
     },
   );
 

@@ -18,7 +18,8 @@ export function askForSignInLink(app: TestApp, email: string, clientIp?: string)
 }
 
 /** The link of the newest sign-in e-mail queued for `email`. */
-export function signInLink(app: TestApp, email: string): Promise<string> {
+export async function signInLink(app: TestApp, email: string): Promise<string> {
+  await app.services.mail.detachedSettled();
   return linkInQueuedEmail(app, email, "account.sign-in");
 }
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { check, index, integer, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { subscriptions } from "./vpn.ts";
 
 export const OUTBOX_STATUSES = ["pending", "sent", "failed"] as const;
@@ -30,14 +30,38 @@ export const outboxMessages = pgTable(
   ],
 );
 
-export const contactMessages = pgTable("contact_messages", {
-  id: uuid().primaryKey().defaultRandom(),
-  name: text().notNull(),
-  email: text().notNull(),
-  subject: text().notNull(),
-  message: text().notNull(),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-});
+export const CONTACT_MESSAGE_STATUSES = ["new", "answered", "closed"] as const;
+export type ContactMessageStatus = (typeof CONTACT_MESSAGE_STATUSES)[number];
+
+/**
+ * What visitors sent through the contact form, kept for the staff inbox (/admin/messages).
+ * A closed message is removed after a retention period (housekeeping, decision 079).
+ */
+export const contactMessages = pgTable(
+  "contact_messages",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull(),
+    email: text().notNull(),
+    subject: text().notNull(),
+    message: text().notNull(),
+    status: text({ enum: CONTACT_MESSAGE_STATUSES }).notNull().default("new"),
+    statusChangedAt: timestamp({ withTimezone: true }),
+    /** The staff e-mail that last changed the status (the audit log has the full history). */
+    statusChangedBy: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("contact_messages_status_check", sql`${table.status} in ('new', 'answered', 'closed')`),
+    // Housekeeping counts a closed message's age from when it was closed.
+    check(
+      "contact_messages_status_changed_check",
+      sql`${table.status} = 'new' or ${table.statusChangedAt} is not null`,
+    ),
+    index("contact_messages_status_created_at_idx").on(table.status, table.createdAt),
+    index("contact_messages_created_at_idx").on(table.createdAt),
+  ],
+);
 
 export const SUBSCRIPTION_NOTICE_KINDS = ["renewal-reminder", "pass-ending"] as const;
 export type SubscriptionNoticeKind = (typeof SUBSCRIPTION_NOTICE_KINDS)[number];

@@ -4,13 +4,13 @@ import { APIError, createAuthMiddleware } from "better-auth/api";
 import { magicLink } from "better-auth/plugins";
 import { sql } from "drizzle-orm";
 import type { Config } from "#server/config.ts";
-import type { Database, Executor } from "#server/db/client.ts";
+import type { Database } from "#server/db/client.ts";
 import * as customerSchema from "#server/db/schema/customer.ts";
 import { subscriptions } from "#server/db/schema/index.ts";
 import type { OutgoingEmail } from "#server/domain/mail/outbox.ts";
+import { signInEmail } from "#server/domain/mail/templates/sign-in.tsx";
 import { consumeRateLimits } from "#server/domain/rate-limit.ts";
 import type { Logger } from "#server/logger.ts";
-import { signInEmail } from "./sign-in-email.ts";
 
 // Customers sign in with an e-mailed one-time link (decision 067), through a better-auth instance
 // of their own: its own base path, cookie prefix and tables. A staff cookie or bearer token is
@@ -50,8 +50,7 @@ export interface CustomerAuthDependencies {
   logger: Logger;
   authSecret: string;
   mail: {
-    enqueue(executor: Executor, email: OutgoingEmail): Promise<string>;
-    wake(): void;
+    enqueueDetached(kind: string, compose: () => Promise<OutgoingEmail | null>): void;
   };
 }
 
@@ -145,24 +144,27 @@ export function createCustomerAuth(deps: CustomerAuthDependencies) {
         // and the caller is answered the same either way (no enumeration).
         // The e-mail links to /account, whose button opens better-auth's verify URL: a mail
         // scanner's GET of the link shows a page and spends nothing (decision 067).
-        sendMagicLink: async ({ email, token }) => {
-          if (!(await hasBought(db, email))) {
-            logger.info(
-              { action: "customer-sign-in" },
-              "sign-in link not sent: no subscription for the address",
-            );
-            return;
-          }
-          await deps.mail.enqueue(db, {
-            kind: "account.sign-in",
-            to: email,
-            ...signInEmail({
-              brand: config.BRAND_NAME,
-              url: signInPageUrl(config.PUBLIC_URL, token),
-              minutes: SIGN_IN_LINK_MINUTES,
-            }),
+        // Everything after the token is stored happens once the caller has its answer, so the
+        // answer takes as long for an address that bought as for one that did not.
+        sendMagicLink: ({ email, token }) => {
+          deps.mail.enqueueDetached("account.sign-in", async () => {
+            if (!(await hasBought(db, email))) {
+              logger.info(
+                { action: "customer-sign-in" },
+                "sign-in link not sent: no subscription for the address",
+              );
+              return null;
+            }
+            return {
+              kind: "account.sign-in",
+              to: email,
+              replyTo: config.SUPPORT_EMAIL,
+              ...(await signInEmail(config, {
+                url: signInPageUrl(config.PUBLIC_URL, token),
+                minutes: SIGN_IN_LINK_MINUTES,
+              })),
+            };
           });
-          deps.mail.wake();
         },
       }),
     ],

@@ -7,6 +7,11 @@ import type { Config } from "#server/config.ts";
 import type { Database, Executor } from "#server/db/client.ts";
 import * as authSchema from "#server/db/schema/auth.ts";
 import type { OutgoingEmail } from "#server/domain/mail/outbox.ts";
+import {
+  confirmationEmail,
+  existingAccountEmail,
+  passwordResetEmail,
+} from "#server/domain/mail/templates/staff-account.tsx";
 import type { RateLimitResult } from "#server/domain/rate-limit.ts";
 import type { Logger } from "#server/logger.ts";
 import { clearSignInFailures, consumeSignInAttempt, consumeSignUpAttempt } from "./account-limit.ts";
@@ -100,16 +105,14 @@ export function createAuth(deps: AuthDependencies) {
         await queueEmail({
           kind: "auth.existing-account",
           to: owner.email,
-          subject: `Your ${brand} account already exists`,
-          text: `Someone, perhaps you, tried to sign up for ${brand} with this address, which already has an account. Nothing was changed.\n\nIf it was you and you do not know the password, choose a new one with "Forgot your password?" on ${config.PUBLIC_URL}/admin/login.\n\nIf it was not you, ignore this e-mail.`,
+          ...(await existingAccountEmail(config)),
         });
       },
       sendResetPassword: async ({ user: recipient, url }) => {
         await queueEmail({
           kind: "auth.password-reset",
           to: recipient.email,
-          subject: `Reset your ${brand} password`,
-          text: `Someone asked to reset the password of your ${brand} staff account.\n\nChoose a new password here (the link works for one hour):\n${url}\n\nIf it was not you, ignore this e-mail.`,
+          ...(await passwordResetEmail(config, url)),
         });
         logger.info({ email: recipient.email }, "password reset e-mail queued");
       },
@@ -123,8 +126,7 @@ export function createAuth(deps: AuthDependencies) {
         await queueEmail({
           kind: "auth.verify-email",
           to: recipient.email,
-          subject: `Confirm your ${brand} account`,
-          text: `Welcome to ${brand}.\n\nTo finish creating your account, open this link and enter the password you chose when signing up (the link works for one hour):\n${url}\n\nIf you did not sign up, someone else used your address: ignore this e-mail, or, to use the account yourself, choose your own password with "Forgot your password?" on the sign-in page.`,
+          ...(await confirmationEmail(config, url)),
         });
         // Deliberate exception to "no tokens in logs" (decisions 030, 060), and only in demo mode
         // without a mail server: there it is how the first staff account gets confirmed.

@@ -8,6 +8,7 @@ import {
   type ReversalKind,
   type Subscription,
 } from "#server/db/schema/index.ts";
+import { disputeNoticeEmail } from "#server/domain/mail/templates/dispute-notice.tsx";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { usableSubscription } from "#server/domain/vpn/usable.ts";
 import { providerUnavailable } from "./errors.ts";
@@ -251,30 +252,18 @@ async function notifyStaffOfDispute(
   subscription: Subscription | undefined,
   dispute: { respondBy: Date | null; email: string | null },
 ): Promise<void> {
-  const amount = `${(reversal.amountCents / 100).toFixed(2)} ${reversal.currency.toUpperCase()}`;
-  const text = [
-    "A customer disputed a payment with their bank.",
-    subscription
-      ? "The subscription it paid for is now disputed and its configs are revoked."
-      : "No payment for this charge is recorded yet; when it arrives, its subscription will be recorded as disputed, with no config.",
-    "",
-    `Dispute: ${reversal.id}`,
-    `Reason: ${reversal.reason ?? "not given"}`,
-    `Amount: ${amount}`,
-    `Subscription: ${subscription ? `${subscription.id} (${subscription.planId})` : "not recorded yet"}`,
-    `Customer e-mail: ${subscription?.customerEmail ?? dispute.email ?? "unknown"}`,
-    `Stripe customer: ${reversal.customerId ?? "unknown"}`,
-    `Payment intent: ${reversal.paymentIntentId ?? "unknown"}`,
-    ...(dispute.respondBy ? [`Evidence due by: ${dispute.respondBy.toISOString()}`] : []),
-    "",
-    "Answer it in the Stripe Dashboard (Payments → Disputes).",
-  ].join("\n");
+  if (services.config.STAFF_ADMINS.length === 0) return;
+  const email = await disputeNoticeEmail(services.config, {
+    disputeId: reversal.id,
+    reason: reversal.reason,
+    amount: `${(reversal.amountCents / 100).toFixed(2)} ${reversal.currency.toUpperCase()}`,
+    subscription: subscription ? { id: subscription.id, planId: subscription.planId } : null,
+    customerEmail: subscription?.customerEmail ?? dispute.email,
+    stripeCustomerId: reversal.customerId,
+    paymentIntentId: reversal.paymentIntentId,
+    respondBy: dispute.respondBy,
+  });
   for (const to of services.config.STAFF_ADMINS) {
-    await services.mail.enqueue(tx, {
-      kind: "dispute-notice",
-      to,
-      subject: `Payment disputed: ${amount} (${reversal.reason ?? "no reason given"})`,
-      text,
-    });
+    await services.mail.enqueue(tx, { kind: "dispute-notice", to, ...email });
   }
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { contactMessages } from "#server/db/schema/index.ts";
 import { rateLimited } from "#server/domain/errors.ts";
+import { contactMessageEmail } from "#server/domain/mail/templates/contact-message.tsx";
 import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import type { AppServices } from "#server/services.ts";
 
@@ -42,20 +43,6 @@ export const contactMessageSchema = z.strictObject({
 
 export type ContactMessage = z.infer<typeof contactMessageSchema>;
 
-export function contactEmailText(message: ContactMessage): string {
-  return [
-    `New message from the contact form`,
-    ``,
-    `Name: ${message.name}`,
-    `Email: ${message.email}`,
-    `Subject: ${message.subject}`,
-    ``,
-    message.message,
-    ``,
-    `Reply to this e-mail to answer ${message.name} directly.`,
-  ].join("\n");
-}
-
 /**
  * Stores the message and queues it for the support inbox in one transaction, so a
  * message the visitor was told is sent is never lost: SMTP trouble only delays it.
@@ -75,15 +62,10 @@ export async function submitContactMessage(
   );
   if (!perSender.allowed) throw rateLimited(perSender.retryAfterSeconds);
 
+  const email = await contactMessageEmail(config, message);
   const id = await db.transaction(async (tx) => {
     const [row] = await tx.insert(contactMessages).values(message).returning({ id: contactMessages.id });
-    await mail.enqueue(tx, {
-      kind: "contact",
-      to: config.SUPPORT_EMAIL,
-      replyTo: message.email,
-      subject: `[Contact] ${message.subject}`,
-      text: contactEmailText(message),
-    });
+    await mail.enqueue(tx, { kind: "contact", to: config.SUPPORT_EMAIL, replyTo: message.email, ...email });
     return row!.id;
   });
   mail.wake();

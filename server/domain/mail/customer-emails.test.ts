@@ -5,6 +5,7 @@ import type { RenderedEmail } from "./render.ts";
 import { configDeliveryEmail, type ConfigDelivery } from "./templates/config-delivery.tsx";
 import { deviceNoticeEmail } from "./templates/device-notice.tsx";
 import { receiptEmail } from "./templates/receipt.tsx";
+import { signInEmail } from "./templates/sign-in.tsx";
 import {
   cancelledEmail,
   expiredEmail,
@@ -203,6 +204,18 @@ describe("customer e-mails", () => {
     expect(email.subject).toBe("Your NaijaLink Basic Monthly has ended");
     expect(email.text).toContain("Your configs stopped working on November 23, 2027");
     expectLinks(email, [PRICING]);
+  });
+
+  it("sign-in: the /account page link (not better-auth's verify URL), once, for 15 minutes", async () => {
+    const email = await signInEmail(site, { url: `${ACCOUNT}?token=tok_abc`, minutes: 15 });
+    expect(email.subject).toBe("Your NaijaLink sign-in link");
+    expect(email.text).toContain("Someone, perhaps you, asked to sign in to your NaijaLink account.");
+    expect(email.text).toContain(
+      `Sign in here (the link works once, for 15 minutes): ${ACCOUNT}?token=tok_abc`,
+    );
+    expect(email.text).toContain("nobody can sign in without this link");
+    expect(email.text).not.toContain("/api/account/auth");
+    expectLinks(email, [`${ACCOUNT}?token=tok_abc`]);
   });
 
   it("escapes what it is given instead of writing it into the HTML as markup", async () => {

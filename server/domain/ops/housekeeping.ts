@@ -2,6 +2,7 @@ import { and, eq, lt, lte } from "drizzle-orm";
 import type { Database } from "#server/db/client.ts";
 import {
   checkoutSessions,
+  contactMessages,
   customerSession,
   customerVerification,
   outboxMessages,
@@ -20,6 +21,8 @@ export const RETENTION = {
   rateLimitMs: DAY_MS,
   /** Sent e-mails carry sealed configs: keep them only as long as a delivery question may come. */
   sentEmailMs: 30 * DAY_MS,
+  /** A closed contact message (personal data) goes half a year after it was closed (decision 079). */
+  closedMessageMs: 180 * DAY_MS,
 };
 
 export interface HousekeepingResult {
@@ -29,6 +32,7 @@ export interface HousekeepingResult {
   removedEmails: number;
   /** Customers' sign-in links and sessions past their expiry (decision 067). */
   removedCustomerSignIns: number;
+  removedMessages: number;
 }
 
 /** Expires unpaid checkouts and removes what is kept no longer (see RETENTION). Idempotent. */
@@ -69,11 +73,21 @@ export async function purgeStale(db: Database, now = new Date()): Promise<Housek
     .delete(customerSession)
     .where(lte(customerSession.expiresAt, now))
     .returning({ id: customerSession.id });
+  const removedMessages = await db
+    .delete(contactMessages)
+    .where(
+      and(
+        eq(contactMessages.status, "closed"),
+        lte(contactMessages.statusChangedAt, before(RETENTION.closedMessageMs)),
+      ),
+    )
+    .returning({ id: contactMessages.id });
   return {
     expiredCheckouts: expired.length,
     removedCheckouts: removedCheckouts.length,
     removedRateLimits: removedRateLimits.length,
     removedEmails: removedEmails.length,
     removedCustomerSignIns: removedLinks.length + removedSessions.length,
+    removedMessages: removedMessages.length,
   };
 }

@@ -13,7 +13,7 @@ import {
 import type { CSSProperties, ReactNode } from "react";
 import type { Config } from "#server/config.ts";
 
-/** What every customer e-mail needs to know about the site that sends it. */
+/** What every e-mail needs to know about the site that sends it. */
 export type EmailSite = Pick<Config, "BRAND_NAME" | "PUBLIC_URL" | "SUPPORT_EMAIL">;
 
 export function accountUrl(site: EmailSite): string {
@@ -43,22 +43,23 @@ const paragraph: CSSProperties = { fontSize: "15px", lineHeight: "24px", margin:
 const footer: CSSProperties = { color: "#616e7c", fontSize: "13px", lineHeight: "20px", margin: "0 0 8px" };
 const label: CSSProperties = { color: "#616e7c" };
 
-/**
- * The frame of every customer e-mail: the brand, a title, the content, and a footer that leads
- * to the account page and to support.
- */
+/** Who reads it: a customer's footer leads to the account page and to support, staff's says who sent it. */
+export type EmailAudience = "customer" | "staff";
+
+/** The frame of every e-mail the site sends: the brand, a title, the content, and a footer for its reader. */
 export function EmailLayout({
   site,
   preview,
   title: heading,
+  audience = "customer",
   children,
 }: {
   site: EmailSite;
   preview: string;
   title: string;
+  audience?: EmailAudience;
   children: ReactNode;
 }) {
-  const account = accountUrl(site);
   return (
     <Html lang="en">
       <Head />
@@ -71,18 +72,31 @@ export function EmailLayout({
           </Heading>
           {children}
           <Hr />
-          <Text style={footer}>
-            Your plan, devices and receipts: <Link href={account}>{account}</Link>
-          </Text>
-          <Text style={footer}>
-            Need help? Reply to this e-mail or write to{" "}
-            <Link href={`mailto:${site.SUPPORT_EMAIL}`}>{site.SUPPORT_EMAIL}</Link>.
-          </Text>
-          <Text style={footer}>The {site.BRAND_NAME} team</Text>
+          {audience === "customer" ? <CustomerFooter site={site} /> : <StaffFooter site={site} />}
         </Container>
       </Body>
     </Html>
   );
+}
+
+function CustomerFooter({ site }: { site: EmailSite }) {
+  const account = accountUrl(site);
+  return (
+    <>
+      <Text style={footer}>
+        Your plan, devices and receipts: <Link href={account}>{account}</Link>
+      </Text>
+      <Text style={footer}>
+        Need help? Reply to this e-mail or write to{" "}
+        <Link href={`mailto:${site.SUPPORT_EMAIL}`}>{site.SUPPORT_EMAIL}</Link>.
+      </Text>
+      <Text style={footer}>The {site.BRAND_NAME} team</Text>
+    </>
+  );
+}
+
+function StaffFooter({ site }: { site: EmailSite }) {
+  return <Text style={footer}>Sent by the {site.BRAND_NAME} site to its staff.</Text>;
 }
 
 export function Paragraph({ children }: { children: ReactNode }) {

@@ -1,0 +1,132 @@
+// The e-mails to staff, rendered as they are queued: subject, plain-text part, links, and that
+// what a stranger typed (an address, a message) reaches the HTML escaped.
+import { describe, expect, it } from "vitest";
+import type { RenderedEmail } from "./render.ts";
+import { contactMessageEmail } from "./templates/contact-message.tsx";
+import { disputeNoticeEmail, type DisputeNotice } from "./templates/dispute-notice.tsx";
+import { confirmationEmail, existingAccountEmail, passwordResetEmail } from "./templates/staff-account.tsx";
+
+const site = {
+  BRAND_NAME: "NaijaLink",
+  PUBLIC_URL: "https://naijalink.example",
+  SUPPORT_EMAIL: "support@naijalink.example",
+};
+const HOSTILE_ADDRESS = 'a"<b>@example.com';
+
+function linksOf(email: RenderedEmail): string[] {
+  return [...email.html.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!);
+}
+
+/** Exactly these links in the HTML part, each shown in full in the text part; no customer footer. */
+function expectLinks(email: RenderedEmail, expected: string[]) {
+  expect(linksOf(email)).toEqual(expected.map((link) => link.replaceAll("&", "&amp;")));
+  for (const link of expected) expect(email.text).toContain(link);
+  expect(email.text).toContain("Sent by the NaijaLink site to its staff.");
+  expect(email.text).not.toContain("/account");
+  expect(email.text, "no markup of the template in the text part").not.toMatch(
+    /<\/?(a|p|div|span|table|td|br)\b/i,
+  );
+}
+
+/** The HTML carries the address as text, never as markup. */
+function expectEscaped(email: RenderedEmail) {
+  expect(email.html).not.toContain("<b>");
+  expect(email.html).toContain("a&quot;&lt;b&gt;@example.com");
+  expect(email.text).toContain(HOSTILE_ADDRESS);
+}
+
+describe("staff e-mails", () => {
+  it("confirmation: the page that asks for the sign-up password (decision 065)", async () => {
+    const url = "https://naijalink.example/admin/login?confirm=eyJhbGciOi.x-y_z";
+    const email = await confirmationEmail(site, url);
+    expect(email.subject).toBe("Confirm your NaijaLink account");
+    expect(email.text).toContain("Welcome to NaijaLink");
+    expect(email.text).toContain(
+      `open this link and enter the password you chose when signing up (the link works for one hour): ${url}`,
+    );
+    expect(email.text).toContain('"Forgot your password?" on the sign-in page');
+    expectLinks(email, [url]);
+  });
+
+  it("password reset: better-auth's reset link, for one hour", async () => {
+    const url = "https://naijalink.example/api/auth/reset-password/tok123?callbackURL=%2Fadmin%2Flogin&x=1";
+    const email = await passwordResetEmail(site, url);
+    expect(email.subject).toBe("Reset your NaijaLink password");
+    expect(email.text).toContain("Someone asked to reset the password of your NaijaLink staff account.");
+    expect(email.text).toContain(`Choose a new password here (the link works for one hour): ${url}`);
+    expect(email.text).toContain("If it was not you, ignore this e-mail.");
+    expectLinks(email, [url]);
+  });
+
+  it("existing account: nothing changed, and where to choose a new password", async () => {
+    const email = await existingAccountEmail(site);
+    expect(email.subject).toBe("Your NaijaLink account already exists");
+    expect(email.text).toContain("which already has an account. Nothing was changed.");
+    expect(email.text).toContain('"Forgot your password?" on https://naijalink.example/admin/login');
+    expectLinks(email, ["https://naijalink.example/admin/login"]);
+  });
+
+  const dispute: DisputeNotice = {
+    disputeId: "dp_123",
+    reason: "fraudulent",
+    amount: "7.99 USD",
+    subscription: { id: "sub-1", planId: "basic" },
+    customerEmail: HOSTILE_ADDRESS,
+    stripeCustomerId: "cus_1",
+    paymentIntentId: "pi_1",
+    respondBy: new Date("2026-12-01T00:00:00Z"),
+  };
+
+  it("dispute notice: the dispute's facts and where to answer it, no links", async () => {
+    const email = await disputeNoticeEmail(site, dispute);
+    expect(email.subject).toBe("Payment disputed: 7.99 USD (fraudulent)");
+    expect(email.text).toContain("The subscription it paid for is now disputed and its configs are revoked.");
+    for (const line of [
+      "Dispute: dp_123",
+      "Reason: fraudulent",
+      "Amount: 7.99 USD",
+      "Subscription: sub-1 (basic)",
+      `Customer e-mail: ${HOSTILE_ADDRESS}`,
+      "Stripe customer: cus_1",
+      "Payment intent: pi_1",
+      "Evidence due by: 2026-12-01T00:00:00.000Z",
+    ])
+      expect(email.text).toContain(line);
+    expect(email.text).toContain("Answer it in the Stripe Dashboard (Payments → Disputes).");
+    expectLinks(email, []);
+    expectEscaped(email);
+  });
+
+  it("dispute notice before its payment is recorded", async () => {
+    const email = await disputeNoticeEmail(site, {
+      ...dispute,
+      reason: null,
+      subscription: null,
+      customerEmail: null,
+      respondBy: null,
+    });
+    expect(email.subject).toBe("Payment disputed: 7.99 USD (no reason given)");
+    expect(email.text).toContain("No payment for this charge is recorded yet");
+    expect(email.text).toContain("Subscription: not recorded yet");
+    expect(email.text).toContain("Customer e-mail: unknown");
+    expect(email.text).not.toContain("Evidence due by");
+  });
+
+  it("contact message: the visitor's words as text, line breaks kept", async () => {
+    const email = await contactMessageEmail(site, {
+      name: "Ada <script>",
+      email: HOSTILE_ADDRESS,
+      subject: "Showmax on my TV",
+      message: "Hello,\ncan I use my config on a <i>smart</i> TV?",
+    });
+    expect(email.subject).toBe("[Contact] Showmax on my TV");
+    expect(email.text).toContain("Name: Ada <script>");
+    expect(email.text).toContain(`Email: ${HOSTILE_ADDRESS}`);
+    expect(email.text).toContain("Hello,\ncan I use my config on a <i>smart</i> TV?");
+    expect(email.text).toContain("Reply to this e-mail to answer Ada <script> directly.");
+    expect(email.html).not.toContain("<script>");
+    expect(email.html).not.toContain("<i>");
+    expect(linksOf(email)).toEqual([]);
+    expectEscaped(email);
+  });
+});
