@@ -2,6 +2,7 @@ import { useRevalidator } from "react-router";
 import { AddServerAction } from "#app/components/admin/add-server-action.tsx";
 import { ServerCard } from "#app/components/admin/server-card.tsx";
 import { adminPageMeta } from "#app/lib/meta.ts";
+import { ACTIVE_HANDSHAKE_WINDOW_MS } from "#server/domain/vpn/nodes.ts";
 import { listServerHealth } from "#server/domain/vpn/server-health.ts";
 import { requireStaffPage } from "#server/http/staff-pages.ts";
 import type { Route } from "./+types/admin-servers";
@@ -10,7 +11,10 @@ export const meta: Route.MetaFunction = ({ matches }) => adminPageMeta("Servers"
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaffPage(request, context.services, "admin");
-  return { servers: await listServerHealth(context.services.db) };
+  return {
+    servers: await listServerHealth(context.services.db),
+    handshakeWindowMinutes: ACTIVE_HANDSHAKE_WINDOW_MS / 60_000,
+  };
 }
 
 export default function AdminServers({ loaderData }: Route.ComponentProps) {
@@ -34,7 +38,11 @@ export default function AdminServers({ loaderData }: Route.ComponentProps) {
         <ul className="mt-6 grid gap-4 lg:grid-cols-2">
           {loaderData.servers.map((server) => (
             <li key={server.id}>
-              <ServerCard server={server} onDone={reload} />
+              <ServerCard
+                server={server}
+                handshakeWindowMinutes={loaderData.handshakeWindowMinutes}
+                onDone={reload}
+              />
             </li>
           ))}
         </ul>

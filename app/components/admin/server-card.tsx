@@ -15,7 +15,16 @@ const STATUS_BADGE = { active: "success", draining: "warning", disabled: "danger
 const number = new Intl.NumberFormat("en-US");
 
 /** One VPN server on /admin/servers: its health and the actions its status allows. */
-export function ServerCard({ server, onDone }: { server: ServerHealth; onDone: () => void }) {
+export function ServerCard({
+  server,
+  handshakeWindowMinutes,
+  onDone,
+}: {
+  server: ServerHealth;
+  /** Peers count as connected with a handshake this recent (ACTIVE_HANDSHAKE_WINDOW_MS). */
+  handshakeWindowMinutes: number;
+  onDone: () => void;
+}) {
   const [token, setToken] = useState<string | null>(null);
   const call =
     (path: string, body: Record<string, unknown> = {}) =>
@@ -52,7 +61,7 @@ export function ServerCard({ server, onDone }: { server: ServerHealth; onDone: (
             {inSync ? "(in sync)" : "(behind)"}
           </span>
         </dd>
-        <dt className="text-muted-foreground">Connected (last 3 min)</dt>
+        <dt className="text-muted-foreground">Connected (last {handshakeWindowMinutes} min)</dt>
         <dd>{number.format(server.connectedPeers)}</dd>
         <dt className="text-muted-foreground">Capacity used</dt>
         <dd>
