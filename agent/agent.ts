@@ -76,6 +76,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
     await controlPlane.postStatus({
       publicKey,
       appliedVersion: applier?.version ?? null,
+      appliedPeers: state.peers.size,
       ...(exitAddresses ? { exitAddresses } : {}),
       peers,
     });

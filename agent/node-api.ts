@@ -122,6 +122,8 @@ export const nodeStatusSchema = z.object({
   /** The public key of the node's interface (its private key never leaves the node). */
   publicKey: wireGuardKeySchema,
   appliedVersion: z.string().max(100).nullable().optional(),
+  /** How many peers the node's interface holds (the staff console compares it with the desired set). */
+  appliedPeers: z.number().int().min(0).max(10_000_000).optional(),
   /** The node's public exit addresses, when its operator configured them (NAIJALINK_EXIT_ADDRESSES). */
   exitAddresses: exitAddressesSchema.optional(),
   /** Peers whose handshake or transfer counters changed since the last report. */

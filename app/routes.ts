@@ -40,6 +40,13 @@ const API_ROUTES: Record<string, string> = {
   "admin/devices/revoke": "admin-device-revoke",
   "admin/devices/rekey": "admin-device-rekey",
   "admin/devices/resend-config": "admin-device-resend-config",
+  "admin/servers/add": "admin-servers-add",
+  "admin/servers/rotate-token": "admin-servers-rotate-token",
+  "admin/servers/set-endpoint": "admin-servers-set-endpoint",
+  "admin/servers/drain": "admin-servers-drain",
+  "admin/servers/move-devices": "admin-servers-move-devices",
+  "admin/servers/disable": "admin-servers-disable",
+  "admin/servers/enable": "admin-servers-enable",
   "*": "unknown",
 };
 
@@ -84,6 +91,7 @@ export default [
     route("admin/messages", "routes/admin-messages.tsx"),
     route("admin/audit", "routes/admin-audit.tsx"),
     route("admin/subscriptions/:id", "routes/admin-subscription.tsx"),
+    route("admin/servers", "routes/admin-servers.tsx"),
   ]),
 
   // For crawlers and operators

@@ -196,7 +196,7 @@ async function main() {
     // Only the agent's server takes devices.
     await db
       .update(vpnServers)
-      .set({ active: false })
+      .set({ status: "draining" })
       .where(ne(vpnServers.name, `live-${id}`));
 
     const firstSeen = new Map<string, number>();

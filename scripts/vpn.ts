@@ -3,7 +3,9 @@
 //              [--public-key KEY] [--dns "1.1.1.1"] [--region ng-lagos]   prints a one-time node token
 //   rotate-node-token --name ng-lagos-1                                   prints a new node token
 //   list-servers
-//   disable-server SERVER | enable-server SERVER                          stop / resume new devices
+//   drain-server SERVER                                                   no new devices; its devices keep working
+//   disable-server SERVER                                                 no new devices; its node drops its peers
+//   enable-server SERVER                                                  takes new devices (and carries its peers) again
 //   set-endpoint SERVER HOST:PORT                                         for configs rendered from now on
 //   set-exit SERVER IP[,IP…] | none                                       public exit addresses, for /check
 //   remove-server SERVER                                                  only with no live device
@@ -27,6 +29,7 @@ import { buildIfStale } from "./build-if-stale.js";
 const usage = `Usage: npm run vpn -- add-server --name NAME --endpoint HOST:PORT --ipv4 CIDR --ipv6 CIDR [--public-key KEY] [--dns DNS] [--region REGION] [--url URL]
        npm run vpn -- rotate-node-token --name NAME [--url URL]
        npm run vpn -- list-servers [--url URL]
+       npm run vpn -- drain-server SERVER [--url URL]
        npm run vpn -- disable-server SERVER [--url URL]
        npm run vpn -- enable-server SERVER [--url URL]
        npm run vpn -- set-endpoint SERVER HOST:PORT [--url URL]
@@ -79,6 +82,7 @@ function parseCommand(argv: string[]): { command: ServerCommand; url?: string } 
         return { command: name, name: need("name") };
       case "list-servers":
         return { command: name };
+      case "drain-server":
       case "disable-server":
       case "enable-server":
       case "remove-server":
@@ -167,7 +171,7 @@ function describeServer(server: ServerSummary): string {
     server.endpoint,
     server.ipv4Cidr,
     server.ipv6Cidr,
-    server.active ? "enabled" : "disabled",
+    server.status,
     server.exitAddresses.length ? `exits ${server.exitAddresses.join(",")}` : "no exit addresses",
     server.publicKey ? "key registered" : "waiting for its agent",
     liveDevicesText(server.liveDevices),
@@ -186,12 +190,16 @@ function print(command: ServerCommand, result: ServerCommandResult) {
   }
   if ("server" in result) {
     const { server } = result;
-    if (command.command === "disable-server")
+    if (command.command === "drain-server")
       console.log(
-        `VPN server ${server.name} disabled: it takes no new devices; the devices on it keep working.`,
+        `VPN server ${server.name} draining: it takes no new devices; the devices on it keep working.`,
+      );
+    else if (command.command === "disable-server")
+      console.log(
+        `VPN server ${server.name} disabled: it takes no new devices and its node drops their peers, so the devices on it stop connecting until it is enabled again.`,
       );
     else if (command.command === "enable-server")
-      console.log(`VPN server ${server.name} enabled: it takes new devices again.`);
+      console.log(`VPN server ${server.name} active: it takes new devices and carries its peers.`);
     else if (command.command === "set-exit")
       console.log(
         server.exitAddresses.length

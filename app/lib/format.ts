@@ -53,3 +53,15 @@ export function formatMoney(cents: number, currency: string): string {
     cents / 100,
   );
 }
+
+const dateTime = new Intl.DateTimeFormat("en-US", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "UTC",
+});
+
+/** A moment to the minute, in UTC: "Nov 24, 2026, 1:05 AM UTC"; "Never" when missing. */
+export function formatDateTimeUtc(value: Date | string | null | undefined): string {
+  if (!value) return "Never";
+  return `${dateTime.format(new Date(value))} UTC`;
+}

@@ -188,7 +188,10 @@ describe.each(databaseKinds)("moving a device to another location, on %s", (kind
       message: "This device is already in Abuja, Nigeria.",
     });
 
-    await app.services.db.update(vpnServers).set({ active: false }).where(eq(vpnServers.name, "ng-abuja-1"));
+    await app.services.db
+      .update(vpnServers)
+      .set({ status: "draining" })
+      .where(eq(vpnServers.name, "ng-abuja-1"));
     const bolasDevice = buyers.bola.subscription.devices[0]!.id;
     const before = await deviceRow(app.services.db, bolasDevice);
     expect((await listOf(buyers.bola.cookie))[0]!.devices[0]!.moveRegions).toEqual([]);
@@ -201,7 +204,10 @@ describe.each(databaseKinds)("moving a device to another location, on %s", (kind
     expect(full.status).toBe(409);
     expect(await full.json()).toMatchObject({ error: "No room there" });
     expect(await deviceRow(app.services.db, bolasDevice)).toEqual(before);
-    await app.services.db.update(vpnServers).set({ active: true }).where(eq(vpnServers.name, "ng-abuja-1"));
+    await app.services.db
+      .update(vpnServers)
+      .set({ status: "active" })
+      .where(eq(vpnServers.name, "ng-abuja-1"));
   });
 
   it("answers 404 for a revoked device", async () => {

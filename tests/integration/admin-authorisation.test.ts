@@ -1,11 +1,13 @@
 // The authorisation matrix of the staff console (issue 15), generated from the route table: every
 // /api/admin/* and /api/blog-admin/* endpoint and every /admin/* page, as each kind of caller.
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routeConfig from "#app/routes.ts";
 import { queryRows } from "#server/db/client.ts";
+import { VPN_SERVER_STATUSES, vpnServers, type VpnServerStatus } from "#server/db/schema/index.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { buy, signedInCustomer } from "../support/account.ts";
+import { addTestVpnServer } from "../support/vpn.ts";
 import { createAccount, OTHER_STAFF_EMAIL, STAFF_EMAIL } from "./admin-helpers.ts";
 
 interface RouteEntry {
@@ -39,6 +41,8 @@ interface Fixture {
   messageId: string;
   /** A subscription and its device 1 of its own for each destructive action, by endpoint. */
   own: Record<string, { subscriptionId: string; deviceId: string }>;
+  /** A VPN server in each status, for the server actions (each is called once, in any order). */
+  serverIds: Record<VpnServerStatus, string>;
 }
 
 /** Endpoints that end or change what they touch: each gets a freshly bought subscription. */
@@ -104,6 +108,32 @@ const ADMIN_REQUESTS: Record<string, (fixture: Partial<Fixture>) => unknown> = {
     deviceId: own(fixture, "/api/admin/devices/resend-config")?.deviceId,
     reason: REASON,
   }),
+  "/api/admin/servers/add": () => ({
+    name: "ng-matrix-added",
+    endpoint: "203.0.113.90:51820",
+    ipv4: "10.90.0.0/24",
+    ipv6: "fd90::/64",
+    reason: "matrix check",
+  }),
+  "/api/admin/servers/rotate-token": ({ serverIds }) => ({
+    serverId: serverIds?.active,
+    reason: "matrix check",
+  }),
+  "/api/admin/servers/set-endpoint": ({ serverIds }) => ({
+    serverId: serverIds?.active,
+    endpoint: "203.0.113.91:51820",
+    reason: "matrix check",
+  }),
+  "/api/admin/servers/drain": ({ serverIds }) => ({ serverId: serverIds?.active, reason: "matrix check" }),
+  "/api/admin/servers/move-devices": ({ serverIds }) => ({
+    serverId: serverIds?.draining,
+    reason: "matrix check",
+  }),
+  "/api/admin/servers/disable": ({ serverIds }) => ({
+    serverId: serverIds?.draining,
+    reason: "matrix check",
+  }),
+  "/api/admin/servers/enable": ({ serverIds }) => ({ serverId: serverIds?.disabled, reason: "matrix check" }),
 };
 
 /** A concrete address for each page route with parameters. */
@@ -191,6 +221,15 @@ describe("staff console authorisation matrix", () => {
       ADMIN_REQUESTS["/api/blog-admin/create"]!({}),
     );
     const { post } = (await created.json()) as { post: { id: string } };
+    const serverIds = {} as Record<VpnServerStatus, string>;
+    for (const [index, status] of VPN_SERVER_STATUSES.entries()) {
+      const server = await addTestVpnServer(app.services.db, {
+        name: `ng-matrix-${status}`,
+        octet: 91 + index,
+      });
+      await app.services.db.update(vpnServers).set({ status }).where(eq(vpnServers.id, server.id));
+      serverIds[status] = server.id;
+    }
     const contact = { name: "Matrix Buyer", email: customerEmail, subject: "Help", message: "My config?" };
     expect((await app.request("/api/send-contact-email", { json: contact })).status).toBe(200);
     const [message] = await queryRows<{ id: string }>(app.services.db, sql`select id from contact_messages`);
@@ -201,6 +240,7 @@ describe("staff console authorisation matrix", () => {
       customerEmail,
       messageId: message!.id,
       own: owned,
+      serverIds,
     };
   }, 120_000);
 

@@ -138,13 +138,13 @@ describe.each(databaseKinds)("the staff dashboard, on %s", (kind) => {
   it("counts a buyer waiting at Configuration Pending until a device is issued", async () => {
     const before = await dashboardFigures(app.services.db);
     const { sessionId } = await startCheckout(app, "unlock", "pending@example.com");
-    await app.services.db.update(vpnServers).set({ active: false });
+    await app.services.db.update(vpnServers).set({ status: "draining" });
     try {
       expect((await payWith(app, sessionId, "4242 4242 4242 4242")).status).toBe(302);
       const waiting = await dashboardFigures(app.services.db);
       expect(waiting.configurationPending - before.configurationPending).toBe(1);
     } finally {
-      await app.services.db.update(vpnServers).set({ active: true });
+      await app.services.db.update(vpnServers).set({ status: "active" });
     }
     const answer = await verify(app, { sessionId });
     expect(((await answer.json()) as { downloadUrl: string | null }).downloadUrl).toBeTruthy();

@@ -138,7 +138,7 @@ describe("demo mode", () => {
       await expect(issueTestDevice(app.services, await addTestSubscription(db))).rejects.toThrow(
         /No active VPN server/,
       );
-      await db.update(vpnServers).set({ active: false }).where(eq(vpnServers.id, real.id));
+      await db.update(vpnServers).set({ status: "draining" }).where(eq(vpnServers.id, real.id));
       await expect(issueTestDevice(app.services, await addTestSubscription(db))).rejects.toThrow(
         /No active VPN server/,
       );

@@ -36,7 +36,10 @@ describe.each(databaseKinds)("the node peers API on %s", (kind) => {
     expect(added.status).toBe(200);
     auth = { authorization: `Bearer ${((await added.json()) as { nodeToken: string }).nodeToken}` };
     // Every purchase lands on this server.
-    await app.services.db.update(vpnServers).set({ active: false }).where(ne(vpnServers.name, "ng-peers-1"));
+    await app.services.db
+      .update(vpnServers)
+      .set({ status: "draining" })
+      .where(ne(vpnServers.name, "ng-peers-1"));
   });
   afterAll(async () => {
     await app?.close();

@@ -151,7 +151,7 @@ describe.each(databaseKinds)("the built-in checkout and verify-payment on %s", (
   it("starts no checkout while no VPN server can take a device: none active, or every pool full", async () => {
     const start = () =>
       app.request("/api/create-checkout", { json: { planId: "unlock", customerEmail: null } });
-    await app.services.db.update(vpnServers).set({ active: false });
+    await app.services.db.update(vpnServers).set({ status: "draining" });
     try {
       const refused = await start();
       expect(refused.status).toBe(503);
@@ -166,7 +166,7 @@ describe.each(databaseKinds)("the built-in checkout and verify-payment on %s", (
     } finally {
       await app.services.db
         .update(vpnServers)
-        .set({ active: true })
+        .set({ status: "active" })
         .where(eq(vpnServers.name, "ng-lagos-dev"));
     }
   });

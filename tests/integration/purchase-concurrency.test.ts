@@ -171,7 +171,7 @@ describe.each(databaseKinds)("concurrent fulfilment on %s", (kind) => {
       ]);
 
       // The tiny server is full and the other is switched off: paid, but nothing to issue yet.
-      await app.services.db.update(vpnServers).set({ active: false }).where(eq(vpnServers.id, dev!.id));
+      await app.services.db.update(vpnServers).set({ status: "draining" }).where(eq(vpnServers.id, dev!.id));
       const [late] = await paidSessions(app, 1, "nowhere");
       const pending = await verify(app, late!.id);
       expect(pending).toMatchObject({
@@ -186,7 +186,7 @@ describe.each(databaseKinds)("concurrent fulfilment on %s", (kind) => {
       expect(app.log.text).toContain("No active VPN server has a free address to issue a config.");
 
       // A server with room again: the next verifications, side by side, issue slot 1 once.
-      await app.services.db.update(vpnServers).set({ active: true }).where(eq(vpnServers.id, dev!.id));
+      await app.services.db.update(vpnServers).set({ status: "active" }).where(eq(vpnServers.id, dev!.id));
       const later = await Promise.all(Array.from({ length: 5 }, () => verify(app, late!.id)));
       expect(later.map(({ body }) => body.configSlot)).toEqual([1, 1, 1, 1, 1]);
       expect(new Set(later.map(({ body }) => body.downloadUrl)).size).toBe(1);
@@ -196,8 +196,8 @@ describe.each(databaseKinds)("concurrent fulfilment on %s", (kind) => {
         .where(eq(subscriptions.checkoutSessionId, late!.id));
       expect(await devicesOf(app, [lateSubscription!])).toHaveLength(1);
     } finally {
-      await app.services.db.update(vpnServers).set({ active: true }).where(eq(vpnServers.id, dev!.id));
-      await app.services.db.update(vpnServers).set({ active: false }).where(eq(vpnServers.id, tiny.id));
+      await app.services.db.update(vpnServers).set({ status: "active" }).where(eq(vpnServers.id, dev!.id));
+      await app.services.db.update(vpnServers).set({ status: "draining" }).where(eq(vpnServers.id, tiny.id));
     }
   });
 

@@ -31,13 +31,14 @@ describe.each(databaseKinds)("moving devices between VPN servers on %s", (kind) 
   /** Only `server` takes new devices while they are issued; every server is active afterwards. */
   async function issueOn(db: DatabaseHandle, server: VpnServer, count: number) {
     const services = bareVpnServices(sealer);
-    await db.db.update(vpnServers).set({ active: eq(vpnServers.id, server.id) });
+    await db.db.update(vpnServers).set({ status: "draining" });
+    await db.db.update(vpnServers).set({ status: "active" }).where(eq(vpnServers.id, server.id));
     const issued = [];
     for (let index = 0; index < count; index++) {
       const subscription = await addTestSubscription(db.db, { customerEmail: `owner${index}@example.com` });
       issued.push((await db.db.transaction((tx) => issueDevice(tx, services, subscription))).device);
     }
-    await db.db.update(vpnServers).set({ active: true });
+    await db.db.update(vpnServers).set({ status: "active" });
     return issued;
   }
 
@@ -58,7 +59,7 @@ describe.each(databaseKinds)("moving devices between VPN servers on %s", (kind) 
     // The other Lagos server is busier than Abuja: only the region preference sends devices there.
     await issueOn(handle, sameRegion, 1);
     const moving = await issueOn(handle, draining, 3);
-    await handle.db.update(vpnServers).set({ active: false }).where(eq(vpnServers.id, draining.id));
+    await handle.db.update(vpnServers).set({ status: "draining" }).where(eq(vpnServers.id, draining.id));
     const services = bareVpnServices(sealer);
     const now = new Date("2026-11-24T09:00:00Z");
 

@@ -99,7 +99,7 @@ describe.each(databaseKinds)("issuing devices on %s", (kind) => {
     const other = await addTestVpnServer(handle.db, { name: "ng-abuja-1", octet: 67 });
     const third = await issueForNewSubscription(handle);
     expect(third.server.id).toBe(other.id);
-    await handle.db.update(vpnServers).set({ active: false }).where(eq(vpnServers.id, other.id));
+    await handle.db.update(vpnServers).set({ status: "draining" }).where(eq(vpnServers.id, other.id));
     const fourth = await issueForNewSubscription(handle);
     expect(fourth.server.id).toBe(server.id);
   });

@@ -50,8 +50,8 @@ describe("the node API", () => {
     const { nodeToken, name } = await addServerViaAdmin(app, "ng-test-node");
     const auth = { authorization: `Bearer ${nodeToken}` };
     // Until its agent registers a key, the new server takes no devices: move every other server aside.
-    await app.services.db.update(vpnServers).set({ active: false });
-    await app.services.db.update(vpnServers).set({ active: true }).where(eq(vpnServers.name, name));
+    await app.services.db.update(vpnServers).set({ status: "draining" });
+    await app.services.db.update(vpnServers).set({ status: "active" }).where(eq(vpnServers.name, name));
     await expect(
       issueTestDevice(app.services, await addTestSubscription(app.services.db, { deviceLimit: 1 })),
     ).rejects.toThrow(/No active VPN server has a free address/);
@@ -124,7 +124,7 @@ describe("the node API", () => {
     }
     const [seenAfter] = await app.services.db.select().from(vpnServers).where(eq(vpnServers.name, name));
     expect(seenAfter!.lastSeenAt).toEqual(seenBefore!.lastSeenAt);
-    await app.services.db.update(vpnServers).set({ active: true });
+    await app.services.db.update(vpnServers).set({ status: "active" });
   });
 
   it("refuses with 409 a node key another server already uses, and changes nothing", async () => {

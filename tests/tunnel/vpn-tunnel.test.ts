@@ -20,6 +20,8 @@ import { devices, subscriptions, vpnServers } from "#server/db/schema/index.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
 import { replaceDeviceKeys } from "#server/domain/vpn/device-keys.ts";
 import { revokeDevice } from "#server/domain/vpn/devices.ts";
+import { setServerStatus } from "#server/domain/vpn/server-admin.ts";
+import { listServerHealth } from "#server/domain/vpn/server-health.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
 import { issueTestDevice } from "../support/vpn.ts";
 import { run, runAll, tunnelUnavailableReason, waitFor } from "./host.ts";
@@ -285,7 +287,7 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
     // Only the tunnel's server takes devices from now on.
     await db
       .update(vpnServers)
-      .set({ active: false })
+      .set({ status: "draining" })
       .where(ne(vpnServers.name, `tunnel-${id}`));
     const exitKey = await run(inNs(ns.exit, ["wg", "show", link.exitWg, "public-key"]));
     expect(server!.publicKey).toBe(exitKey.trim());
@@ -413,6 +415,60 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
       200,
     );
     expect(seen).toBe(EXIT_INET);
+  });
+
+  it("shows the agent's report on the servers page; disabled, the node drops the peer; enabled, carries it again", async () => {
+    const db = app!.services.db;
+    const name = `tunnel-${id}`;
+    const reported = () =>
+      waitFor(
+        "the agent to report the peer set it applied",
+        async () => {
+          const row = (await listServerHealth(db)).find((server) => server.name === name)!;
+          return row.appliedPeers === row.desiredPeers && row.appliedVersion === row.desiredVersion
+            ? row
+            : undefined;
+        },
+        10_000,
+        200,
+      );
+    expect(await reported()).toMatchObject({
+      status: "active",
+      desiredPeers: 1,
+      connectedPeers: 1,
+      liveDevices: 1,
+    });
+
+    await setServerStatus(db, name, "disabled");
+    await waitFor(
+      "the agent to drop the disabled server's peer",
+      async () => !(await exitPeers()).includes(clientPublicKey),
+      5_000,
+      50,
+    );
+    expect(await probe(2)).toBeNull();
+    expect(await reported()).toMatchObject({
+      status: "disabled",
+      desiredPeers: 0,
+      appliedPeers: 0,
+      liveDevices: 1,
+    });
+
+    await setServerStatus(db, name, "active");
+    await waitFor(
+      "the agent to carry the peer again",
+      async () => (await exitPeers()).includes(clientPublicKey),
+      5_000,
+      50,
+    );
+    const seen = await waitFor(
+      "traffic again",
+      () => probe(2).then((body) => body ?? undefined),
+      20_000,
+      200,
+    );
+    expect(seen).toBe(EXIT_INET);
+    expect(await reported()).toMatchObject({ status: "active", desiredPeers: 1, appliedPeers: 1 });
   });
 
   it("answers /check through the tunnel with the exit server's name, and not connected from outside", async () => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { handleApi, methodNotAllowed, parseInput, readJsonBody } from "#server/http/api.ts";
 import { isAdminAuthorization } from "#server/domain/vpn/admin-token.ts";
-import { runServerCommand } from "#server/domain/vpn/server-admin.ts";
+import { newServerFieldsSchema, runServerCommand } from "#server/domain/vpn/server-admin.ts";
 import { nodeUnauthorized } from "#server/http/node-auth.ts";
 import type { Route } from "./+types/node-servers";
 
@@ -9,18 +9,10 @@ import type { Route } from "./+types/node-servers";
 // into DATA_DIR/vpn-admin.json at start (see server/domain/vpn/admin-token.ts).
 const serverRef = z.string().min(1).max(63);
 const commandSchema = z.discriminatedUnion("command", [
-  z.object({
-    command: z.literal("add-server"),
-    name: z.string().min(1).max(63),
-    region: z.string().min(1).max(63).optional(),
-    endpoint: z.string().min(3).max(300),
-    ipv4: z.string().min(9).max(18),
-    ipv6: z.string().min(3).max(43),
-    publicKey: z.string().max(44).optional(),
-    dns: z.string().min(1).max(300).optional(),
-  }),
+  newServerFieldsSchema.extend({ command: z.literal("add-server") }),
   z.object({ command: z.literal("rotate-node-token"), name: z.string().min(1).max(63) }),
   z.object({ command: z.literal("list-servers") }),
+  z.object({ command: z.literal("drain-server"), server: serverRef }),
   z.object({ command: z.literal("disable-server"), server: serverRef }),
   z.object({ command: z.literal("enable-server"), server: serverRef }),
   z.object({ command: z.literal("set-endpoint"), server: serverRef, endpoint: z.string().min(3).max(300) }),

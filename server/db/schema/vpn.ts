@@ -29,6 +29,13 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 export const ACTIVATION_KINDS = ["download", "qr", "handshake"] as const;
 export type ActivationKind = (typeof ACTIVATION_KINDS)[number];
 
+/**
+ * Decision 078: `active` takes new devices; `draining` takes none while its devices keep working;
+ * `disabled` takes none and its node is told to carry no peers (its devices stop connecting).
+ */
+export const VPN_SERVER_STATUSES = ["active", "draining", "disabled"] as const;
+export type VpnServerStatus = (typeof VPN_SERVER_STATUSES)[number];
+
 export const vpnServers = pgTable(
   "vpn_servers",
   {
@@ -42,7 +49,7 @@ export const vpnServers = pgTable(
     ipv6Cidr: text().notNull(),
     dns: text().notNull(),
     nodeTokenHash: text().notNull().unique(),
-    active: boolean().notNull().default(true),
+    status: text({ enum: VPN_SERVER_STATUSES }).notNull().default("active"),
     /** The placeholder server a demo store creates on first start; never used once a real one exists. */
     development: boolean().notNull().default(false),
     lastSeenAt: timestamp({ withTimezone: true }),
@@ -53,6 +60,8 @@ export const vpnServers = pgTable(
       .default(sql`'{}'::text[]`),
     /** The peer-set version the node agent last reported as applied. */
     appliedPeerVersion: text(),
+    /** How many peers the node's interface held at its last report. */
+    appliedPeerCount: integer(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     /**
      * Allocation state (decision 044), kept by the `devices` trigger: the number of live devices,
@@ -65,7 +74,8 @@ export const vpnServers = pgTable(
   (table) => [
     index("vpn_servers_least_loaded_idx")
       .on(table.liveDevices, table.createdAt)
-      .where(sql`${table.active} and ${table.publicKey} is not null`),
+      .where(sql`${table.status} = 'active' and ${table.publicKey} is not null`),
+    check("vpn_servers_status_check", sql`${table.status} in ('active', 'draining', 'disabled')`),
     // Two servers with one key would make every config of one of them point at the other node.
     uniqueIndex("vpn_servers_public_key_unique").on(table.publicKey),
   ],

@@ -1,7 +1,7 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne } from "drizzle-orm";
 import type { DesiredPeer, NodeServer, PeerAnswer } from "#agent/node-api.ts";
 import type { Executor } from "#server/db/client.ts";
-import { devices, subscriptions, type VpnServer } from "#server/db/schema/index.ts";
+import { devices, subscriptions, vpnServers, type VpnServer } from "#server/db/schema/index.ts";
 import type { Sealer } from "#server/secrets.ts";
 import { addressesAt, SERVER_ADDRESS_INDEX } from "./addresses.ts";
 import { currentPeerVersion, peerChangesSince, type PeerChangeFeed } from "./peer-changes.ts";
@@ -23,7 +23,11 @@ export function nodeServerOf(server: VpnServer): NodeServer {
   };
 }
 
-/** Live peers of usable subscriptions on the server; only those with `publicKeys` when given. */
+/**
+ * Live peers of usable subscriptions on the server, none while it is disabled (decision 078; its
+ * status is read here, not from `server`, which a held poll read before it changed); only those
+ * with `publicKeys` when given.
+ */
 async function livePeers(
   executor: Executor,
   sealer: Sealer,
@@ -40,9 +44,11 @@ async function livePeers(
     })
     .from(devices)
     .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
+    .innerJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
     .where(
       and(
         eq(devices.vpnServerId, server.id),
+        ne(vpnServers.status, "disabled"),
         isNull(devices.revokedAt),
         usableSubscription(now),
         publicKeys ? inArray(devices.publicKey, publicKeys) : undefined,

@@ -49,6 +49,7 @@ export async function recordNodeStatus(
         lastSeenAt: now,
         publicKey: status.publicKey,
         appliedPeerVersion: status.appliedVersion ?? null,
+        appliedPeerCount: status.appliedPeers ?? null,
         // A node that reports its exit addresses overrides what the operator set (decision 069).
         ...(status.exitAddresses === undefined ? {} : { exitAddresses: status.exitAddresses }),
       })

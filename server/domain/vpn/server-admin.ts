@@ -1,7 +1,8 @@
 import { and, count, eq, isNull, or } from "drizzle-orm";
+import { z } from "zod";
 import type { Config } from "#server/config.ts";
 import type { Executor } from "#server/db/client.ts";
-import { devices, vpnServers, type VpnServer } from "#server/db/schema/index.ts";
+import { devices, vpnServers, type VpnServer, type VpnServerStatus } from "#server/db/schema/index.ts";
 import { conflict, notFound } from "#server/domain/errors.ts";
 import { parseExitAddresses } from "./exit-addresses.ts";
 import { bumpPeerVersion } from "./peer-changes.ts";
@@ -13,27 +14,29 @@ import { addVpnServer, checkEndpoint, listVpnServers, rotateNodeToken } from "./
 /** A server is named by its id or its name. */
 type ServerRef = { server: string };
 
+/** What `add-server` takes, wherever it comes from (the CLI, the staff console); addVpnServer checks each. */
+export const newServerFieldsSchema = z.object({
+  name: z.string().min(1).max(63),
+  region: z.string().min(1).max(63).optional(),
+  endpoint: z.string().min(3).max(300),
+  ipv4: z.string().min(9).max(18),
+  ipv6: z.string().min(3).max(43),
+  publicKey: z.string().max(44).optional(),
+  dns: z.string().min(1).max(300).optional(),
+});
+
 export type ServerCommand =
-  | {
-      command: "add-server";
-      name: string;
-      endpoint: string;
-      ipv4: string;
-      ipv6: string;
-      publicKey?: string;
-      dns?: string;
-      region?: string;
-    }
+  | ({ command: "add-server" } & z.infer<typeof newServerFieldsSchema>)
   | { command: "rotate-node-token"; name: string }
   | { command: "list-servers" }
-  | ({ command: "disable-server" | "enable-server" | "remove-server" } & ServerRef)
+  | ({ command: "drain-server" | "disable-server" | "enable-server" | "remove-server" } & ServerRef)
   | ({ command: "set-endpoint"; endpoint: string } & ServerRef)
   | ({ command: "set-exit"; addresses: string[] } & ServerRef);
 
 export type ServerSummary = Awaited<ReturnType<typeof listVpnServers>>[number];
 
 export type ServerCommandResult =
-  | { name: string; endpoint?: string; nodeToken: string }
+  | { id: string; name: string; endpoint?: string; nodeToken: string }
   | { servers: ServerSummary[] }
   | { server: ServerSummary }
   | { removed: string };
@@ -49,25 +52,14 @@ export async function runServerCommand(
     case "rotate-node-token": {
       const rotated = await rotateNodeToken(executor, command.name);
       if (!rotated) throw notFound(`There is no VPN server named ${command.name}.`);
-      return { name: rotated.server.name, nodeToken: rotated.nodeToken };
+      return { id: rotated.server.id, name: rotated.server.name, nodeToken: rotated.nodeToken };
     }
-    case "add-server": {
-      const { server, nodeToken } = await addVpnServer(executor, {
-        name: command.name,
-        region: command.region,
-        endpoint: command.endpoint,
-        publicKey: command.publicKey ?? null,
-        ipv4Cidr: command.ipv4,
-        ipv6Cidr: command.ipv6,
-        dns: command.dns ?? config.VPN_DNS,
-      });
-      return { name: server.name, endpoint: server.endpoint, nodeToken };
-    }
+    case "add-server":
+      return addServer(executor, config, command);
+    case "drain-server":
     case "disable-server":
     case "enable-server":
-      return {
-        server: await setServerEnabled(executor, command.server, command.command === "enable-server"),
-      };
+      return { server: await setServerStatus(executor, command.server, STATUS_OF[command.command]) };
     case "set-endpoint":
       return { server: await setServerEndpoint(executor, command.server, command.endpoint) };
     case "set-exit":
@@ -77,8 +69,32 @@ export async function runServerCommand(
   }
 }
 
+/** `add-server`: the node token is in the answer only. */
+export async function addServer(
+  executor: Executor,
+  config: Pick<Config, "VPN_DNS">,
+  fields: z.infer<typeof newServerFieldsSchema>,
+) {
+  const { server, nodeToken } = await addVpnServer(executor, {
+    name: fields.name,
+    region: fields.region,
+    endpoint: fields.endpoint,
+    publicKey: fields.publicKey ?? null,
+    ipv4Cidr: fields.ipv4,
+    ipv6Cidr: fields.ipv6,
+    dns: fields.dns ?? config.VPN_DNS,
+  });
+  return { id: server.id, name: server.name, endpoint: server.endpoint, nodeToken };
+}
+
+const STATUS_OF = {
+  "drain-server": "draining",
+  "disable-server": "disabled",
+  "enable-server": "active",
+} as const satisfies Record<string, VpnServerStatus>;
+
 /** The server named by `ref` (its id or its name), locked for the rest of the transaction. */
-async function lockServer(executor: Executor, ref: string): Promise<VpnServer> {
+export async function lockServer(executor: Executor, ref: string): Promise<VpnServer> {
   const isId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(ref);
   const [server] = await executor
     .select()
@@ -89,20 +105,25 @@ async function lockServer(executor: Executor, ref: string): Promise<VpnServer> {
   return server;
 }
 
-async function summaryOf(executor: Executor, id: string): Promise<ServerSummary> {
+/** What the operator sees of one server (`list-servers`' row). */
+export async function serverSummary(executor: Executor, id: string): Promise<ServerSummary> {
   const [summary] = await listVpnServers(executor, id);
   return summary!;
 }
 
 /**
- * A disabled server takes no new devices (it fails `canTakeDevice`); its live devices keep
- * working. With no other server able to take one, checkout answers 503.
+ * Decision 078. A draining server takes no new devices (it fails `canTakeDevice`) and its live
+ * devices keep working; a disabled one also has its node told to carry no peers (the status
+ * trigger of migration 0021 logs every live key, `livePeers` leaves them out), so they stop
+ * connecting until it is enabled again or they are moved. With no other server able to take a
+ * device, checkout answers 503. Setting the status it already has is refused (409).
  */
-export async function setServerEnabled(executor: Executor, ref: string, enabled: boolean) {
+export async function setServerStatus(executor: Executor, ref: string, status: VpnServerStatus) {
   return executor.transaction(async (tx) => {
     const server = await lockServer(tx, ref);
-    await tx.update(vpnServers).set({ active: enabled }).where(eq(vpnServers.id, server.id));
-    return summaryOf(tx, server.id);
+    if (server.status === status) throw conflict(`VPN server ${server.name} is already ${status}.`);
+    await tx.update(vpnServers).set({ status }).where(eq(vpnServers.id, server.id));
+    return serverSummary(tx, server.id);
   });
 }
 
@@ -117,7 +138,7 @@ export async function setServerEndpoint(executor: Executor, ref: string, endpoin
     await tx.update(vpnServers).set({ endpoint }).where(eq(vpnServers.id, server.id));
     const portOf = (value: string) => value.slice(value.lastIndexOf(":") + 1);
     if (portOf(endpoint) !== portOf(server.endpoint)) await bumpPeerVersion(tx, server.id);
-    return summaryOf(tx, server.id);
+    return serverSummary(tx, server.id);
   });
 }
 
@@ -130,7 +151,7 @@ export async function setServerExitAddresses(executor: Executor, ref: string, ad
   return executor.transaction(async (tx) => {
     const server = await lockServer(tx, ref);
     await tx.update(vpnServers).set({ exitAddresses }).where(eq(vpnServers.id, server.id));
-    return summaryOf(tx, server.id);
+    return serverSummary(tx, server.id);
   });
 }
 
@@ -150,7 +171,7 @@ export async function removeServer(executor: Executor, ref: string): Promise<Vpn
     if (liveDevices > 0) {
       throw conflict(
         `VPN server ${server.name} still holds ${liveDevices} live device${liveDevices === 1 ? "" : "s"}; ` +
-          "it can be removed once none is left (disable-server stops it taking new ones).",
+          "it can be removed once none is left (drain-server stops it taking new ones).",
       );
     }
     await tx.delete(vpnServers).where(eq(vpnServers.id, server.id));

@@ -82,11 +82,12 @@ const hasFreeAddress = sql`(
   or exists (select 1 from vpn_free_addresses free where free.server_id = vpn_servers.id))`;
 
 /**
- * Active, with a registered node key, and an address left: a server a device can be issued on.
+ * Active (not draining or disabled, decision 078), with a registered node key, and an address
+ * left: a server a device can be issued on (the condition of `vpn_servers_least_loaded_idx`).
  * The demo's development server (a placeholder endpoint) only while no real server exists at all:
  * a buyer waits for room on a real server rather than get a config that can never connect.
  */
-const canTakeDevice = sql`(vpn_servers.active and vpn_servers.public_key is not null and ${hasFreeAddress}
+const canTakeDevice = sql`(vpn_servers.status = 'active' and vpn_servers.public_key is not null and ${hasFreeAddress}
   and (not vpn_servers.development or not exists (select 1 from vpn_servers real where not real.development)))`;
 
 /** Whether any VPN server can take a device now; checkout is not started otherwise. */
@@ -265,7 +266,7 @@ export async function listVpnServers(executor: Executor, id?: string) {
       publicKey: vpnServers.publicKey,
       ipv4Cidr: vpnServers.ipv4Cidr,
       ipv6Cidr: vpnServers.ipv6Cidr,
-      active: vpnServers.active,
+      status: vpnServers.status,
       development: vpnServers.development,
       lastSeenAt: vpnServers.lastSeenAt,
       exitAddresses: vpnServers.exitAddresses,

@@ -1,0 +1,58 @@
+import { useState } from "react";
+import { adminCall } from "#app/components/admin/api.ts";
+import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
+import { NodeTokenNotice } from "#app/components/admin/node-token-notice.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+
+const FIELDS = [
+  { name: "name", label: "Name", placeholder: "ng-lagos-2", required: true },
+  { name: "region", label: "Region", placeholder: "ng-lagos", required: false },
+  { name: "endpoint", label: "Endpoint (host:port)", placeholder: "vpn2.example.com:51820", required: true },
+  { name: "ipv4", label: "IPv4 pool", placeholder: "10.67.0.0/16", required: true },
+  { name: "ipv6", label: "IPv6 pool", placeholder: "fd67::/64", required: true },
+  {
+    name: "publicKey",
+    label: "Node public key (optional: the agent registers it)",
+    placeholder: "",
+    required: false,
+  },
+] as const;
+
+type Added = { server: { name: string }; nodeToken: string };
+
+/** Add a VPN server as `npm run vpn -- add-server` does; its node token is shown once, here. */
+export function AddServerAction(props: { onDone: () => void }) {
+  const [added, setAdded] = useState<{ name: string; token: string } | null>(null);
+  return (
+    <div className="grid justify-items-end">
+      <ConfirmAction
+        label="Add server"
+        title="Add a VPN server"
+        description="It takes devices once its agent has registered the node's key. Its node token is shown once, after this."
+        variant="default"
+        fields={FIELDS.map((field) => (
+          <label key={field.name} className="grid gap-1 text-sm font-medium">
+            {field.label}
+            <Input name={field.name} placeholder={field.placeholder} required={field.required} />
+          </label>
+        ))}
+        successMessage="Server added. Store its node token now."
+        onDone={props.onDone}
+        run={async (reason, form) => {
+          const fields = Object.fromEntries(
+            FIELDS.map(({ name }) => [name, String(form.get(name) ?? "").trim()]).filter(
+              ([, value]) => value,
+            ),
+          );
+          const result = await adminCall<Added>("servers/add", { ...fields, reason });
+          if (result.ok && result.data)
+            setAdded({ name: result.data.server.name, token: result.data.nodeToken });
+          return result;
+        }}
+      />
+      {added ? (
+        <NodeTokenNotice serverName={added.name} token={added.token} onDismiss={() => setAdded(null)} />
+      ) : null}
+    </div>
+  );
+}

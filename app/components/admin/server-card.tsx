@@ -1,0 +1,153 @@
+import { useState } from "react";
+import { toast } from "sonner";
+import { adminCall } from "#app/components/admin/api.ts";
+import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
+import { NodeTokenNotice } from "#app/components/admin/node-token-notice.tsx";
+import { Badge } from "#app/components/ui/badge.tsx";
+import { Input } from "#app/components/ui/input.tsx";
+import { formatDateTimeUtc } from "#app/lib/format.ts";
+import { regionLabel } from "#app/lib/locations.ts";
+// Type-only: erased from the browser bundle.
+import type { ServerHealth } from "#server/domain/vpn/server-health.ts";
+
+const STATUS_BADGE = { active: "success", draining: "warning", disabled: "danger" } as const;
+
+const number = new Intl.NumberFormat("en-US");
+
+/** One VPN server on /admin/servers: its health and the actions its status allows. */
+export function ServerCard({
+  server,
+  handshakeWindowMinutes,
+  onDone,
+}: {
+  server: ServerHealth;
+  /** Peers count as connected with a handshake this recent (ACTIVE_HANDSHAKE_WINDOW_MS). */
+  handshakeWindowMinutes: number;
+  onDone: () => void;
+}) {
+  const [token, setToken] = useState<string | null>(null);
+  const call =
+    (path: string, body: Record<string, unknown> = {}) =>
+    (reason: string) =>
+      adminCall(`servers/${path}`, { serverId: server.id, reason, ...body });
+  const inSync = server.appliedVersion === server.desiredVersion;
+  return (
+    <article aria-labelledby={`server-${server.id}`} className="rounded-xl border p-4 shadow-sm">
+      <div className="flex flex-wrap items-center gap-2">
+        <h2 id={`server-${server.id}`} className="font-mono text-lg font-semibold">
+          {server.name}
+        </h2>
+        <Badge variant={STATUS_BADGE[server.status]}>{server.status}</Badge>
+        {server.development ? <Badge variant="outline">development</Badge> : null}
+      </div>
+      <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="text-muted-foreground">Region</dt>
+        <dd>{regionLabel(server.region)}</dd>
+        <dt className="text-muted-foreground">Endpoint</dt>
+        <dd className="break-all font-mono">{server.endpoint}</dd>
+        <dt className="text-muted-foreground">Agent last seen</dt>
+        <dd>
+          {server.keyRegistered ? formatDateTimeUtc(server.lastSeenAt) : "Never: waiting for its agent"}
+        </dd>
+        <dt className="text-muted-foreground">Peers desired / applied</dt>
+        <dd>
+          {number.format(server.desiredPeers)} /{" "}
+          {server.appliedPeers === null ? "—" : number.format(server.appliedPeers)}
+        </dd>
+        <dt className="text-muted-foreground">Version desired / applied</dt>
+        <dd>
+          {server.desiredVersion} / {server.appliedVersion ?? "—"}{" "}
+          <span className={inSync ? "text-green-700" : "text-yellow-700"}>
+            {inSync ? "(in sync)" : "(behind)"}
+          </span>
+        </dd>
+        <dt className="text-muted-foreground">Connected (last {handshakeWindowMinutes} min)</dt>
+        <dd>{number.format(server.connectedPeers)}</dd>
+        <dt className="text-muted-foreground">Capacity used</dt>
+        <dd>
+          {number.format(server.liveDevices)} of {number.format(server.capacity)} devices
+        </dd>
+      </dl>
+      <div className="mt-4 flex flex-wrap gap-2">
+        <ConfirmAction
+          label="Set endpoint"
+          title={`Set the endpoint of ${server.name}`}
+          description="Configs downloaded from now on carry it; configs handed out before keep the old one."
+          fields={
+            <label className="grid gap-1 text-sm font-medium">
+              New endpoint (host:port)
+              <Input name="endpoint" defaultValue={server.endpoint} required />
+            </label>
+          }
+          run={(reason, form) =>
+            call("set-endpoint", { endpoint: String(form.get("endpoint") ?? "").trim() })(reason)
+          }
+          successMessage="Endpoint changed."
+          onDone={onDone}
+        />
+        <ConfirmAction
+          label="Rotate token"
+          title={`Rotate the node token of ${server.name}`}
+          description="The current token stops working at once: the node's agent needs the new one, shown once after this."
+          run={async (reason) => {
+            const result = await call("rotate-token")(reason);
+            const data = result.data as { nodeToken?: string } | undefined;
+            if (result.ok && data?.nodeToken) setToken(data.nodeToken);
+            return result;
+          }}
+          successMessage="Token rotated. Store the new one now."
+          onDone={onDone}
+        />
+        {server.status === "active" ? (
+          <ConfirmAction
+            label="Drain"
+            title={`Drain ${server.name}`}
+            description="It takes no new devices; the devices on it keep working."
+            run={call("drain")}
+            successMessage="Server draining."
+            onDone={onDone}
+          />
+        ) : (
+          <ConfirmAction
+            label="Enable"
+            title={`Enable ${server.name}`}
+            description="It takes new devices again and its node carries its peers."
+            run={call("enable")}
+            successMessage="Server enabled."
+            onDone={onDone}
+          />
+        )}
+        {server.status !== "disabled" ? (
+          <ConfirmAction
+            label="Disable"
+            variant="destructive"
+            title={`Disable ${server.name}`}
+            description={`It takes no new devices and its node drops their peers: the ${number.format(server.liveDevices)} devices on it stop connecting until it is enabled again or they are moved.`}
+            run={call("disable")}
+            successMessage="Server disabled."
+            onDone={onDone}
+          />
+        ) : null}
+        {server.status !== "active" && server.liveDevices > 0 ? (
+          <ConfirmAction
+            label="Move all devices"
+            title={`Move every device off ${server.name}`}
+            description={`Each of its ${number.format(server.liveDevices)} devices moves to the least-loaded other server with room (in the same region when one has room); each owner gets an e-mail with the new config.`}
+            run={async (reason) => {
+              const result = await call("move-devices")(reason);
+              const data = result.data as { moved: number; remaining: number } | undefined;
+              if (result.ok && data && data.remaining > 0)
+                toast.warning(`No other server has room for the last ${data.remaining}: they stay here.`);
+              return result;
+            }}
+            successMessage="Move finished."
+            onDone={onDone}
+          />
+        ) : null}
+      </div>
+      {token ? (
+        <NodeTokenNotice serverName={server.name} token={token} onDismiss={() => setToken(null)} />
+      ) : null}
+    </article>
+  );
+}

@@ -1,0 +1,52 @@
+import { useRevalidator } from "react-router";
+import { AddServerAction } from "#app/components/admin/add-server-action.tsx";
+import { ServerCard } from "#app/components/admin/server-card.tsx";
+import { adminPageMeta } from "#app/lib/meta.ts";
+import { ACTIVE_HANDSHAKE_WINDOW_MS } from "#server/domain/vpn/nodes.ts";
+import { listServerHealth } from "#server/domain/vpn/server-health.ts";
+import { requireStaffPage } from "#server/http/staff-pages.ts";
+import type { Route } from "./+types/admin-servers";
+
+export const meta: Route.MetaFunction = ({ matches }) => adminPageMeta("Servers", "/admin/servers", matches);
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireStaffPage(request, context.services, "admin");
+  return {
+    servers: await listServerHealth(context.services.db),
+    handshakeWindowMinutes: ACTIVE_HANDSHAKE_WINDOW_MS / 60_000,
+  };
+}
+
+export default function AdminServers({ loaderData }: Route.ComponentProps) {
+  const revalidator = useRevalidator();
+  const reload = () => void revalidator.revalidate();
+  return (
+    <section className="px-4 py-8 md:px-8">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold">Servers</h1>
+          <p className="mt-1 text-sm text-muted-foreground">
+            Draining: no new devices, its devices keep working. Disabled: no new devices, and its node drops
+            their peers. Every action asks for a reason and is kept in the audit log.
+          </p>
+        </div>
+        <AddServerAction onDone={reload} />
+      </div>
+      {loaderData.servers.length === 0 ? (
+        <p className="mt-6 text-muted-foreground">No VPN servers yet.</p>
+      ) : (
+        <ul className="mt-6 grid gap-4 lg:grid-cols-2">
+          {loaderData.servers.map((server) => (
+            <li key={server.id}>
+              <ServerCard
+                server={server}
+                handshakeWindowMinutes={loaderData.handshakeWindowMinutes}
+                onDone={reload}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

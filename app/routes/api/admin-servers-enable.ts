@@ -1,0 +1,9 @@
+// POST /api/admin/servers/enable {serverId, reason} → { server }: the server takes new devices and carries its peers again (decision 078).
+import { serverActionSchema, setStatusAsStaff } from "#server/domain/vpn/server-staff-actions.ts";
+import { postOnlyLoader } from "#server/http/api.ts";
+import { adminEndpoint } from "#server/http/staff.ts";
+
+export const loader = postOnlyLoader;
+export const action = adminEndpoint(serverActionSchema, (input, staff, { context }) =>
+  setStatusAsStaff(context.services.db, staff, input, "active"),
+);

@@ -1,0 +1,90 @@
+import { and, asc, count, eq, gte, isNull } from "drizzle-orm";
+import type { Executor } from "#server/db/client.ts";
+import {
+  devices,
+  subscriptions,
+  vpnPeerVersions,
+  vpnServers,
+  type VpnServerStatus,
+} from "#server/db/schema/index.ts";
+import { poolCapacity } from "./addresses.ts";
+import { ACTIVE_HANDSHAKE_WINDOW_MS } from "./nodes.ts";
+import { usableSubscription } from "./usable.ts";
+
+// What the staff console's servers page shows of each VPN server (issue 15): its settings, what
+// its node must carry against what it last reported, and how full it is.
+
+export interface ServerHealth {
+  id: string;
+  name: string;
+  region: string;
+  endpoint: string;
+  status: VpnServerStatus;
+  development: boolean;
+  /** Whether its agent has registered the node's key (until then it takes no devices). */
+  keyRegistered: boolean;
+  lastSeenAt: string | null;
+  /** The peers its node must carry now (`livePeers` of node-peers.ts: none while disabled). */
+  desiredPeers: number;
+  /** The server's version in the change feed (peer-changes.ts). */
+  desiredVersion: string;
+  /** What the node reported last: the version applied and the peers its interface held. */
+  appliedVersion: string | null;
+  appliedPeers: number | null;
+  /** Live devices with a handshake inside `ACTIVE_HANDSHAKE_WINDOW_MS`. */
+  connectedPeers: number;
+  liveDevices: number;
+  /** How many devices its address pools hold. */
+  capacity: number;
+}
+
+export async function listServerHealth(executor: Executor, now = new Date()): Promise<ServerHealth[]> {
+  const servers = await executor
+    .select({ server: vpnServers, desiredVersion: vpnPeerVersions.version })
+    .from(vpnServers)
+    .leftJoin(vpnPeerVersions, eq(vpnPeerVersions.serverId, vpnServers.id))
+    .orderBy(asc(vpnServers.createdAt));
+  const desired = await countsByServer(
+    executor
+      .select({ serverId: devices.vpnServerId, value: count() })
+      .from(devices)
+      .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
+      .where(and(isNull(devices.revokedAt), usableSubscription(now)))
+      .groupBy(devices.vpnServerId),
+  );
+  const connected = await countsByServer(
+    executor
+      .select({ serverId: devices.vpnServerId, value: count() })
+      .from(devices)
+      .where(
+        and(
+          isNull(devices.revokedAt),
+          gte(devices.lastHandshakeAt, new Date(now.getTime() - ACTIVE_HANDSHAKE_WINDOW_MS)),
+        ),
+      )
+      .groupBy(devices.vpnServerId),
+  );
+  return servers.map(({ server, desiredVersion }) => ({
+    id: server.id,
+    name: server.name,
+    region: server.region,
+    endpoint: server.endpoint,
+    status: server.status,
+    development: server.development,
+    keyRegistered: server.publicKey !== null,
+    lastSeenAt: server.lastSeenAt?.toISOString() ?? null,
+    desiredPeers: server.status === "disabled" ? 0 : (desired.get(server.id) ?? 0),
+    desiredVersion: String(desiredVersion ?? 0),
+    appliedVersion: server.appliedPeerVersion,
+    appliedPeers: server.appliedPeerCount,
+    connectedPeers: connected.get(server.id) ?? 0,
+    liveDevices: server.liveDevices,
+    capacity: poolCapacity(server.ipv4Cidr, server.ipv6Cidr),
+  }));
+}
+
+async function countsByServer(
+  rows: Promise<Array<{ serverId: string | null; value: number }>>,
+): Promise<Map<string, number>> {
+  return new Map((await rows).map((row) => [row.serverId ?? "", Number(row.value)]));
+}
