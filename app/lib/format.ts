@@ -60,8 +60,8 @@ const dateTime = new Intl.DateTimeFormat("en-US", {
   timeZone: "UTC",
 });
 
-/** A moment to the minute, in UTC: "Nov 24, 2026, 1:05 AM UTC"; "Never" when missing. */
-export function formatDateTimeUtc(value: Date | string | null | undefined): string {
-  if (!value) return "Never";
+/** A moment to the minute, in UTC: "Nov 24, 2026, 1:05 AM UTC"; `missing` ("Never") when there is none. */
+export function formatDateTimeUtc(value: Date | string | null | undefined, missing = "Never"): string {
+  if (!value) return missing;
   return `${dateTime.format(new Date(value))} UTC`;
 }

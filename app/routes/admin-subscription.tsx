@@ -1,4 +1,4 @@
-import { formatMoney } from "#app/lib/format.ts";
+import { formatDateTimeUtc, formatMoney } from "#app/lib/format.ts";
 import { data, Link, useRevalidator } from "react-router";
 import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { adminCall } from "#app/components/admin/api.ts";
@@ -25,12 +25,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
 }
 
-const dateTime = new Intl.DateTimeFormat("en-US", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "UTC",
-});
-const when = (value: string | null) => (value ? `${dateTime.format(new Date(value))} UTC` : "—");
+const when = (value: string | null) => formatDateTimeUtc(value, "—");
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
