@@ -3,13 +3,16 @@
 //   root namespace ── veth 198.51.100.1/30 ─┐   (the control plane: the built app on 198.51.100.1)
 //                                           │
 //   client ── veth 192.0.2.2/24 ──── 192.0.2.1/24 ── exit ── 203.0.113.1/24 ──── 203.0.113.80/24 ── internet
-//   wireguard-go from the downloaded          wireguard-go + the real agent        HTTP echo of the
-//   .conf; default routes into the tunnel     (in the exit namespace), MASQUERADE  caller's address
+//   wireguard-go from the downloaded          the bundled agent: `setup`           HTTP echo of the
+//   .conf; default routes into the tunnel     then the agent itself                caller's address
 //
-// The agent runs inside the exit namespace exactly as on a VPN host and reaches the app over the
-// 198.51.100.0/30 link. Pools: 10.99.0.0/24 and fd99::/64. See docs/decisions/042. Tunnel traffic
-// to the app is masqueraded too, so the app sees the exit's 198.51.100.2, which the agent reports
-// as its exit address: /check through the tunnel says connected (decision 069).
+// The exit is prepared by what an operator runs, the bundled agent's `setup --no-systemd`
+// (interface, addresses, forwarding, NAT; decision 080): this file only makes the namespaces,
+// their links and the internet host. The agent then runs inside the exit namespace exactly as on
+// a VPN host and reaches the app over the 198.51.100.0/30 link. Pools: 10.99.0.0/24 and
+// fd99::/64. See docs/decisions/042. Both links are egress, so tunnel traffic to the app leaves
+// as the exit's 198.51.100.2, which the agent reports as its exit address: /check through the
+// tunnel says connected (decision 069).
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -20,6 +23,7 @@ import { devices, subscriptions, vpnServers } from "#server/db/schema/index.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
 import { replaceDeviceKeys } from "#server/domain/vpn/device-keys.ts";
 import { revokeDevice } from "#server/domain/vpn/devices.ts";
+import { buildAgent } from "../../scripts/build-agent.js";
 import { startTestServer, type TestServer } from "../support/app.ts";
 import { issueTestDevice } from "../support/vpn.ts";
 import { run, runAll, tunnelUnavailableReason, waitFor } from "./host.ts";
@@ -48,8 +52,6 @@ const EXIT_INET = "203.0.113.1";
 const INTERNET = "203.0.113.80";
 const POOL_V4 = "10.99.0.0/24";
 const POOL_V6 = "fd99::/64";
-const MASQUERADE = ["POSTROUTING", "-s", POOL_V4, "-o", link.exitInet, "-j", "MASQUERADE"];
-const MASQUERADE_TO_APP = ["POSTROUTING", "-s", POOL_V4, "-o", link.exitRoot, "-j", "MASQUERADE"];
 
 const inNs = (name: string, argv: string[]) => ["ip", "netns", "exec", name, ...argv];
 const wgEnv = { ...process.env, WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD: "1" };
@@ -60,6 +62,11 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
   let workDir = "";
   const children: ChildProcess[] = [];
   let agentOutput = "";
+  let agent: ChildProcess | undefined;
+  let bundle = "";
+  let setupArgs: string[] = [];
+  /** The exit host's rules, addresses and forwarding before setup: uninstall must restore them. */
+  let exitBeforeSetup = "";
   let clientPublicKey = "";
   let deviceId = "";
   let downloadToken = "";
@@ -123,6 +130,33 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
     }
   }
 
+  /** The bundled agent inside the exit namespace, as an operator runs it on a VPN host. */
+  const bundled = (args: string[]) =>
+    run(inNs(ns.exit, [process.execPath, bundle, ...args]), { timeoutMs: 60_000 });
+
+  /** What setup touches on the exit host, as text: rules, addresses, links, kernel settings. */
+  async function exitHostState(): Promise<string> {
+    const withoutComments = (text: string) =>
+      text
+        .split("\n")
+        .filter((line) => !line.startsWith("#"))
+        .join("\n");
+    const sysctl = [
+      "net.ipv4.ip_forward",
+      "net.ipv6.conf.all.forwarding",
+      `net.ipv6.conf.${link.exitInet}.accept_ra`,
+    ];
+    return [
+      await run(inNs(ns.exit, ["nft", "list", "ruleset"])),
+      withoutComments(await run(inNs(ns.exit, ["iptables-save"]))),
+      withoutComments(await run(inNs(ns.exit, ["ip6tables-save"]))),
+      await run(inNs(ns.exit, ["ip", "-brief", "address"])),
+      await run(inNs(ns.exit, ["ip", "-brief", "link"])),
+      await run(inNs(ns.exit, ["sysctl", ...sysctl])),
+      await run(inNs(ns.exit, ["wg", "show", "all", "listen-port"])),
+    ].join("\n---\n");
+  }
+
   async function exitPeers(): Promise<string[]> {
     const dump = await run(inNs(ns.exit, ["wg", "show", link.exitWg, "dump"]));
     return dump
@@ -169,22 +203,14 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
       await run(inNs(nsB, ["ip", "addr", "add", addressB, "dev", b]));
       await run(inNs(nsB, ["ip", "link", "set", b, "up"]));
     }
-    await run(inNs(ns.exit, ["sysctl", "-qw", "net.ipv4.ip_forward=1"]));
-    await run(inNs(ns.exit, ["iptables", "-t", "nat", "-A", ...MASQUERADE]));
-    await run(inNs(ns.exit, ["iptables", "-t", "nat", "-A", ...MASQUERADE_TO_APP]));
+    exitBeforeSetup = await exitHostState();
+    bundle = await buildAgent(path.join(workDir, "naijalink-agent.mjs"));
 
     // The internet host: answers with the address the request came from.
     const echo = `require("http").createServer((q,s)=>s.end(q.socket.remoteAddress)).listen(8080,"${INTERNET}",()=>console.log("listening"))`;
     let echoOutput = "";
     start(inNs(ns.inet, [process.execPath, "-e", echo]), { collect: (text) => (echoOutput += text) });
     await waitFor("the echo server", async () => echoOutput.includes("listening"), 10_000);
-
-    // The exit's WireGuard interface (wireguard-go: no kernel module here) with the server's tunnel addresses.
-    start(inNs(ns.exit, ["wireguard-go", "-f", link.exitWg]), { env: wgEnv });
-    await waitFor("wireguard-go on the exit", () => run(inNs(ns.exit, ["wg", "show", link.exitWg])), 10_000);
-    await run(inNs(ns.exit, ["ip", "addr", "add", "10.99.0.1/24", "dev", link.exitWg]));
-    await run(inNs(ns.exit, ["ip", "addr", "add", "fd99::1/64", "dev", link.exitWg]));
-    await run(inNs(ns.exit, ["ip", "link", "set", link.exitWg, "up"]));
 
     // The control plane, reachable from the exit over the control link.
     app = await startTestServer({ env: { HOST: ROOT_ADDRESS, VPN_ENDPOINT: `${EXIT_PUBLIC}:51820` } });
@@ -198,8 +224,6 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
         await new Promise((resolve) => setTimeout(resolve, 300));
         for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
       },
-      () => run(inNs(ns.exit, ["iptables", "-t", "nat", "-D", ...MASQUERADE])),
-      () => run(inNs(ns.exit, ["iptables", "-t", "nat", "-D", ...MASQUERADE_TO_APP])),
       () => run(inNs(ns.exit, ["ip", "link", "del", link.exitWg])),
       () => run(inNs(ns.client, ["ip", "link", "del", link.clientWg])),
       () => run(["ip", "link", "del", link.root]),
@@ -213,7 +237,7 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
     if (expected.length) console.warn(`[tunnel] cleanup: ${expected.join("; ")}`);
   }, 60_000);
 
-  it("registers a VPN server with the CLI and runs the agent on the exit host", async () => {
+  it("registers a VPN server with the CLI, prepares the exit with the bundled agent's setup and runs the agent", async () => {
     const db = app!.services.db;
     const cli = await run(
       [
@@ -244,12 +268,45 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
     const tokenFile = path.join(workDir, "node-token");
     await fs.writeFile(tokenFile, nodeToken, { mode: 0o600 });
 
-    start(
+    // The host as an operator prepares it: one command, with what the control plane says of the server.
+    setupArgs = [
+      "setup",
+      "--api",
+      apiUrl,
+      "--token-file",
+      tokenFile,
+      "--interface",
+      link.exitWg,
+      "--listen-port",
+      "51820",
+      "--egress",
+      `${link.exitInet},${link.exitRoot}`,
+      "--exit-addresses",
+      EXIT_CONTROL_ADDRESS,
+      "--state-file",
+      path.join(workDir, "exit", "setup.json"),
+      "--no-systemd",
+    ];
+    const setupOutput = await bundled(setupArgs);
+    expect(setupOutput).toContain(`wireguard-go ${link.exitWg}`);
+    expect(setupOutput).toContain("ip address add 10.99.0.1/24");
+    expect(setupOutput).toContain("ip address add fd99::1/64");
+    expect(setupOutput).toContain(
+      `exit addresses (reported by the agent, shown by /check): ${EXIT_CONTROL_ADDRESS}`,
+    );
+    const addresses = await run(inNs(ns.exit, ["ip", "-brief", "address", "show", "dev", link.exitWg]));
+    expect(addresses).toContain("10.99.0.1/24");
+    expect(addresses).toContain("fd99::1/64");
+    const ruleset = await run(inNs(ns.exit, ["nft", "list", "table", "inet", "naijalink"]));
+    expect(ruleset).toContain(`iifname "${link.exitWg}" oifname "${link.exitWg}" drop`);
+    expect(ruleset).toContain(
+      `ip saddr ${POOL_V4} oifname { "${link.exitInet}", "${link.exitRoot}" } masquerade`,
+    );
+
+    agent = start(
       inNs(ns.exit, [
         process.execPath,
-        "--import",
-        "tsx",
-        "agent/index.ts",
+        bundle,
         "--api",
         apiUrl,
         "--token-file",
@@ -289,12 +346,17 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
       .where(ne(vpnServers.name, `tunnel-${id}`));
     const exitKey = await run(inNs(ns.exit, ["wg", "show", link.exitWg, "public-key"]));
     expect(server!.publicKey).toBe(exitKey.trim());
-    // The listen port comes from the server's endpoint, with the first peer set.
-    await waitFor(
-      "the agent to set the listen port",
-      async () => (await run(inNs(ns.exit, ["wg", "show", link.exitWg, "listen-port"]))).trim() === "51820",
-      10_000,
-    );
+    expect((await run(inNs(ns.exit, ["wg", "show", link.exitWg, "listen-port"]))).trim()).toBe("51820");
+  });
+
+  it("changes nothing when setup runs a second time", async () => {
+    const before = await exitHostState();
+    const output = await bundled(setupArgs);
+    expect(output).toContain("nothing to change: this host is set up");
+    expect(await exitHostState()).toBe(before);
+    // The dry run prints and changes nothing, too.
+    const dryRun = await bundled([...setupArgs, "--dry-run"]);
+    expect(dryRun).toContain("nothing to change: this host is set up");
   });
 
   it("carries the client's traffic to the internet host, which sees the exit's address", async () => {
@@ -503,5 +565,20 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
     }
     expect(agentOutput).toContain("node registered with the control plane");
     expect(agentOutput).toContain("drift repaired");
+  });
+
+  it("uninstall leaves the exit host's rules, addresses and forwarding as they were before setup", async () => {
+    agent?.kill("SIGTERM");
+    const output = await bundled([
+      "uninstall",
+      "--state-file",
+      path.join(workDir, "exit", "setup.json"),
+      "--no-systemd",
+    ]);
+    expect(output).toContain("nft delete table inet naijalink");
+    expect(await exitHostState()).toBe(exitBeforeSetup);
+    expect(
+      await bundled(["uninstall", "--state-file", path.join(workDir, "exit", "setup.json"), "--no-systemd"]),
+    ).toContain("nothing to remove");
   });
 });
