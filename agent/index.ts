@@ -63,6 +63,17 @@ if (values.help) {
 const [command = "run", ...extra] = positionals;
 if (!["run", "setup", "uninstall"].includes(command) || extra.length > 0)
   fail(`unknown command: ${positionals.join(" ")}`);
+const hostFlags = [
+  "egress",
+  "listen-port",
+  "state-file",
+  "firewall",
+  "no-systemd",
+  "systemd-dir",
+  "dry-run",
+] as const;
+const misplaced = hostFlags.find((flag) => command === "run" && values[flag] !== undefined);
+if (misplaced) fail(`--${misplaced} belongs to setup or uninstall`);
 
 const env = process.env;
 const iface = values.interface ?? env.NAIJALINK_INTERFACE ?? "wg0";

@@ -64,7 +64,6 @@ export async function readFirewall(prefer: "nft" | "iptables" | undefined): Prom
 }
 
 async function kernelWireGuard(): Promise<boolean> {
-  if (await readText("/sys/module/wireguard/initstate")) return true;
   if ((await fs.stat("/sys/module/wireguard").catch(() => null)) !== null) return true;
   return (await tryCommand(["modprobe", "--dry-run", "--quiet", "wireguard"])) !== null;
 }

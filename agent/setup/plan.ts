@@ -146,7 +146,9 @@ export function buildSetupPlan(
     if (current !== null && !(key in sysctlBefore)) sysctlBefore[key] = current;
     steps.push({
       kind: "run",
-      why: "let the kernel forward the peers' traffic",
+      why: key.endsWith("accept_ra")
+        ? "keep taking router advertisements on the egress while forwarding"
+        : "let the kernel forward the peers' traffic",
       argv: ["sysctl", "-qw", `${key}=${value}`],
     });
   }

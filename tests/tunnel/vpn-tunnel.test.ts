@@ -134,7 +134,10 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
   const bundled = (args: string[]) =>
     run(inNs(ns.exit, [process.execPath, bundle, ...args]), { timeoutMs: 60_000 });
 
-  /** What setup touches on the exit host, as text: rules, addresses, links, kernel settings. */
+  /**
+   * What setup touches on the exit host, as text: rules, addresses, links, kernel settings. (Not
+   * `wg show all`: wireguard-go's sockets in the shared /var/run/wireguard list every namespace's.)
+   */
   async function exitHostState(): Promise<string> {
     const withoutComments = (text: string) =>
       text
@@ -153,7 +156,6 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
       await run(inNs(ns.exit, ["ip", "-brief", "address"])),
       await run(inNs(ns.exit, ["ip", "-brief", "link"])),
       await run(inNs(ns.exit, ["sysctl", ...sysctl])),
-      await run(inNs(ns.exit, ["wg", "show", "all", "listen-port"])),
     ].join("\n---\n");
   }
 
@@ -350,10 +352,11 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
   });
 
   it("changes nothing when setup runs a second time", async () => {
-    const before = await exitHostState();
+    const listenPort = () => run(inNs(ns.exit, ["wg", "show", link.exitWg, "listen-port"]));
+    const before = `${await exitHostState()}\n${await listenPort()}`;
     const output = await bundled(setupArgs);
     expect(output).toContain("nothing to change: this host is set up");
-    expect(await exitHostState()).toBe(before);
+    expect(`${await exitHostState()}\n${await listenPort()}`).toBe(before);
     // The dry run prints and changes nothing, too.
     const dryRun = await bundled([...setupArgs, "--dry-run"]);
     expect(dryRun).toContain("nothing to change: this host is set up");
@@ -461,11 +464,14 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
   });
 
   it("re-applies a peer removed behind the agent's back", async () => {
+    // Counted in the agent's log, not by looking for the gap: its reconcile timer may close the
+    // gap before a `wg show` after the removal gets to run on a busy machine.
+    const repairs = () => agentOutput.split("drift repaired").length - 1;
+    const repairsBefore = repairs();
     await run(inNs(ns.exit, ["wg", "set", link.exitWg, "peer", clientPublicKey, "remove"]));
-    expect(await exitPeers()).not.toContain(clientPublicKey);
     await waitFor(
       "the agent to repair the drift",
-      async () => (await exitPeers()).includes(clientPublicKey),
+      async () => repairs() > repairsBefore && (await exitPeers()).includes(clientPublicKey),
       10_000,
     );
     const seen = await waitFor(
