@@ -33,7 +33,13 @@ const mustRun = process.env.CI === "true";
 if (reason && !mustRun) console.warn(`[tunnel] skipped: ${reason}`);
 
 const id = process.pid % 100_000;
-const ns = { exit: `nl-exit-${id}`, client: `nl-client-${id}`, inet: `nl-inet-${id}` };
+const ns = {
+  exit: `nl-exit-${id}`,
+  client: `nl-client-${id}`,
+  inet: `nl-inet-${id}`,
+  /** A second customer, reaching the exit over a link of its own: peers must not reach each other. */
+  other: `nl-other-${id}`,
+};
 const link = {
   root: `nlr${id}`, // root side of the control link
   exitRoot: `nler${id}`,
@@ -43,6 +49,9 @@ const link = {
   inet: `nli${id}`,
   exitWg: `nlwe${id}`,
   clientWg: `nlwc${id}`,
+  other: `nlo${id}`,
+  exitOther: `nleo${id}`,
+  otherWg: `nlwo${id}`,
 };
 const ROOT_ADDRESS = "198.51.100.1";
 const EXIT_CONTROL_ADDRESS = "198.51.100.2";
@@ -52,6 +61,7 @@ const EXIT_INET = "203.0.113.1";
 const INTERNET = "203.0.113.80";
 const POOL_V4 = "10.99.0.0/24";
 const POOL_V6 = "fd99::/64";
+const OTHER_LINK = { exit: "198.18.0.1", other: "198.18.0.2" };
 
 const inNs = (name: string, argv: string[]) => ["ip", "netns", "exec", name, ...argv];
 const wgEnv = { ...process.env, WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD: "1" };
@@ -116,12 +126,16 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
     return child;
   }
 
-  /** GET the internet host from the client namespace; the body is the address it saw, or null. */
-  async function probe(timeoutSeconds = 2): Promise<string | null> {
-    const script = `fetch("http://${INTERNET}:8080/",{signal:AbortSignal.timeout(${timeoutSeconds * 1000})}).then(r=>r.text()).then(t=>process.stdout.write(t),()=>process.exit(3))`;
+  /** GET an echo server (the internet host unless told) from a namespace; the body is the address it saw, or null. */
+  async function probe(
+    timeoutSeconds = 2,
+    from = ns.client,
+    target = `${INTERNET}:8080`,
+  ): Promise<string | null> {
+    const script = `fetch("http://${target}/",{signal:AbortSignal.timeout(${timeoutSeconds * 1000})}).then(r=>r.text()).then(t=>process.stdout.write(t),()=>process.exit(3))`;
     try {
       return (
-        await run(inNs(ns.client, [process.execPath, "-e", script]), {
+        await run(inNs(from, [process.execPath, "-e", script]), {
           timeoutMs: timeoutSeconds * 1000 + 5000,
         })
       ).trim();
@@ -157,6 +171,28 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
       await run(inNs(ns.exit, ["ip", "-brief", "link"])),
       await run(inNs(ns.exit, ["sysctl", ...sysctl])),
     ].join("\n---\n");
+  }
+
+  /** Configures a client namespace from a downloaded .conf alone, as wg-quick would. */
+  async function bringUpClient(namespace: string, wgLink: string, text: string) {
+    const field = (name: string) => fieldOf(text, name);
+    const confFile = path.join(workDir, `${wgLink}.conf`);
+    await fs.writeFile(confFile, setconfText(text), { mode: 0o600 });
+    start(inNs(namespace, ["wireguard-go", "-f", wgLink]), { env: wgEnv });
+    await waitFor("wireguard-go on the client", () => run(inNs(namespace, ["wg", "show", wgLink])), 10_000);
+    // wg's own parser accepts the downloaded config (setconf fails on any bad key or field).
+    await run(inNs(namespace, ["wg", "setconf", wgLink, confFile]));
+    for (const address of field("Address").split(",")) {
+      await run(inNs(namespace, ["ip", "addr", "add", address.trim(), "dev", wgLink]));
+    }
+    await run(inNs(namespace, ["ip", "link", "set", wgLink, "up"]));
+    for (const allowed of field("AllowedIPs")
+      .split(",")
+      .map((value) => value.trim())) {
+      const family = allowed.includes(":") ? "-6" : "-4";
+      const destination = allowed === "0.0.0.0/0" || allowed === "::/0" ? "default" : allowed;
+      await run(inNs(namespace, ["ip", family, "route", "add", destination, "dev", wgLink]));
+    }
   }
 
   async function exitPeers(): Promise<string[]> {
@@ -197,6 +233,7 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
     const pairs: Array<[string, string, string, string, string, string]> = [
       [ns.client, link.client, `${CLIENT_PUBLIC}/24`, ns.exit, link.exitClient, `${EXIT_PUBLIC}/24`],
       [ns.inet, link.inet, `${INTERNET}/24`, ns.exit, link.exitInet, `${EXIT_INET}/24`],
+      [ns.other, link.other, `${OTHER_LINK.other}/30`, ns.exit, link.exitOther, `${OTHER_LINK.exit}/30`],
     ];
     for (const [nsA, a, addressA, nsB, b, addressB] of pairs) {
       await run(["ip", "link", "add", a, "netns", nsA, "type", "veth", "peer", "name", b, "netns", nsB]);
@@ -228,6 +265,7 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
       },
       () => run(inNs(ns.exit, ["ip", "link", "del", link.exitWg])),
       () => run(inNs(ns.client, ["ip", "link", "del", link.clientWg])),
+      () => run(inNs(ns.other, ["ip", "link", "del", link.otherWg])),
       () => run(["ip", "link", "del", link.root]),
       ...Object.values(ns).map((name) => () => run(["ip", "netns", "del", name])),
       async () => app?.stop(),
@@ -389,39 +427,8 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
     const [downloaded] = await db.select().from(devices).where(eq(devices.id, deviceId));
     expect(downloaded!.activatedAt).toBeNull();
 
-    // Configure the client from the .conf alone, as wg-quick would.
-    const field = (name: string) => fieldOf(configText, name);
-    expect(field("Endpoint")).toBe(`${EXIT_PUBLIC}:51820`);
-    const confFile = path.join(workDir, "client.conf");
-    await fs.writeFile(confFile, setconfText(configText), { mode: 0o600 });
-    start(inNs(ns.client, ["wireguard-go", "-f", link.clientWg]), { env: wgEnv });
-    await waitFor(
-      "wireguard-go on the client",
-      () => run(inNs(ns.client, ["wg", "show", link.clientWg])),
-      10_000,
-    );
-    // wg's own parser accepts the downloaded config (setconf fails on any bad key or field).
-    await run(inNs(ns.client, ["wg", "setconf", link.clientWg, confFile]));
-    for (const address of field("Address").split(",")) {
-      await run(inNs(ns.client, ["ip", "addr", "add", address.trim(), "dev", link.clientWg]));
-    }
-    await run(inNs(ns.client, ["ip", "link", "set", link.clientWg, "up"]));
-    for (const allowed of field("AllowedIPs")
-      .split(",")
-      .map((value) => value.trim())) {
-      const family = allowed.includes(":") ? "-6" : "-4";
-      await run(
-        inNs(ns.client, [
-          "ip",
-          family,
-          "route",
-          "add",
-          allowed === "0.0.0.0/0" || allowed === "::/0" ? "default" : allowed,
-          "dev",
-          link.clientWg,
-        ]),
-      );
-    }
+    expect(fieldOf(configText, "Endpoint")).toBe(`${EXIT_PUBLIC}:51820`);
+    await bringUpClient(ns.client, link.clientWg, configText);
 
     await waitFor(
       "the agent to add the device's peer",
@@ -461,6 +468,45 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
       200,
     );
     expect(counted!.transferPeriodStart).not.toBeNull();
+  });
+
+  it("does not carry one customer's traffic to another customer's device", async () => {
+    const db = app!.services.db;
+    const [subscription] = await db
+      .insert(subscriptions)
+      .values({
+        planId: "basic-monthly",
+        planType: "basic",
+        deviceLimit: 1,
+        customerEmail: "other@example.com",
+        expiresAt: new Date(Date.now() + 30 * 86_400_000),
+        checkoutSessionId: `cs_tunnel_other_${id}_${Date.now()}`,
+      })
+      .returning();
+    const other = await issueTestDevice(app!.services, subscription!);
+    const otherText = await (await fetch(`${apiUrl}/api/configs/${other.downloadToken}`)).text();
+    replacedSecrets.push(...secretsOf(otherText), other.downloadToken);
+    // The other customer reaches the exit's public address over its own link.
+    await run(inNs(ns.other, ["ip", "route", "add", `${EXIT_PUBLIC}/32`, "via", OTHER_LINK.exit]));
+    await bringUpClient(ns.other, link.otherWg, otherText);
+    const otherAddress = fieldOf(otherText, "Address").split(",")[0]!.trim().split("/")[0]!;
+    const echo = `require("http").createServer((q,s)=>s.end(q.socket.remoteAddress)).listen(8080,"${otherAddress}",()=>console.log("listening"))`;
+    let echoOutput = "";
+    start(inNs(ns.other, [process.execPath, "-e", echo]), { collect: (text) => (echoOutput += text) });
+    await waitFor("the other customer's echo server", async () => echoOutput.includes("listening"), 10_000);
+    const seen = await waitFor(
+      "the other customer's tunnel",
+      () => probe(2, ns.other).then((body) => body ?? undefined),
+      20_000,
+      200,
+    );
+    expect(seen).toBe(EXIT_INET);
+
+    // The exit itself reaches the other device through the tunnel; the first customer does not.
+    expect(await probe(2, ns.exit, `${otherAddress}:8080`)).toBe("10.99.0.1");
+    expect(await probe(2, ns.client, `${otherAddress}:8080`)).toBeNull();
+    expect(await probe(2)).toBe(EXIT_INET);
+    await revokeDevice(db, other.device.id);
   });
 
   it("re-applies a peer removed behind the agent's back", async () => {
