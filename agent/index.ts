@@ -1,6 +1,9 @@
-// The NaijaLink VPN node agent. Runs on each VPN server beside its WireGuard interface:
-//   npm run agent -- --api https://naijalink.example --token-file /etc/naijalink/node-token --interface wg0
-// or `npx tsx agent/index.ts …`. Flags win over the environment (NAIJALINK_API,
+// The NaijaLink VPN node agent. Runs on each VPN server beside its WireGuard interface, as one
+// bundled file (`npm run build:agent` → build/agent/naijalink-agent.mjs, decision 080):
+//   node naijalink-agent.mjs setup --api https://naijalink.example --token-file /etc/naijalink/node-token \
+//     --interface wg0 --listen-port 51820 --egress eth0      (prepares the host, installs the unit)
+//   node naijalink-agent.mjs --api https://naijalink.example --token-file /etc/naijalink/node-token --interface wg0
+// or `npm run agent -- …` from the repository. Flags win over the environment (NAIJALINK_API,
 // NAIJALINK_NODE_TOKEN_FILE, NAIJALINK_NODE_TOKEN, NAIJALINK_INTERFACE, NAIJALINK_PRIVATE_KEY_FILE,
 // NAIJALINK_EXIT_ADDRESSES).
 // It needs `wg`, Node built-ins and zod (for the node API contract, agent/node-api.ts): no app
@@ -9,18 +12,27 @@ import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { jsonLog, startAgent } from "./agent.ts";
 import { exitAddressesSchema, MAX_WAIT_SECONDS } from "./node-api.ts";
+import { SetupError, setup, uninstall } from "./setup/setup.ts";
 
-const usage = `Usage: agent --api URL (--token-file FILE | --token TOKEN) [--interface wg0]
+const usage = `Usage: naijalink-agent [run] --api URL (--token-file FILE | --token TOKEN) [--interface wg0]
              [--private-key-file /var/lib/naijalink-agent/private.key] [--wg wg]
              [--wait-seconds 25] [--poll-ms 1000] [--reconcile-ms 60000] [--status-ms 30000]
-             [--exit-addresses IP[,IP]]   the public addresses this node's traffic leaves from (for /check)`;
+             [--exit-addresses IP[,IP]]   the public addresses this node's traffic leaves from (for /check)
+       naijalink-agent setup --api URL --token-file FILE --interface wg0 --egress eth0[,eth1]
+             [--listen-port 51820] [--exit-addresses IP[,IP]] [--private-key-file FILE]
+             [--state-file /var/lib/naijalink-agent/setup.json] [--firewall nft|iptables]
+             [--no-systemd | --systemd-dir /etc/systemd/system] [--dry-run]
+             creates the interface, its addresses, forwarding, NAT and the agent's service unit
+       naijalink-agent uninstall [--state-file FILE] [--no-systemd | --systemd-dir DIR] [--dry-run]
+             removes exactly what setup added`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${usage}\n`);
   process.exit(2);
 }
 
-const { values } = parseArgs({
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
   options: {
     api: { type: "string" },
     token: { type: "string" },
@@ -33,6 +45,13 @@ const { values } = parseArgs({
     "reconcile-ms": { type: "string" },
     "status-ms": { type: "string" },
     "exit-addresses": { type: "string" },
+    egress: { type: "string" },
+    "listen-port": { type: "string" },
+    "state-file": { type: "string" },
+    firewall: { type: "string" },
+    "no-systemd": { type: "boolean" },
+    "systemd-dir": { type: "string" },
+    "dry-run": { type: "boolean" },
     help: { type: "boolean" },
   },
   strict: true,
@@ -41,8 +60,47 @@ if (values.help) {
   process.stdout.write(`${usage}\n`);
   process.exit(0);
 }
+const [command = "run", ...extra] = positionals;
+if (!["run", "setup", "uninstall"].includes(command) || extra.length > 0)
+  fail(`unknown command: ${positionals.join(" ")}`);
+const hostFlags = [
+  "egress",
+  "listen-port",
+  "state-file",
+  "firewall",
+  "no-systemd",
+  "systemd-dir",
+  "dry-run",
+] as const;
+const misplaced = hostFlags.find((flag) => command === "run" && values[flag] !== undefined);
+if (misplaced) fail(`--${misplaced} belongs to setup or uninstall`);
 
 const env = process.env;
+const iface = values.interface ?? env.NAIJALINK_INTERFACE ?? "wg0";
+const recordFile = values["state-file"] ?? "/var/lib/naijalink-agent/setup.json";
+const systemdDir = values["no-systemd"] ? null : (values["systemd-dir"] ?? "/etc/systemd/system");
+const firewall = values.firewall;
+if (firewall !== undefined && firewall !== "nft" && firewall !== "iptables")
+  fail("--firewall must be nft or iptables");
+const print = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Setup and uninstall end the process: 0 when done, 1 with the reason when a step failed. */
+async function hostCommand(work: () => Promise<unknown>): Promise<never> {
+  try {
+    await work();
+    process.exit(0);
+  } catch (error) {
+    const reason = error instanceof SetupError ? error.message : `failed: ${(error as Error).message}`;
+    process.stderr.write(`naijalink-agent ${command}: ${reason}\n`);
+    process.exit(1);
+  }
+}
+if (command === "uninstall") {
+  await hostCommand(() =>
+    uninstall({ iface, recordFile, systemdDir, firewall, dryRun: values["dry-run"] ?? false, print }),
+  );
+}
+
 const apiUrl = values.api ?? env.NAIJALINK_API;
 if (!apiUrl || !/^https?:\/\//.test(apiUrl))
   fail("--api must be the control plane's URL, such as https://naijalink.example");
@@ -81,12 +139,41 @@ function exitAddresses(): string[] | undefined {
   return parsed.data;
 }
 
+const privateKeyFile =
+  values["private-key-file"] ?? env.NAIJALINK_PRIVATE_KEY_FILE ?? "/var/lib/naijalink-agent/private.key";
+
+if (command === "setup") {
+  const egress = (values.egress ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const listenPort = values["listen-port"] === undefined ? undefined : Number(values["listen-port"]);
+  if (listenPort !== undefined && (!Number.isInteger(listenPort) || listenPort < 1 || listenPort > 65_535))
+    fail("--listen-port must be 1..65535");
+  await hostCommand(() =>
+    setup({
+      apiUrl,
+      nodeToken: nodeToken!,
+      tokenFile,
+      iface,
+      egress,
+      listenPort,
+      privateKeyFile,
+      exitAddresses: exitAddresses(),
+      recordFile,
+      systemdDir,
+      firewall,
+      dryRun: values["dry-run"] ?? false,
+      print,
+    }),
+  );
+}
+
 const agent = startAgent({
   apiUrl,
   nodeToken,
-  iface: values.interface ?? env.NAIJALINK_INTERFACE ?? "wg0",
-  privateKeyFile:
-    values["private-key-file"] ?? env.NAIJALINK_PRIVATE_KEY_FILE ?? "/var/lib/naijalink-agent/private.key",
+  iface,
+  privateKeyFile,
   wg: { argv: (values.wg ?? "wg").split(" ").filter(Boolean) },
   waitSeconds: integer("wait-seconds", MAX_WAIT_SECONDS, [0, MAX_WAIT_SECONDS]),
   pollMs: milliseconds("poll-ms", 1_000),

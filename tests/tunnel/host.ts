@@ -6,7 +6,8 @@ export const REQUIRED_TOOLS = [
   { tool: "ip", args: ["-V"] },
   { tool: "wg", args: ["--version"] },
   { tool: "wireguard-go", args: ["--version"] },
-  { tool: "iptables", args: ["--version"] },
+  { tool: "nft", args: ["--version"] },
+  { tool: "iptables-save", args: ["--version"] },
 ] as const;
 
 /** Why the tunnel test cannot run here, or null when it can. */
@@ -20,7 +21,7 @@ export function tunnelUnavailableReason(): string | null {
     return (result.error as NodeJS.ErrnoException | undefined)?.code === "ENOENT";
   }).map(({ tool }) => tool);
   if (missing.length)
-    return `missing tools: ${missing.join(", ")} (install wireguard-go, wireguard-tools, iproute2, iptables)`;
+    return `missing tools: ${missing.join(", ")} (install wireguard-go, wireguard-tools, iproute2, nftables, iptables)`;
   return null;
 }
 

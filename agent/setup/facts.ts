@@ -1,0 +1,130 @@
+// Reads what the host holds, for plan.ts: read-only, so `--dry-run` changes nothing.
+import fs from "node:fs/promises";
+import path from "node:path";
+import { canonicalIpAddress } from "../node-api.ts";
+import { tryCommand } from "./commands.ts";
+import { IPTABLES_CHAINS, NFT_TABLE, type FirewallFacts, type IptablesFamilyFacts } from "./firewall.ts";
+import type { HostFacts } from "./plan.ts";
+import { UNIT_NAME } from "./systemd-unit.ts";
+
+const readText = (file: string) => fs.readFile(file, "utf8").catch(() => null);
+
+async function onPath(tool: string): Promise<boolean> {
+  for (const directory of (process.env.PATH ?? "").split(path.delimiter).filter(Boolean)) {
+    if (
+      await fs.access(path.join(directory, tool), fs.constants.X_OK).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
+  }
+  return false;
+}
+
+interface IpAddressInfo {
+  flags?: string[];
+  addr_info?: Array<{ local: string; prefixlen: number; scope: string }>;
+}
+
+/** An interface's global addresses as `address/prefix`, and whether it is up; null when absent. */
+async function interfaceAddresses(iface: string): Promise<{ up: boolean; addresses: string[] } | null> {
+  const json = await tryCommand(["ip", "-j", "address", "show", "dev", iface]);
+  const [info] = json ? (JSON.parse(json) as IpAddressInfo[]) : [];
+  if (!info) return null;
+  return {
+    up: info.flags?.includes("UP") ?? false,
+    addresses: (info.addr_info ?? [])
+      .filter((address) => address.scope === "global")
+      .map((address) => `${address.local}/${address.prefixlen}`),
+  };
+}
+
+async function iptablesFamily(tool: "iptables" | "ip6tables"): Promise<IptablesFamilyFacts> {
+  const facts: IptablesFamilyFacts = {
+    rules: { filter: null, nat: null },
+    jumps: { filter: false, nat: false },
+  };
+  const jumpFrom = { filter: "FORWARD", nat: "POSTROUTING" } as const;
+  for (const table of ["filter", "nat"] as const) {
+    const chain = IPTABLES_CHAINS[table];
+    const listing = await tryCommand([tool, "-t", table, "-S", chain]);
+    facts.rules[table] =
+      listing === null ? null : listing.split("\n").filter((line) => line.startsWith("-A "));
+    facts.jumps[table] = (await tryCommand([tool, "-t", table, "-C", jumpFrom[table], "-j", chain])) !== null;
+  }
+  return facts;
+}
+
+export async function readFirewall(prefer: "nft" | "iptables" | undefined): Promise<FirewallFacts> {
+  const tool = prefer ?? ((await onPath("nft")) ? "nft" : (await onPath("iptables")) ? "iptables" : null);
+  if (tool === null) throw new Error("neither nft (nftables) nor iptables was found: install nftables");
+  if (tool === "nft") return { tool, table: await tryCommand(["nft", "list", "table", "inet", NFT_TABLE]) };
+  return { tool, v4: await iptablesFamily("iptables"), v6: await iptablesFamily("ip6tables") };
+}
+
+async function kernelWireGuard(): Promise<boolean> {
+  if ((await fs.stat("/sys/module/wireguard").catch(() => null)) !== null) return true;
+  return (await tryCommand(["modprobe", "--dry-run", "--quiet", "wireguard"])) !== null;
+}
+
+const sysctlFile = (key: string) =>
+  path.join("/proc/sys", key.includes("/") ? key : key.replaceAll(".", "/"));
+
+export async function readFacts(options: {
+  iface: string;
+  sysctlKeys: string[];
+  firewall?: "nft" | "iptables";
+  unitPath: string | null;
+  recordFile: string;
+}): Promise<HostFacts> {
+  const { iface } = options;
+  const present = await interfaceAddresses(iface);
+  const listenPort = present ? await tryCommand(["wg", "show", iface, "listen-port"]) : null;
+  const sysctl: HostFacts["sysctl"] = {};
+  for (const key of options.sysctlKeys) sysctl[key] = (await readText(sysctlFile(key)))?.trim() ?? null;
+  const unit = options.unitPath
+    ? {
+        text: await readText(options.unitPath),
+        enabled: (await tryCommand(["systemctl", "is-enabled", "--quiet", UNIT_NAME])) !== null,
+        active: (await tryCommand(["systemctl", "is-active", "--quiet", UNIT_NAME])) !== null,
+      }
+    : null;
+  return {
+    kernelWireGuard: present ? false : await kernelWireGuard(),
+    iface: {
+      exists: present !== null,
+      up: present?.up ?? false,
+      addresses: present?.addresses ?? [],
+      listenPort: listenPort && Number(listenPort) > 0 ? Number(listenPort) : null,
+    },
+    sysctl,
+    firewall: await readFirewall(options.firewall),
+    unit,
+    recordText: await readText(options.recordFile),
+  };
+}
+
+const PRIVATE_RANGES = [
+  /^10\./,
+  /^192\.168\./,
+  /^172\.(1[6-9]|2\d|3[01])\./,
+  /^100\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./,
+  /^169\.254\./,
+  /^127\./,
+  /^f[cd]/,
+  /^fe[89ab]/,
+  /^::1$/,
+];
+
+/** The egress interfaces' public addresses: what this node's traffic leaves from when nothing NATs it. */
+export async function publicEgressAddresses(egress: string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const iface of egress) {
+    for (const cidr of (await interfaceAddresses(iface))?.addresses ?? []) {
+      const address = canonicalIpAddress(cidr.split("/")[0]!);
+      if (address && !PRIVATE_RANGES.some((range) => range.test(address))) found.push(address);
+    }
+  }
+  return [...new Set(found)];
+}

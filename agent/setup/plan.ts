@@ -1,0 +1,263 @@
+// What `naijalink-agent setup` and `uninstall` do to a host, decided from what the host holds
+// (facts.ts reads it) and what the control plane says of the server: pure, so unit-tested as
+// "given these facts, these commands". Steps only for what differs: a second setup finds
+// nothing to do. See docs/decisions/080.
+import { canonicalIpAddress, type NodeServer } from "../node-api.ts";
+import { firewallSetupSteps, firewallUninstallSteps, type FirewallFacts } from "./firewall.ts";
+import { UNIT_NAME } from "./systemd-unit.ts";
+
+export type Step =
+  | { kind: "run"; why: string; argv: string[]; env?: Record<string, string>; input?: string }
+  | { kind: "write"; why: string; path: string; content: string; mode: number }
+  | { kind: "remove"; why: string; path: string };
+
+/** What the host holds now, as far as setup and uninstall touch it. */
+export interface HostFacts {
+  /** `ip link add … type wireguard` can work: the kernel module is loaded or installable. */
+  kernelWireGuard: boolean;
+  iface: {
+    exists: boolean;
+    up: boolean;
+    /** Its global addresses as `address/prefix`. */
+    addresses: string[];
+    listenPort: number | null;
+  };
+  /** Current values of the kernel settings setup manages, by sysctl key; null when absent. */
+  sysctl: Record<string, string | null>;
+  firewall: FirewallFacts;
+  /** The unit file's text and state; null when setup leaves systemd alone. */
+  unit: { text: string | null; enabled: boolean; active: boolean } | null;
+  /** The setup record's text (what an earlier setup added), null when none. */
+  recordText: string | null;
+}
+
+export interface SetupSettings {
+  iface: string;
+  egress: string[];
+  listenPort: number;
+  /** The server as the control plane describes it: its addresses and pools. */
+  server: NodeServer;
+  recordFile: string;
+  /** The unit to install, or null with `--no-systemd`. */
+  unit: { path: string; text: string } | null;
+}
+
+/** What setup added, so uninstall removes exactly that; also the server last heard of. */
+export interface SetupRecord {
+  iface: string;
+  createdInterface: boolean;
+  /** Addresses setup put on an interface it did not create. */
+  addedAddresses: string[];
+  /** Kernel settings setup changed, with the value each had before. */
+  sysctlBefore: Record<string, string>;
+  unitFile: string | null;
+  /** Used at boot when the control plane does not answer. */
+  server: NodeServer;
+}
+
+const FORWARDING = { "net.ipv4.ip_forward": "1", "net.ipv6.conf.all.forwarding": "1" } as const;
+
+/** `sysctl` takes `/` as separator too, which an interface name with a dot (eth0.100) needs. */
+export const acceptRaKey = (iface: string) =>
+  iface.includes(".") ? `net/ipv6/conf/${iface}/accept_ra` : `net.ipv6.conf.${iface}.accept_ra`;
+
+/** The sysctl values setup wants, given what is there now. */
+export function wantedSysctl(egress: string[], current: HostFacts["sysctl"]): Record<string, string> {
+  const wanted: Record<string, string> = { ...FORWARDING };
+  // A forwarding host ignores router advertisements unless accept_ra is 2: without this, an
+  // egress configured by SLAAC would lose its IPv6 default route.
+  for (const iface of egress) if (current[acceptRaKey(iface)] === "1") wanted[acceptRaKey(iface)] = "2";
+  return wanted;
+}
+
+function canonicalCidr(cidr: string): string {
+  const [address = "", prefix] = cidr.split("/");
+  return `${canonicalIpAddress(address) ?? address}/${prefix}`;
+}
+
+export function parseRecord(text: string | null): SetupRecord | null {
+  if (!text) return null;
+  try {
+    const record = JSON.parse(text) as SetupRecord;
+    return typeof record.iface === "string" && record.server ? record : null;
+  } catch {
+    return null;
+  }
+}
+
+export const recordText = (record: SetupRecord) => `${JSON.stringify(record, null, 2)}\n`;
+
+export function buildSetupPlan(
+  facts: HostFacts,
+  settings: SetupSettings,
+): { steps: Step[]; record: SetupRecord } {
+  const { iface } = settings;
+  const previous = parseRecord(facts.recordText);
+  const steps: Step[] = [];
+
+  if (!facts.iface.exists) {
+    steps.push(
+      facts.kernelWireGuard
+        ? {
+            kind: "run",
+            why: "create the WireGuard interface",
+            argv: ["ip", "link", "add", iface, "type", "wireguard"],
+          }
+        : {
+            kind: "run",
+            why: "create the WireGuard interface (no kernel module: wireguard-go)",
+            argv: ["wireguard-go", iface],
+            env: { WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD: "1" },
+          },
+    );
+  }
+  if (facts.iface.listenPort !== settings.listenPort) {
+    steps.push({
+      kind: "run",
+      why: "listen where the server's endpoint says",
+      argv: ["wg", "set", iface, "listen-port", String(settings.listenPort)],
+    });
+  }
+  const wantedAddresses = [settings.server.ipv4, settings.server.ipv6].map(canonicalCidr);
+  const present = facts.iface.addresses.map(canonicalCidr);
+  for (const address of present.filter((address) => !wantedAddresses.includes(address))) {
+    steps.push({
+      kind: "run",
+      why: "remove an address the server no longer has",
+      argv: ["ip", "address", "del", address, "dev", iface],
+    });
+  }
+  const addedNow = wantedAddresses.filter((address) => !present.includes(address));
+  for (const address of addedNow) {
+    steps.push({
+      kind: "run",
+      why: "give the interface the server's tunnel address",
+      argv: ["ip", "address", "add", address, "dev", iface],
+    });
+  }
+  if (!facts.iface.up) {
+    steps.push({ kind: "run", why: "bring the interface up", argv: ["ip", "link", "set", iface, "up"] });
+  }
+
+  const sysctlBefore: Record<string, string> = { ...previous?.sysctlBefore };
+  for (const [key, value] of Object.entries(wantedSysctl(settings.egress, facts.sysctl))) {
+    const current = facts.sysctl[key] ?? null;
+    if (current === value) continue;
+    if (current !== null && !(key in sysctlBefore)) sysctlBefore[key] = current;
+    steps.push({
+      kind: "run",
+      why: key.endsWith("accept_ra")
+        ? "keep taking router advertisements on the egress while forwarding"
+        : "let the kernel forward the peers' traffic",
+      argv: ["sysctl", "-qw", `${key}=${value}`],
+    });
+  }
+
+  steps.push(...firewallSetupSteps(facts.firewall, settings));
+
+  if (settings.unit && facts.unit) {
+    const changed = facts.unit.text !== settings.unit.text;
+    if (changed) {
+      steps.push({
+        kind: "write",
+        why: "the agent's service unit",
+        path: settings.unit.path,
+        content: settings.unit.text,
+        mode: 0o644,
+      });
+      steps.push({ kind: "run", why: "make systemd read the unit", argv: ["systemctl", "daemon-reload"] });
+    }
+    if (!facts.unit.enabled) {
+      steps.push({ kind: "run", why: "start the agent at boot", argv: ["systemctl", "enable", UNIT_NAME] });
+    }
+    if (!facts.unit.active) {
+      steps.push({ kind: "run", why: "start the agent", argv: ["systemctl", "start", UNIT_NAME] });
+    } else if (changed) {
+      steps.push({
+        kind: "run",
+        why: "restart the agent with the new unit",
+        argv: ["systemctl", "restart", UNIT_NAME],
+      });
+    }
+  }
+
+  const sameInterface = previous?.iface === iface;
+  const createdInterface = (sameInterface && previous.createdInterface) || !facts.iface.exists;
+  const addedAddresses = createdInterface
+    ? []
+    : [...new Set([...(sameInterface ? previous.addedAddresses : []), ...addedNow])].filter((address) =>
+        wantedAddresses.includes(address),
+      );
+  const record: SetupRecord = {
+    iface,
+    createdInterface,
+    addedAddresses,
+    sysctlBefore,
+    unitFile: settings.unit?.path ?? previous?.unitFile ?? null,
+    server: settings.server,
+  };
+  const text = recordText(record);
+  // The record is written first: a setup that fails half-way can still be undone.
+  if (text !== facts.recordText) {
+    steps.unshift({
+      kind: "write",
+      why: "record what setup adds (for uninstall)",
+      path: settings.recordFile,
+      content: text,
+      mode: 0o600,
+    });
+  }
+  return { steps, record };
+}
+
+/** Undoes a setup: the unit, the firewall rules, the interface (or its addresses), the kernel settings. */
+export function buildUninstallPlan(
+  facts: HostFacts,
+  options: { iface: string; recordFile: string; unitPath: string | null },
+): Step[] {
+  const record = parseRecord(facts.recordText);
+  const steps: Step[] = [];
+  const unitPath = record?.unitFile ?? options.unitPath;
+  if (facts.unit && (facts.unit.enabled || facts.unit.active)) {
+    steps.push({
+      kind: "run",
+      why: "stop the agent and its start at boot",
+      argv: ["systemctl", "disable", "--now", UNIT_NAME],
+    });
+  }
+  if (unitPath && facts.unit?.text != null) {
+    steps.push({ kind: "remove", why: "the agent's service unit", path: unitPath });
+    steps.push({ kind: "run", why: "make systemd forget the unit", argv: ["systemctl", "daemon-reload"] });
+  }
+  steps.push(...firewallUninstallSteps(facts.firewall));
+  if (!record) return steps;
+
+  const iface = record.iface;
+  if (facts.iface.exists && record.createdInterface) {
+    steps.push({
+      kind: "run",
+      why: "remove the WireGuard interface setup created",
+      argv: ["ip", "link", "del", iface],
+    });
+  } else if (facts.iface.exists) {
+    const present = facts.iface.addresses.map(canonicalCidr);
+    for (const address of record.addedAddresses.filter((address) => present.includes(address))) {
+      steps.push({
+        kind: "run",
+        why: "remove an address setup added",
+        argv: ["ip", "address", "del", address, "dev", iface],
+      });
+    }
+  }
+  for (const [key, value] of Object.entries(record.sysctlBefore)) {
+    if (facts.sysctl[key] !== undefined && facts.sysctl[key] !== null && facts.sysctl[key] !== value) {
+      steps.push({
+        kind: "run",
+        why: "put back the kernel setting as it was",
+        argv: ["sysctl", "-qw", `${key}=${value}`],
+      });
+    }
+  }
+  steps.push({ kind: "remove", why: "the setup record", path: options.recordFile });
+  return steps;
+}

@@ -1,0 +1,178 @@
+// `naijalink-agent setup` and `uninstall`: read the host, plan the difference, print it, and
+// (without --dry-run) apply it step by step.
+import fs from "node:fs/promises";
+import path from "node:path";
+import { ControlPlane } from "../control-plane.ts";
+import type { NodeServer } from "../node-api.ts";
+import { applyStep, formatStep } from "./commands.ts";
+import { publicEgressAddresses, readFacts } from "./facts.ts";
+import { acceptRaKey, buildSetupPlan, buildUninstallPlan, parseRecord, type Step } from "./plan.ts";
+import { agentUnit, UNIT_NAME } from "./systemd-unit.ts";
+
+export interface SetupOptions {
+  apiUrl: string;
+  nodeToken: string;
+  tokenFile: string | undefined;
+  iface: string;
+  egress: string[];
+  listenPort: number | undefined;
+  privateKeyFile: string;
+  exitAddresses: string[] | undefined;
+  recordFile: string;
+  /** Where the unit goes, or null with --no-systemd. */
+  systemdDir: string | null;
+  firewall: "nft" | "iptables" | undefined;
+  dryRun: boolean;
+  print: (line: string) => void;
+}
+
+export class SetupError extends Error {}
+
+const INTERFACE_NAME = /^[A-Za-z0-9_.@-]{1,15}$/;
+
+async function serverOf(options: SetupOptions): Promise<NodeServer> {
+  try {
+    const answer = await new ControlPlane(options.apiUrl, options.nodeToken).fetchPeers(null);
+    if (answer === "unchanged") throw new Error("the control plane answered 304 to a first request");
+    return answer.server;
+  } catch (error) {
+    const record = parseRecord(await fs.readFile(options.recordFile, "utf8").catch(() => null));
+    if (!record) throw new SetupError(`cannot learn this server's addresses: ${(error as Error).message}`);
+    options.print(
+      `# the control plane did not answer (${(error as Error).message}): using the addresses of the last setup`,
+    );
+    return record.server;
+  }
+}
+
+async function run(steps: Step[], options: { dryRun: boolean; print: (line: string) => void }) {
+  for (const step of steps) {
+    options.print(formatStep(step));
+    if (!options.dryRun) await applyStep(step);
+  }
+}
+
+export async function setup(options: SetupOptions): Promise<{ changed: number; exitAddresses: string[] }> {
+  const { iface, egress } = options;
+  for (const name of [iface, ...egress]) {
+    if (!INTERFACE_NAME.test(name)) throw new SetupError(`${JSON.stringify(name)} is not an interface name`);
+  }
+  if (egress.length === 0)
+    throw new SetupError("--egress is needed: the interface the peers' traffic leaves by, such as eth0");
+  if (egress.includes(iface)) throw new SetupError("--egress must not be the WireGuard interface");
+  const server = await serverOf(options);
+  if (options.listenPort !== undefined && options.listenPort !== server.listenPort) {
+    throw new SetupError(
+      `--listen-port ${options.listenPort} differs from the port in this server's endpoint (${server.listenPort}): change one of them`,
+    );
+  }
+  const exitAddresses = options.exitAddresses ?? (await publicEgressAddresses(egress));
+
+  let unit: { path: string; text: string } | null = null;
+  if (options.systemdDir !== null) {
+    const bundle = path.resolve(process.argv[1] ?? "");
+    if (!options.tokenFile)
+      throw new SetupError("the service unit reads the node token from a file: pass --token-file");
+    if (!bundle.endsWith(".mjs"))
+      throw new SetupError("run setup from the bundled agent (npm run build:agent), or pass --no-systemd");
+    const tokenFile = path.resolve(options.tokenFile);
+    const common = ["--api", options.apiUrl, "--token-file", tokenFile, "--interface", iface];
+    unit = {
+      path: path.join(options.systemdDir, UNIT_NAME),
+      text: agentUnit({
+        node: process.execPath,
+        bundle,
+        setupArgs: [
+          ...common,
+          "--listen-port",
+          String(server.listenPort),
+          "--egress",
+          egress.join(","),
+          "--state-file",
+          path.resolve(options.recordFile),
+          ...(options.firewall ? ["--firewall", options.firewall] : []),
+        ],
+        agentArgs: [
+          ...common,
+          "--private-key-file",
+          path.resolve(options.privateKeyFile),
+          ...(exitAddresses.length ? ["--exit-addresses", exitAddresses.join(",")] : []),
+        ],
+      }),
+    };
+  }
+
+  const record = parseRecord(await fs.readFile(options.recordFile, "utf8").catch(() => null));
+  const sysctlKeys = [
+    "net.ipv4.ip_forward",
+    "net.ipv6.conf.all.forwarding",
+    ...egress.map(acceptRaKey),
+    ...Object.keys(record?.sysctlBefore ?? {}),
+  ];
+  const facts = await readFacts({
+    iface,
+    sysctlKeys: [...new Set(sysctlKeys)],
+    firewall: options.firewall,
+    unitPath: unit?.path ?? null,
+    recordFile: options.recordFile,
+  });
+  const { steps } = buildSetupPlan(facts, {
+    iface,
+    egress,
+    listenPort: server.listenPort,
+    server,
+    recordFile: options.recordFile,
+    unit,
+  });
+  options.print(
+    `# naijalink-agent setup${options.dryRun ? " --dry-run: nothing is changed" : ""} (server ${server.name})`,
+  );
+  await run(steps, options);
+  options.print(
+    steps.length === 0
+      ? "# nothing to change: this host is set up"
+      : `# ${steps.length} change(s)${options.dryRun ? " to make" : " made"}`,
+  );
+  options.print(
+    exitAddresses.length
+      ? `# exit addresses (reported by the agent, shown by /check): ${exitAddresses.join(", ")}`
+      : "# no public address on the egress interface: pass --exit-addresses with the address this node's traffic leaves from",
+  );
+  return { changed: steps.length, exitAddresses };
+}
+
+export async function uninstall(options: {
+  iface: string;
+  recordFile: string;
+  systemdDir: string | null;
+  firewall: "nft" | "iptables" | undefined;
+  dryRun: boolean;
+  print: (line: string) => void;
+}): Promise<{ changed: number }> {
+  const record = parseRecord(await fs.readFile(options.recordFile, "utf8").catch(() => null));
+  const unitPath = record
+    ? record.unitFile
+    : options.systemdDir === null
+      ? null
+      : path.join(options.systemdDir, UNIT_NAME);
+  const facts = await readFacts({
+    iface: record?.iface ?? options.iface,
+    sysctlKeys: Object.keys(record?.sysctlBefore ?? {}),
+    firewall: options.firewall,
+    unitPath,
+    recordFile: options.recordFile,
+  });
+  const steps = buildUninstallPlan(facts, { iface: options.iface, recordFile: options.recordFile, unitPath });
+  options.print(`# naijalink-agent uninstall${options.dryRun ? " --dry-run: nothing is changed" : ""}`);
+  if (!record)
+    options.print(
+      `# no setup record at ${options.recordFile}: only the rules and unit named for NaijaLink are removed`,
+    );
+  await run(steps, options);
+  options.print(
+    steps.length === 0
+      ? "# nothing to remove"
+      : `# ${steps.length} change(s)${options.dryRun ? " to make" : " made"}`,
+  );
+  return { changed: steps.length };
+}

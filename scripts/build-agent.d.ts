@@ -1,0 +1,2 @@
+export const AGENT_BUNDLE: string;
+export function buildAgent(outfile?: string): Promise<string>;
