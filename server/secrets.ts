@@ -42,12 +42,14 @@ export function secretsFile(dataDir: string): string {
  * The keys the app would use, without generating any: from config where set, otherwise from
  * DATA_DIR/secrets.json. Undefined when a key is in neither (a DATA_DIR never started).
  */
-export async function currentSecrets(config: Config): Promise<StoredSecrets | undefined> {
-  const stored = await fs
+export async function currentSecrets(
+  config: Pick<Config, "DATA_DIR" | "CONFIG_ENCRYPTION_KEY" | "BETTER_AUTH_SECRET">,
+): Promise<StoredSecrets | undefined> {
+  const stored: Partial<StoredSecrets> = await fs
     .readFile(secretsFile(config.DATA_DIR), "utf8")
     .then((text) => JSON.parse(text) as Partial<StoredSecrets>)
     .catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return {};
+      if (error.code === "ENOENT") return {} as Partial<StoredSecrets>;
       throw error;
     });
   const configEncryptionKey = config.CONFIG_ENCRYPTION_KEY ?? stored.configEncryptionKey;

@@ -22,6 +22,7 @@ export async function createScratchPostgres(options: {
   const handle = wrapPostgres(pool);
   return {
     ...handle,
+    /** For other processes (the multi-process test's app servers) to open it themselves. */
     url: url.toString(),
     async close() {
       await pool.end();
