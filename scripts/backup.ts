@@ -2,8 +2,7 @@
 // and DATA_DIR/secrets.json (decision 082). The passphrase comes from the file or from
 // NAIJALINK_BACKUP_PASSPHRASE. With the embedded database (no DATABASE_URL) stop the server first.
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "#server/config.ts";
-import { BackupArchiveError } from "#server/domain/ops/backup/archive.ts";
+import { loadConfig } from "#server/config.ts";
 import {
   createBackup,
   PASSPHRASE_VARIABLE,
@@ -33,11 +32,9 @@ async function main(): Promise<number> {
     console.log(`Backup written to ${out} (mode 0600). Keep the passphrase apart from it.`);
     return 0;
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof BackupArchiveError) {
-      console.error(error.message);
-      return 1;
-    }
-    throw error;
+    // Our own refusals, a bad setting, or what PostgreSQL or the file system said: the message is enough.
+    console.error(error instanceof Error ? error.message : String(error));
+    return 1;
   }
 }
 

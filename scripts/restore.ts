@@ -3,8 +3,7 @@
 // (decision 082). Refuses a target that holds anything unless --force; a wrong passphrase or a
 // changed archive writes nothing.
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "#server/config.ts";
-import { BackupArchiveError } from "#server/domain/ops/backup/archive.ts";
+import { loadConfig } from "#server/config.ts";
 import { PASSPHRASE_VARIABLE, readPassphrase, restoreBackup } from "#server/domain/ops/backup/backup.ts";
 import fs from "node:fs/promises";
 
@@ -36,11 +35,9 @@ async function main(): Promise<number> {
     );
     return 0;
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof BackupArchiveError) {
-      console.error(error.message);
-      return 1;
-    }
-    throw error;
+    // Our own refusals, a bad setting, or what PostgreSQL or the file system said: the message is enough.
+    console.error(error instanceof Error ? error.message : String(error));
+    return 1;
   }
 }
 
