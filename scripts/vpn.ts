@@ -16,7 +16,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import { loadConfig, ConfigError, type Config } from "#server/config.ts";
-import { readAdminToken } from "#server/domain/vpn/admin-token.ts";
+import { isProcessRunning, readAdminToken } from "#server/domain/vpn/admin-token.ts";
 import {
   runServerCommand,
   type ServerCommand,
@@ -108,15 +108,6 @@ function parseCommand(argv: string[]): { command: ServerCommand; url?: string } 
   return { url: values.url, command: command() };
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** Through the running server. Undefined when no server answers and none holds DATA_DIR. */
 async function viaServer(
   config: Config,
@@ -134,7 +125,7 @@ async function viaServer(
       signal: AbortSignal.timeout(15_000),
     });
   } catch {
-    if (isRunning(admin.pid)) {
+    if (isProcessRunning(admin.pid)) {
       throw new Error(
         `The server (pid ${admin.pid}) holds ${config.DATA_DIR} but did not answer at ${url}; pass --url with its address.`,
       );

@@ -29,9 +29,32 @@ export async function securePrivateDirectory(directory: string): Promise<number>
   return tightened;
 }
 
-interface StoredSecrets {
+export interface StoredSecrets {
   configEncryptionKey: string;
   authSecret: string;
+}
+
+export function secretsFile(dataDir: string): string {
+  return path.join(dataDir, "secrets.json");
+}
+
+/**
+ * The keys the app would use, without generating any: from config where set, otherwise from
+ * DATA_DIR/secrets.json. Undefined when a key is in neither (a DATA_DIR never started).
+ */
+export async function currentSecrets(
+  config: Pick<Config, "DATA_DIR" | "CONFIG_ENCRYPTION_KEY" | "BETTER_AUTH_SECRET">,
+): Promise<StoredSecrets | undefined> {
+  const stored: Partial<StoredSecrets> = await fs
+    .readFile(secretsFile(config.DATA_DIR), "utf8")
+    .then((text) => JSON.parse(text) as Partial<StoredSecrets>)
+    .catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return {} as Partial<StoredSecrets>;
+      throw error;
+    });
+  const configEncryptionKey = config.CONFIG_ENCRYPTION_KEY ?? stored.configEncryptionKey;
+  const authSecret = config.BETTER_AUTH_SECRET ?? stored.authSecret;
+  return configEncryptionKey && authSecret ? { configEncryptionKey, authSecret } : undefined;
 }
 
 /**
@@ -42,7 +65,7 @@ export async function loadSecrets(config: Config): Promise<StoredSecrets> {
   if (config.CONFIG_ENCRYPTION_KEY && config.BETTER_AUTH_SECRET) {
     return { configEncryptionKey: config.CONFIG_ENCRYPTION_KEY, authSecret: config.BETTER_AUTH_SECRET };
   }
-  const file = path.join(config.DATA_DIR, "secrets.json");
+  const file = secretsFile(config.DATA_DIR);
   let stored: StoredSecrets;
   try {
     stored = JSON.parse(await fs.readFile(file, "utf8")) as StoredSecrets;

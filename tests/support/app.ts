@@ -128,12 +128,25 @@ export async function createTestApp(
     env?: Record<string, string>;
     transport?: MailTransport;
     backgroundJobs?: boolean;
+    /** Run on this DATA_DIR (kept on close) instead of a fresh one removed on close. */
+    dataDir?: string;
+    /** Open the database the config names (PGlite in DATA_DIR, or DATABASE_URL), as `npm start` does. */
+    databaseFromConfig?: boolean;
+    /** No keys in the environment: the app generates DATA_DIR/secrets.json, as on a fresh machine. */
+    generatedSecrets?: boolean;
   } = {},
 ): Promise<TestApp> {
   const bundle = await loadServer();
-  const dataDir = await makeDataDir();
-  const config = bundle.loadConfig(testEnv(dataDir, options.env));
-  const database = await createTestDatabase(options.kind ?? "pglite");
+  const dataDir = options.dataDir ?? (await makeDataDir());
+  const env = testEnv(dataDir, options.env);
+  if (options.generatedSecrets) {
+    delete env.CONFIG_ENCRYPTION_KEY;
+    delete env.BETTER_AUTH_SECRET;
+  }
+  const config = bundle.loadConfig(env);
+  const database = options.databaseFromConfig
+    ? undefined
+    : await createTestDatabase(options.kind ?? "pglite");
   const log = new CapturedLog();
   const logger = createLogger({ level: "debug", destination: log.stream });
   const running = await bundle.startServices(config, {
@@ -169,7 +182,7 @@ export async function createTestApp(
     },
     async close() {
       await running.close();
-      await fs.rm(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) await fs.rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -36,6 +36,21 @@ export async function readAdminToken(dataDir: string): Promise<AdminTokenFile | 
   }
 }
 
+export function isProcessRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** The pid of a server that holds DATA_DIR now (its token file names a live process). */
+export async function runningServerPid(dataDir: string): Promise<number | undefined> {
+  const admin = await readAdminToken(dataDir);
+  return admin && isProcessRunning(admin.pid) ? admin.pid : undefined;
+}
+
 /** Removes the file on shutdown unless another process has written its own since. */
 export async function removeAdminToken(dataDir: string): Promise<void> {
   const current = await readAdminToken(dataDir);
