@@ -49,7 +49,12 @@ describe("GET /metrics", () => {
   });
 
   it("answers 401 as JSON without the token or with a wrong one, and serves nothing to other methods", async () => {
-    for (const init of [{}, bearer("not-the-token"), bearer(`${METRICS_TOKEN}x`), { headers: { authorization: METRICS_TOKEN } }]) {
+    for (const init of [
+      {},
+      bearer("not-the-token"),
+      bearer(`${METRICS_TOKEN}x`),
+      { headers: { authorization: METRICS_TOKEN } },
+    ]) {
       const response = await app.request("/metrics", init);
       expect(response.status).toBe(401);
       expect(response.headers.get("www-authenticate")).toBe('Bearer realm="naijalink-metrics"');
@@ -83,7 +88,9 @@ describe("GET /metrics", () => {
 
     const server = { server: "ng-lagos-7" };
     expect(sampleValue(families, "naijalink_vpn_server_desired_peers", server)).toBe(1);
-    expect(sampleValue(families, "naijalink_vpn_server_desired_peer_version", server)).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(families, "naijalink_vpn_server_desired_peer_version", server)).toBeGreaterThanOrEqual(
+      1,
+    );
     expect(sampleValue(families, "naijalink_vpn_server_applied_peer_version", server)).toBe(1);
     expect(sampleValue(families, "naijalink_vpn_server_active", server)).toBe(1);
     const lastSeen = sampleValue(families, "naijalink_vpn_server_last_seen_timestamp_seconds", server)!;
@@ -153,7 +160,10 @@ describe("HTTP request metrics", () => {
     expect(requests("/healthz", "200")).toBe(1);
     expect(requests("/*", "404")).toBe(1);
     expect(
-      sampleValue(families, "naijalink_http_request_duration_seconds_count", { route: "/healthz", method: "GET" }),
+      sampleValue(families, "naijalink_http_request_duration_seconds_count", {
+        route: "/healthz",
+        method: "GET",
+      }),
     ).toBe(1);
     const routes = new Set(families.get("naijalink_http_requests_total")!.samples.map((s) => s.labels.route));
     expect([...routes].sort()).toEqual(["/*", "/api/configs/:token", "/blog/:slug", "/healthz"]);

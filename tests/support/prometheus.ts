@@ -22,10 +22,12 @@ const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 const TYPES = new Set<MetricType>(["counter", "gauge", "histogram", "summary", "untyped"]);
 
+/** As Prometheus reads values (Go's ParseFloat): NaN and Inf in any case, e.g. prom-client's "Nan". */
 function parseValue(text: string, where: string): number {
-  if (text === "+Inf" || text === "Inf") return Infinity;
-  if (text === "-Inf") return -Infinity;
-  if (text === "NaN") return NaN;
+  const word = text.toLowerCase();
+  if (word === "+inf" || word === "inf") return Infinity;
+  if (word === "-inf") return -Infinity;
+  if (word === "nan") return NaN;
   if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) throw new Error(`${where}: bad value "${text}"`);
   return Number(text);
 }
@@ -79,7 +81,11 @@ function familyOf(sampleName: string, families: Map<string, MetricFamily>): Metr
 function checkHistogram(family: MetricFamily) {
   const series = new Map<string, Sample[]>();
   const keyOf = (labels: Record<string, string>) =>
-    JSON.stringify(Object.entries(labels).filter(([name]) => name !== "le").sort());
+    JSON.stringify(
+      Object.entries(labels)
+        .filter(([name]) => name !== "le")
+        .sort(),
+    );
   for (const sample of family.samples) {
     const key = keyOf(sample.labels);
     series.set(key, [...(series.get(key) ?? []), sample]);
@@ -101,7 +107,8 @@ function checkHistogram(family: MetricFamily) {
       previousCount = bucket.value;
     }
     if (previousBound !== Infinity) throw new Error(`${family.name}${key}: no +Inf bucket`);
-    if (previousCount !== count.value) throw new Error(`${family.name}${key}: +Inf bucket differs from _count`);
+    if (previousCount !== count.value)
+      throw new Error(`${family.name}${key}: +Inf bucket differs from _count`);
   }
 }
 

@@ -28,7 +28,10 @@ export async function checkoutFunnel(executor: Executor, since: Date): Promise<C
       and(
         gte(subscriptions.createdAt, since),
         exists(
-          executor.select({ id: devices.id }).from(devices).where(eq(devices.subscriptionId, subscriptions.id)),
+          executor
+            .select({ id: devices.id })
+            .from(devices)
+            .where(eq(devices.subscriptionId, subscriptions.id)),
         ),
       ),
     );

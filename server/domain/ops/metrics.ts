@@ -74,11 +74,9 @@ export function createAppMetrics(): AppMetrics {
     "naijalink_outbox_failed_messages",
     "E-mails parked as failed after every retry, waiting for a person",
   );
-  const desiredPeers = gauge(
-    "naijalink_vpn_server_desired_peers",
-    "Peers the VPN server's node must carry",
-    ["server"],
-  );
+  const desiredPeers = gauge("naijalink_vpn_server_desired_peers", "Peers the VPN server's node must carry", [
+    "server",
+  ]);
   const desiredVersion = gauge(
     "naijalink_vpn_server_desired_peer_version",
     "The VPN server's current peer-set version",
@@ -122,7 +120,8 @@ export function createAppMetrics(): AppMetrics {
       outboxOldest.set(
         backlog.oldestPendingAt ? Math.max(0, (now.getTime() - backlog.oldestPendingAt.getTime()) / 1000) : 0,
       );
-      for (const perServer of [desiredPeers, desiredVersion, appliedVersion, lastSeen, active]) perServer.reset();
+      for (const perServer of [desiredPeers, desiredVersion, appliedVersion, lastSeen, active])
+        perServer.reset();
       for (const node of nodes) {
         const server = { server: node.name };
         desiredPeers.set(server, node.desiredPeers);

@@ -4,7 +4,8 @@ import { EmailLayout, Facts, Paragraph, type EmailSite } from "./layout.tsx";
 // Staff alerts (decision 083): one e-mail when an outage starts, none while it lasts. No links,
 // keys or buyers' addresses: ids staff can look up, and what to check.
 
-const minutesSince = (then: Date, now: Date) => Math.max(0, Math.floor((now.getTime() - then.getTime()) / 60_000));
+const minutesSince = (then: Date, now: Date) =>
+  Math.max(0, Math.floor((now.getTime() - then.getTime()) / 60_000));
 
 export interface SilentNode {
   name: string;
@@ -22,8 +23,8 @@ export function NodeSilentEmail({ site, node, now }: { site: EmailSite; node: Si
       title={`VPN node ${node.name} has stopped reporting`}
     >
       <Paragraph>
-        Its agent has not reported for {minutes} minutes. Peers added or removed since then may not be live
-        on it, and its buyers may be unable to connect.
+        Its agent has not reported for {minutes} minutes. Peers added or removed since then may not be live on
+        it, and its buyers may be unable to connect.
       </Paragraph>
       <Facts
         rows={[
@@ -62,8 +63,8 @@ export function OutboxStuckEmail({ site, outbox, now }: { site: EmailSite; outbo
       title="E-mail is not going out"
     >
       <Paragraph>
-        {outbox.pending} e-mails are waiting in the outbox; the oldest was queued {minutes} minutes ago. Buyers
-        may be waiting for their configs and sign-in links.
+        {outbox.pending} e-mails are waiting in the outbox; the oldest was queued {minutes} minutes ago.
+        Buyers may be waiting for their configs and sign-in links.
       </Paragraph>
       <Facts
         rows={[
