@@ -6,19 +6,20 @@ import { checkoutSessions } from "#server/db/schema/index.ts";
 import { enqueueEmail } from "#server/domain/mail/outbox.ts";
 import { recordNodeStatus } from "#server/domain/vpn/nodes.ts";
 import { createTestApp, startTestServer, type TestApp, type TestServer } from "../support/app.ts";
+import { databaseKinds } from "../support/database.ts";
 import { parsePrometheusText, sampleValue } from "../support/prometheus.ts";
 import { addTestSubscription, addTestVpnServer, issueTestDevice, type TestDevice } from "../support/vpn.ts";
 
 const METRICS_TOKEN = crypto.randomBytes(32).toString("hex");
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
-describe("GET /metrics", () => {
+describe.each(databaseKinds)("GET /metrics on %s", (kind) => {
   let app: TestApp;
   let device: TestDevice;
   let nodePublicKey: string;
 
   beforeAll(async () => {
-    app = await createTestApp({ env: { METRICS_TOKEN, STAFF_ADMINS: "ops-lead@naijalink.example" } });
+    app = await createTestApp({ kind, env: { METRICS_TOKEN, STAFF_ADMINS: "ops-lead@naijalink.example" } });
     const { db } = app.services;
     const server = await addTestVpnServer(db, { name: "ng-lagos-7" });
     nodePublicKey = server.publicKey!;
@@ -115,7 +116,9 @@ describe("GET /metrics", () => {
       expect(text).not.toContain(secret);
     expect(text, "nothing shaped like a WireGuard key").not.toMatch(/[A-Za-z0-9+/]{43}=/);
   });
+});
 
+describe("GET /metrics without METRICS_TOKEN", () => {
   it("serves nothing without a configured token: secure by default", async () => {
     const plain = await createTestApp();
     try {

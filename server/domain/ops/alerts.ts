@@ -42,8 +42,10 @@ async function currentConditions(services: AlertServices, now: Date): Promise<Co
   const conditions: Condition[] = [];
   for (const node of nodes) {
     const { lastSeenAt } = node;
-    // A node that never reported is being set up (or is the demo's placeholder): not an outage.
-    if (!lastSeenAt || now.getTime() - lastSeenAt.getTime() < ALERT_AFTER.nodeSilentMs) continue;
+    // A node that never reported is being set up (or is the demo's placeholder), and a disabled
+    // server with no peers left is being retired: neither is an outage.
+    if (!lastSeenAt || (!node.active && node.desiredPeers === 0)) continue;
+    if (now.getTime() - lastSeenAt.getTime() < ALERT_AFTER.nodeSilentMs) continue;
     conditions.push({
       key: `node-silent:${node.serverId}`,
       summary: `VPN node ${node.name} has stopped reporting`,
