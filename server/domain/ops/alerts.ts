@@ -1,7 +1,9 @@
 import { and, eq, isNull, notInArray, sql } from "drizzle-orm";
+import type { Transaction } from "#server/db/client.ts";
 import { staffAlerts } from "#server/db/schema/index.ts";
 import { outboxBacklog } from "#server/domain/mail/backlog.ts";
 import type { RenderedEmail } from "#server/domain/mail/render.ts";
+import type { EmailSite } from "#server/domain/mail/templates/layout.tsx";
 import {
   configurationPendingEmail,
   nodeSilentEmail,
@@ -32,13 +34,11 @@ interface Condition {
   email(): Promise<RenderedEmail>;
 }
 
-async function currentConditions(services: AlertServices, now: Date): Promise<Condition[]> {
-  const site = services.config;
-  const [nodes, backlog, waiting] = await Promise.all([
-    nodeHealth(services.db, now),
-    outboxBacklog(services.db),
-    subscriptionsAwaitingConfig(services.db, now),
-  ]);
+async function currentConditions(tx: Transaction, site: EmailSite, now: Date): Promise<Condition[]> {
+  // One after another: a transaction runs one statement at a time.
+  const nodes = await nodeHealth(tx, now);
+  const backlog = await outboxBacklog(tx);
+  const waiting = await subscriptionsAwaitingConfig(tx, now);
   const conditions: Condition[] = [];
   for (const node of nodes) {
     const { lastSeenAt } = node;
@@ -74,52 +74,64 @@ async function currentConditions(services: AlertServices, now: Date): Promise<Co
 }
 
 /** Opens the outage and queues its e-mails unless it is open already; true when this call opened it. */
-async function openAlert(services: AlertServices, condition: Condition, now: Date): Promise<boolean> {
-  const [open] = await services.db
+async function openAlert(
+  tx: Transaction,
+  services: AlertServices,
+  condition: Condition,
+  now: Date,
+): Promise<boolean> {
+  const [open] = await tx
     .select({ id: staffAlerts.id })
     .from(staffAlerts)
     .where(and(eq(staffAlerts.key, condition.key), isNull(staffAlerts.resolvedAt)));
   if (open) return false;
   const email = await condition.email();
-  const opened = await services.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(staffAlerts)
-      .values({ key: condition.key, openedAt: now })
-      .onConflictDoNothing({ target: staffAlerts.key, where: sql`${staffAlerts.resolvedAt} is null` })
-      .returning({ id: staffAlerts.id });
-    if (!row) return false;
-    for (const to of services.config.STAFF_ADMINS)
-      await services.mail.enqueue(tx, { kind: "staff-alert", to, ...email });
-    return true;
-  });
-  if (!opened) return false;
-  services.mail.wake();
-  services.logger.error(
-    { alert: condition.key, ...condition.fields, staffNotified: services.config.STAFF_ADMINS.length },
-    `staff alert: ${condition.summary}`,
-  );
+  const [row] = await tx
+    .insert(staffAlerts)
+    .values({ key: condition.key, openedAt: now })
+    .onConflictDoNothing({ target: staffAlerts.key, where: sql`${staffAlerts.resolvedAt} is null` })
+    .returning({ id: staffAlerts.id });
+  if (!row) return false;
+  for (const to of services.config.STAFF_ADMINS)
+    await services.mail.enqueue(tx, { kind: "staff-alert", to, ...email });
   return true;
 }
 
-/** Checks every alert once (the job runs it every 30 s on every app process). */
+/**
+ * Checks every alert once (the job runs it every 30 s on every app process). Checks of several
+ * processes take turns on an advisory lock, so each reads what the one before it wrote: a node
+ * that reported in between cannot be resolved by one process and opened again by another that
+ * read before the report. The unique open key would keep a second e-mail out even without it.
+ */
 export async function checkStaffAlerts(
   services: AlertServices,
   now = new Date(),
 ): Promise<{ alertsOpened: number; alertsResolved: number }> {
-  const conditions = await currentConditions(services, now);
-  let alertsOpened = 0;
-  for (const condition of conditions) if (await openAlert(services, condition, now)) alertsOpened += 1;
-  const stillWrong = conditions.map((condition) => condition.key);
-  const resolved = await services.db
-    .update(staffAlerts)
-    .set({ resolvedAt: now })
-    .where(
-      and(
-        isNull(staffAlerts.resolvedAt),
-        stillWrong.length ? notInArray(staffAlerts.key, stillWrong) : undefined,
-      ),
-    )
-    .returning({ key: staffAlerts.key });
+  const { opened, resolved } = await services.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('staff-alerts'))`);
+    const conditions = await currentConditions(tx, services.config, now);
+    const opened: Condition[] = [];
+    for (const condition of conditions)
+      if (await openAlert(tx, services, condition, now)) opened.push(condition);
+    const stillWrong = conditions.map((condition) => condition.key);
+    const resolved = await tx
+      .update(staffAlerts)
+      .set({ resolvedAt: now })
+      .where(
+        and(
+          isNull(staffAlerts.resolvedAt),
+          stillWrong.length ? notInArray(staffAlerts.key, stillWrong) : undefined,
+        ),
+      )
+      .returning({ key: staffAlerts.key });
+    return { opened, resolved };
+  });
+  if (opened.length) services.mail.wake();
+  for (const condition of opened)
+    services.logger.error(
+      { alert: condition.key, ...condition.fields, staffNotified: services.config.STAFF_ADMINS.length },
+      `staff alert: ${condition.summary}`,
+    );
   for (const { key } of resolved) services.logger.info({ alert: key }, "staff alert resolved");
-  return { alertsOpened, alertsResolved: resolved.length };
+  return { alertsOpened: opened.length, alertsResolved: resolved.length };
 }
