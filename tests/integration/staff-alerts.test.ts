@@ -15,7 +15,7 @@ import { enqueueEmail, type OutgoingEmail } from "#server/domain/mail/outbox.ts"
 import { recordNodeStatus } from "#server/domain/vpn/nodes.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
-import { addTestSubscription, addTestVpnServer, issueTestDevice } from "../support/vpn.ts";
+import { addTestSubscription, addTestVpnServer, captureTransport, issueTestDevice } from "../support/vpn.ts";
 
 const ADMINS = ["ops-lead@naijalink.example", "founder@naijalink.example"];
 const MINUTE = 60_000;
@@ -23,6 +23,7 @@ const at = (start: Date, minutes: number) => new Date(start.getTime() + minutes 
 
 describe.each(databaseKinds)("staff alerts on %s", (kind) => {
   let app: TestApp;
+  const transport = captureTransport();
 
   /** The alert e-mails queued so far, oldest first, as the worker will send them. */
   async function alertEmails(): Promise<OutgoingEmail[]> {
@@ -45,6 +46,7 @@ describe.each(databaseKinds)("staff alerts on %s", (kind) => {
   beforeAll(async () => {
     app = await createTestApp({
       kind,
+      transport,
       env: { STAFF_ADMINS: ADMINS.join(","), STAFF_EDITORS: "writer@naijalink.example" },
     });
   });
@@ -96,6 +98,12 @@ describe.each(databaseKinds)("staff alerts on %s", (kind) => {
 
       await checkStaffAlerts(app.services, at(start, 33.5));
       expect(await outages("ng-abuja-3"), "a new outage after recovery").toBe(2);
+
+      // What the mail worker then sends: two e-mails to each admin, one per outage.
+      transport.sent.length = 0;
+      await app.services.mail.drain();
+      const sent = transport.sent.filter((email) => email.subject.startsWith("VPN node ng-abuja-3"));
+      expect(sent.map((email) => email.to).sort()).toEqual([...ADMINS, ...ADMINS].sort());
     });
 
     it("says which node and since when, with no link, key or token", async () => {
