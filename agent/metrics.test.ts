@@ -108,14 +108,21 @@ describe("the agent's metrics", () => {
     expect(text).not.toContain(PRESHARED);
   });
 
-  it("says when the interface cannot be read", async () => {
+  it("says when the interface cannot be read, keeping the last count it read", async () => {
     const metrics = createAgentMetrics();
+    let readable = true;
     metrics.watch(fakeApplier(), async () => {
-      throw new Error("wg show failed");
+      if (!readable) throw new Error("wg show failed");
+      return 7;
     });
     running = await serveAgentMetrics(metrics, { port: 0 });
-    const { families } = await scrape(running.port);
-    expect(sampleValue(families, "naijalink_agent_interface_up")).toBe(0);
+    const first = (await scrape(running.port)).families;
+    expect(sampleValue(first, "naijalink_agent_interface_up")).toBe(1);
+    expect(sampleValue(first, "naijalink_agent_peers")).toBe(7);
+    readable = false;
+    const second = (await scrape(running.port)).families;
+    expect(sampleValue(second, "naijalink_agent_interface_up")).toBe(0);
+    expect(sampleValue(second, "naijalink_agent_peers")).toBe(7);
   });
 
   it("listens on loopback only and answers nothing but GET /metrics", async () => {

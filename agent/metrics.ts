@@ -29,23 +29,34 @@ export function createAgentMetrics(): AgentMetrics {
   let countPeers: (() => Promise<number>) | undefined;
   let appliedVersion: () => string | null = () => null;
 
-  const interfaceUp = new Gauge({
-    name: "naijalink_agent_interface_up",
-    help: "1 when the last scrape could read the WireGuard interface (wg show dump), else 0",
-    registers,
-  });
+  // One `wg show dump` per scrape, shared by the two gauges below: prom-client asks every metric
+  // at once, so the second must not read its value before the first has read the interface.
+  let reading: Promise<number | undefined> | undefined;
+  const readPeers = () =>
+    (reading ??= (async () => {
+      try {
+        return countPeers ? await countPeers() : undefined;
+      } catch {
+        return undefined; // wg missing or the interface gone
+      } finally {
+        reading = undefined;
+      }
+    })());
   new Gauge({
     name: "naijalink_agent_peers",
     help: "Peers on the WireGuard interface at the last scrape that could read it",
     registers,
     async collect() {
-      if (!countPeers) return interfaceUp.set(0);
-      try {
-        this.set(await countPeers());
-        interfaceUp.set(1);
-      } catch {
-        interfaceUp.set(0);
-      }
+      const peers = await readPeers();
+      if (peers !== undefined) this.set(peers);
+    },
+  });
+  new Gauge({
+    name: "naijalink_agent_interface_up",
+    help: "1 when this scrape could read the WireGuard interface (wg show dump), else 0",
+    registers,
+    async collect() {
+      this.set((await readPeers()) === undefined ? 0 : 1);
     },
   });
   new Gauge({
