@@ -24,6 +24,20 @@ const fromBuild = {
   globalSetup: ["./tests/support/global-setup.ts"],
 };
 
+/**
+ * Vitest starts its workers with Node `--conditions` taken from the SSR resolve conditions, which
+ * the React Router plugin gives Vite's "module". Node then honours it in `require()` too, and
+ * prom-client's `require("@opentelemetry/api")` gets that package's bundler-only ESM build, which
+ * Node cannot load. Node itself never uses "module"; Vite's own resolution is left as it is.
+ */
+const workersWithNodeConditions = {
+  name: "workers-with-node-conditions",
+  configResolved(config: { ssr: { resolve?: { conditions?: readonly string[] } } }) {
+    const resolve = config.ssr.resolve;
+    if (resolve?.conditions) resolve.conditions = resolve.conditions.filter((name) => name !== "module");
+  },
+};
+
 /** Integration files about what only the build serves: its assets, `node server.js`. */
 const BUILD_TESTS = ["tests/integration/static-pages.test.ts", "tests/integration/startup.test.ts"];
 
@@ -43,6 +57,7 @@ export default defineConfig({
       },
       {
         extends: fromSource.extends,
+        plugins: [workersWithNodeConditions],
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],

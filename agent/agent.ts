@@ -1,5 +1,6 @@
 import { createPeerApplier, type PeerApplier } from "./applier.ts";
 import { ControlPlane, ControlPlaneError } from "./control-plane.ts";
+import type { AgentMetrics } from "./metrics.ts";
 import { MAX_WAIT_SECONDS } from "./node-api.ts";
 import { changedPeerStatuses, markReported, type ReportedPeers } from "./peer-status.ts";
 import { ensureNodeKey, readInterface, type WgCommand } from "./wg.ts";
@@ -24,6 +25,8 @@ export interface AgentOptions {
   /** The node's public exit addresses, reported with every status so /check knows them. */
   exitAddresses?: string[];
   log?: AgentLog;
+  /** Counts applies, failures and syncs for the local metrics port (agent/metrics.ts). */
+  metrics?: AgentMetrics;
 }
 
 /** Structured log lines; callers pass counts and versions, never keys or tokens. */
@@ -95,6 +98,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
     });
 
   function syncFailed(error: unknown) {
+    options.metrics?.syncFailed();
     const reason = (error as Error).message;
     if (error instanceof ControlPlaneError && error.status === 401) {
       log("error", "the control plane refused the node token", { reason });
@@ -135,7 +139,10 @@ export function startAgent(options: AgentOptions): RunningAgent {
     try {
       publicKey = await ensureNodeKey(wg, options.privateKeyFile);
       const { iface, privateKeyFile } = options;
-      applier = createPeerApplier({ wg, iface, privateKeyFile, publicKey, log });
+      const created = createPeerApplier({ wg, iface, privateKeyFile, publicKey, log });
+      applier = options.metrics
+        ? options.metrics.watch(created, async () => (await readInterface(wg, iface)).peers.size)
+        : created;
       await applier.reconcile("start");
     } catch (error) {
       log("error", "cannot start", { reason: (error as Error).message });
@@ -160,6 +167,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
         else await applier!.take(answer);
         if (failures > 0) log("info", "control plane reachable again", { after: failures });
         failures = 0;
+        options.metrics?.synced();
         resolveReady();
       } catch (error) {
         if (stopped) break;

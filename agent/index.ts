@@ -5,12 +5,13 @@
 //   node naijalink-agent.mjs --api https://naijalink.example --token-file /etc/naijalink/node-token --interface wg0
 // or `npm run agent -- …` from the repository. Flags win over the environment (NAIJALINK_API,
 // NAIJALINK_NODE_TOKEN_FILE, NAIJALINK_NODE_TOKEN, NAIJALINK_INTERFACE, NAIJALINK_PRIVATE_KEY_FILE,
-// NAIJALINK_EXIT_ADDRESSES).
-// It needs `wg`, Node built-ins and zod (for the node API contract, agent/node-api.ts): no app
-// code, no React Router.
+// NAIJALINK_EXIT_ADDRESSES, NAIJALINK_METRICS_PORT).
+// It needs `wg`, Node built-ins, zod (for the node API contract, agent/node-api.ts) and
+// prom-client (its metrics on 127.0.0.1, agent/metrics.ts): no app code, no React Router.
 import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { jsonLog, startAgent } from "./agent.ts";
+import { createAgentMetrics, DEFAULT_METRICS_PORT, serveAgentMetrics } from "./metrics.ts";
 import { exitAddressesSchema, MAX_WAIT_SECONDS } from "./node-api.ts";
 import { SetupError, setup, uninstall } from "./setup/setup.ts";
 
@@ -18,6 +19,7 @@ const usage = `Usage: naijalink-agent [run] --api URL (--token-file FILE | --tok
              [--private-key-file /var/lib/naijalink-agent/private.key] [--wg wg]
              [--wait-seconds 25] [--poll-ms 1000] [--reconcile-ms 60000] [--status-ms 30000]
              [--exit-addresses IP[,IP]]   the public addresses this node's traffic leaves from (for /check)
+             [--metrics-port 9586]        Prometheus metrics on 127.0.0.1:PORT/metrics (0 = off)
        naijalink-agent setup --api URL --token-file FILE --interface wg0 --egress eth0[,eth1]
              [--listen-port 51820] [--exit-addresses IP[,IP]] [--private-key-file FILE]
              [--state-file /var/lib/naijalink-agent/setup.json] [--firewall nft|iptables]
@@ -52,6 +54,7 @@ const { values, positionals } = parseArgs({
     "no-systemd": { type: "boolean" },
     "systemd-dir": { type: "string" },
     "dry-run": { type: "boolean" },
+    "metrics-port": { type: "string" },
     help: { type: "boolean" },
   },
   strict: true,
@@ -117,11 +120,11 @@ if (!nodeToken)
   fail("a node token is needed: --token-file FILE (printed once by `npm run vpn -- add-server`)");
 
 function integer(
-  name: "wait-seconds" | "poll-ms" | "reconcile-ms" | "status-ms",
+  name: "wait-seconds" | "poll-ms" | "reconcile-ms" | "status-ms" | "metrics-port",
   fallback: number,
   [min, max]: [number, number],
+  raw = values[name],
 ): number {
-  const raw = values[name];
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) fail(`--${name} must be ${min}..${max}`);
@@ -168,6 +171,23 @@ if (command === "setup") {
     }),
   );
 }
+const metricsPort = integer(
+  "metrics-port",
+  DEFAULT_METRICS_PORT,
+  [0, 65535],
+  values["metrics-port"] ?? env.NAIJALINK_METRICS_PORT,
+);
+const metrics = metricsPort ? createAgentMetrics() : undefined;
+const metricsServer = metrics
+  ? serveAgentMetrics(metrics, { port: metricsPort }).catch((error: unknown) => {
+      // The VPN matters more than its figures: the agent runs on without them.
+      jsonLog("error", "metrics port unavailable; running without metrics", {
+        port: metricsPort,
+        reason: (error as Error).message,
+      });
+      return undefined;
+    })
+  : undefined;
 
 const agent = startAgent({
   apiUrl,
@@ -181,12 +201,16 @@ const agent = startAgent({
   statusMs: milliseconds("status-ms", 30_000),
   exitAddresses: exitAddresses(),
   log: jsonLog,
+  metrics,
 });
 
 agent.ready.catch(() => process.exit(1));
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
   process.once(signal, () => {
     jsonLog("info", "stopping", { signal });
-    void agent.stop().then(() => process.exit(0));
+    void agent
+      .stop()
+      .then(async () => (await metricsServer)?.close())
+      .then(() => process.exit(0));
   });
 }

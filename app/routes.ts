@@ -99,6 +99,7 @@ export default [
   route("robots.txt", "routes/robots-txt.ts"),
   route("healthz", "routes/healthz.ts"),
   route("readyz", "routes/readyz.ts"),
+  route("metrics", "routes/metrics.ts"),
 
   // JSON API: one resource route module each, under routes/api/
   ...Object.entries(API_ROUTES).map(([path, module]) => route(`api/${path}`, `routes/api/${module}.ts`)),

@@ -12,6 +12,7 @@ import { loadConfig, type Config } from "./config.ts";
 import { watchBlogFreshness } from "./domain/blog/freshness.ts";
 import { blogPageSource } from "./http/blog-pages.ts";
 import { clientAddress } from "./http/client-address.ts";
+import { measureRequests, routePatterns, staticFilePaths } from "./http/metrics.ts";
 import { createPageCache } from "./http/page-cache.ts";
 import { servePrecompressedAssets } from "./http/precompressed-assets.ts";
 import { withBodyLimit } from "./http/body-limit.ts";
@@ -99,10 +100,10 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
   app.use(compression());
   if (pageCache) app.use(pageCache.serve);
 
+  const clientDir = path.join(findProjectRoot(), "build/client");
   if (viteDevServer) {
     app.use(viteDevServer.middlewares);
   } else {
-    const clientDir = path.join(findProjectRoot(), "build/client");
     app.use("/assets", servePrecompressedAssets(`${clientDir}/assets`));
     app.use("/assets", express.static(`${clientDir}/assets`, { immutable: true, maxAge: "1y" }));
     app.use(express.static(clientDir, { maxAge: "1h" }));
@@ -127,12 +128,15 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
   );
   // A current page is answered on Node's request, before Express: its router and request
   // decoration would cost most of a hit (decision 022).
-  return withSecurityHeaders(
+  const answer = withSecurityHeaders(
     options,
     withBodyLimit((request, response) => {
       if (!pageCache?.serveHit(request, response)) app(request, response);
     }),
   );
+  // In development routes change under Vite, so requests carry one label there.
+  const routeOf = build ? routePatterns(build.routes, staticFilePaths(clientDir)) : () => "development";
+  return measureRequests(services.metrics, routeOf, answer);
 }
 
 export interface RunningServer {

@@ -127,6 +127,24 @@ describe("configuration", () => {
     expect(loadConfig({ STAFF_EDITORS: "writer@example.com" }).STAFF_ADMINS).toEqual([]);
   });
 
+  it("takes a METRICS_TOKEN of at least 32 characters without spaces; unset or empty serves no metrics", () => {
+    const token = "0123456789abcdef0123456789abcdef";
+    expect(loadConfig({}).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: "" }).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: token }).METRICS_TOKEN).toBe(token);
+    for (const bad of ["too-short", `${token} ${token}`]) {
+      let error: unknown;
+      try {
+        loadConfig({ METRICS_TOKEN: bad });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).message).toContain("METRICS_TOKEN: must be at least 32 characters");
+      expect((error as ConfigError).message).not.toContain(bad);
+    }
+  });
+
   it("shows the browser only non-secret values", () => {
     const config = loadConfig({ STRIPE_SECRET_KEY: "sk_test_123", BETTER_AUTH_SECRET: "x".repeat(40) });
     const exposed = JSON.stringify(publicConfig(config));

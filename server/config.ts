@@ -89,6 +89,17 @@ const configSchema = z.object({
     .default("dQw4w9WgXcQ"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TRUST_PROXY: trustedProxies,
+  /** Bearer token Prometheus sends to GET /metrics; unset → /metrics serves nothing (decision 083). */
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((value) => (value ? value : undefined))
+    .pipe(
+      z
+        .string()
+        .regex(/^[\x21-\x7e]{32,}$/, "must be at least 32 characters, no spaces (e.g. openssl rand -hex 32)")
+        .optional(),
+    ),
   SEED_SAMPLE_CONTENT: z
     .enum(["true", "false"])
     .default("true")

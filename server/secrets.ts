@@ -122,6 +122,18 @@ export function hashToken(token: string): string {
   return crypto.createHash("sha256").update(token).digest("hex");
 }
 
+/**
+ * Whether an `Authorization: Bearer <token>` header carries `expected`. The hashes are compared
+ * in constant time: equal lengths whatever was sent, so the time tells nothing about the token.
+ */
+export function bearerTokenMatches(authorization: string | null, expected: string): boolean {
+  const presented = /^Bearer (\S+)$/.exec(authorization?.trim() ?? "")?.[1];
+  if (!presented) return false;
+  const a = crypto.createHash("sha256").update(presented).digest();
+  const b = crypto.createHash("sha256").update(expected).digest();
+  return crypto.timingSafeEqual(a, b);
+}
+
 /** 128 bits of randomness, URL-safe. */
 export function generateToken(bytes = 16): string {
   return crypto.randomBytes(bytes).toString("base64url");

@@ -15,8 +15,10 @@ import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
 import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
 import { removeAdminToken, writeAdminToken } from "./domain/vpn/admin-token.ts";
+import { checkStaffAlerts } from "./domain/ops/alerts.ts";
 import { purgeStale } from "./domain/ops/housekeeping.ts";
 import { startRepeatingJob, type RepeatingJob } from "./domain/ops/jobs.ts";
+import { createAppMetrics, type AppMetrics } from "./domain/ops/metrics.ts";
 import { expireDue } from "./domain/vpn/lifecycle.ts";
 import { ensureDevelopmentServer } from "./domain/vpn/servers.ts";
 import { startPeerChangeFeed, type PeerChangeFeed } from "./domain/vpn/peer-changes.ts";
@@ -52,6 +54,8 @@ export interface AppServices {
   auth: Auth;
   /** better-auth: customers' e-mailed sign-in links and sessions, apart from staff (decision 067). */
   customerAuth: CustomerAuth;
+  /** This instance's Prometheus registry (GET /metrics, decision 083). */
+  metrics: AppMetrics;
 }
 
 export interface ServiceOptions {
@@ -119,6 +123,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   const detached = new Set<Promise<void>>();
   const base: Omit<AppServices, "auth" | "customerAuth"> = {
     config,
+    metrics: createAppMetrics(),
     db: database.db,
     dbKind: database.kind,
     logger,
@@ -159,7 +164,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   const services: AppServices = { ...base, auth: createAuth(base), customerAuth: createCustomerAuth(base) };
 
   // Subscriptions that ended lose their peers (every minute); renewal and pass-ending reminders
-  // go out (every 15 minutes); stale rows go (every hour).
+  // go out (every 15 minutes); staff alerts are checked (every 30 seconds); stale rows go (every hour).
   const jobs: RepeatingJob[] = backgroundJobs
     ? [
         startRepeatingJob("ended subscriptions and revoked their devices", () => expireDue(services), {
@@ -170,6 +175,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
           logger,
           intervalMs: 900_000,
         }),
+        startRepeatingJob("staff alerts", () => checkStaffAlerts(services), { logger, intervalMs: 30_000 }),
         startRepeatingJob("housekeeping", () => purgeStale(database.db), { logger, intervalMs: 3_600_000 }),
       ]
     : [];

@@ -5,3 +5,4 @@ export * from "./customer.ts";
 export * from "./mail.ts";
 export * from "./vpn.ts";
 export * from "./staff.ts";
+export * from "./ops.ts";

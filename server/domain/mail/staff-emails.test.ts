@@ -4,6 +4,12 @@ import { describe, expect, it } from "vitest";
 import type { RenderedEmail } from "./render.ts";
 import { contactMessageEmail } from "./templates/contact-message.tsx";
 import { disputeNoticeEmail, type DisputeNotice } from "./templates/dispute-notice.tsx";
+import {
+  configurationPendingEmail,
+  nodeSilentEmail,
+  outboxStuckEmail,
+  type WaitingBuyer,
+} from "./templates/staff-alert.tsx";
 import { confirmationEmail, existingAccountEmail, passwordResetEmail } from "./templates/staff-account.tsx";
 
 const site = {
@@ -128,5 +134,56 @@ describe("staff e-mails", () => {
     expect(email.html).not.toContain("<i>");
     expect(linksOf(email)).toEqual([]);
     expectEscaped(email);
+  });
+
+  it("node-silent alert: which node, since when, what to check; no links", async () => {
+    const lastSeenAt = new Date("2026-11-24T01:00:00Z");
+    const email = await nodeSilentEmail(
+      site,
+      { name: "ng-lagos-2", lastSeenAt, desiredPeers: 412 },
+      new Date("2026-11-24T01:03:30Z"),
+    );
+    expect(email.subject).toBe("VPN node ng-lagos-2 has not reported for 3 minutes");
+    expect(email.text).toContain("Its agent has not reported for 3 minutes.");
+    expect(email.text).toContain("Last report: 2026-11-24T01:00:00.000Z");
+    expect(email.text).toContain("Peers it should carry: 412");
+    expectLinks(email, []);
+  });
+
+  it("outbox alert: how many wait and since when, and that it may arrive late itself", async () => {
+    const email = await outboxStuckEmail(
+      site,
+      { pending: 37, oldestPendingAt: new Date("2026-11-24T01:00:00Z") },
+      new Date("2026-11-24T01:12:00Z"),
+    );
+    expect(email.subject).toBe("E-mail is stuck: 37 waiting, the oldest for 12 minutes");
+    expect(email.text).toContain(
+      "37 e-mails are waiting in the outbox; the oldest was queued 12 minutes ago.",
+    );
+    expect(email.text).toContain("This e-mail went through the same outbox, so it may reach you late");
+    expectLinks(email, []);
+  });
+
+  it("Configuration Pending alert: the waiting subscriptions by id, at most 20 listed, no buyer's address", async () => {
+    const waiting: WaitingBuyer[] = Array.from({ length: 23 }, (_, index) => ({
+      subscriptionId: `00000000-0000-4000-8000-${String(index).padStart(12, "0")}`,
+      checkoutSessionId: `cs_test_${index}`,
+      planId: "pro-monthly",
+      paidAt: new Date("2026-11-24T01:00:00Z"),
+    }));
+    const email = await configurationPendingEmail(site, waiting);
+    expect(email.subject).toBe("23 paid buyers are waiting for a config");
+    expect(email.text).toContain("23 buyers have paid but no config could be issued");
+    expect(email.text).toContain(
+      "Subscription 00000000-0000-4000-8000-000000000000: pro-monthly, paid 2026-11-24T01:00:00.000Z, checkout cs_test_0",
+    );
+    expect(email.text).toContain("cs_test_19");
+    expect(email.text).not.toContain("cs_test_20");
+    expect(email.text).toContain("And 3 more.");
+    expect(email.text).not.toContain("@example");
+    expectLinks(email, []);
+    expect((await configurationPendingEmail(site, waiting.slice(0, 1))).subject).toBe(
+      "1 paid buyer is waiting for a config",
+    );
   });
 });

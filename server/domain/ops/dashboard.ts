@@ -1,8 +1,10 @@
-import { and, eq, gte, isNull, lte, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, eq, gte, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { findPlan } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
-import { checkoutSessions, devices, outboxMessages, subscriptions } from "#server/db/schema/index.ts";
+import { checkoutSessions, devices, subscriptions } from "#server/db/schema/index.ts";
+import { outboxBacklog } from "#server/domain/mail/backlog.ts";
+import { awaitingConfiguration } from "#server/domain/vpn/configuration-pending.ts";
 import { countServersUp } from "#server/domain/vpn/nodes.ts";
 import { usableSubscription } from "#server/domain/vpn/usable.ts";
 
@@ -106,15 +108,9 @@ export async function dashboardFigures(executor: Executor, now = new Date()): Pr
       .select(countsByWindow(devices.createdAt, starts, now))
       .from(devices)
       .where(gte(devices.createdAt, oldest)),
-    configurationPendingCount(executor, now),
+    awaitingConfiguration(executor, now),
     countServersUp(executor, now),
-    executor
-      .select({
-        pending: sql<number>`count(*) filter (where ${outboxMessages.status} = 'pending')`.mapWith(Number),
-        failed: sql<number>`count(*) filter (where ${outboxMessages.status} = 'failed')`.mapWith(Number),
-      })
-      .from(outboxMessages)
-      .where(or(eq(outboxMessages.status, "pending"), eq(outboxMessages.status, "failed"))),
+    outboxBacklog(executor),
   ]);
 
   const counts = subscriptionCounts[0]!;
@@ -143,9 +139,9 @@ export async function dashboardFigures(executor: Executor, now = new Date()): Pr
     ) as Record<DashboardWindow, string>,
     windows,
     activeSubscriptions: counts.active,
-    configurationPending: pending,
+    configurationPending: pending.length,
     servers,
-    outbox: outbox[0] ?? { pending: 0, failed: 0 },
+    outbox: { pending: outbox.pending, failed: outbox.failed },
     paidOrdersByDay: Array.from({ length: WINDOW_DAYS.last30Days }, (_, index) => {
       const day = isoDay(new Date(oldest.getTime() + index * DAY_MS));
       const totals = orderTotals(paidOrders.filter((row) => row.day === day));
@@ -209,26 +205,4 @@ function revenueByPlan(rows: PaidOrderGroup[]): PlanRevenue[] {
     byPlan.set(row.planId, plan);
   }
   return [...byPlan.values()].sort((a, b) => b.revenueCents - a.revenueCents);
-}
-
-/**
- * Buyers verify-payment answers with Configuration Pending: a paid session whose subscription is
- * usable but never got slot 1 (no VPN server had room), or whose fulfilment has not run yet.
- */
-async function configurationPendingCount(executor: Executor, now: Date): Promise<number> {
-  const slotOne = executor
-    .select({ one: sql`1` })
-    .from(devices)
-    .where(and(eq(devices.subscriptionId, subscriptions.id), eq(devices.slot, 1)));
-  const [row] = await executor
-    .select({ value: sql<number>`count(*)`.mapWith(Number) })
-    .from(checkoutSessions)
-    .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
-    .where(
-      and(
-        eq(checkoutSessions.status, "paid"),
-        or(isNull(subscriptions.id), and(usableSubscription(now), sql`not exists (${slotOne})`)),
-      ),
-    );
-  return row?.value ?? 0;
 }

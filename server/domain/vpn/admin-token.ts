@@ -1,7 +1,6 @@
-import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { generateToken } from "#server/secrets.ts";
+import { bearerTokenMatches, generateToken } from "#server/secrets.ts";
 
 // `npm run vpn` must not open PGlite while the server holds it (DESIGN.md §6), so it asks the
 // running server instead. The server proves who may ask by writing a fresh token into DATA_DIR
@@ -58,10 +57,6 @@ export async function removeAdminToken(dataDir: string): Promise<void> {
 }
 
 export async function isAdminAuthorization(dataDir: string, authorization: string | null): Promise<boolean> {
-  const presented = /^Bearer (\S+)$/.exec(authorization?.trim() ?? "")?.[1];
   const stored = await readAdminToken(dataDir);
-  if (!presented || !stored) return false;
-  const a = crypto.createHash("sha256").update(presented).digest();
-  const b = crypto.createHash("sha256").update(stored.token).digest();
-  return crypto.timingSafeEqual(a, b);
+  return stored ? bearerTokenMatches(authorization, stored.token) : false;
 }

@@ -1,0 +1,18 @@
+import { handleApi, methodNotAllowed } from "#server/http/api.ts";
+import { requireMetricsToken } from "#server/http/metrics.ts";
+import type { Route } from "./+types/metrics";
+
+/** Prometheus text for the holder of METRICS_TOKEN (decision 083). */
+export const loader = ({ request, context, params }: Route.LoaderArgs) =>
+  handleApi({ request, context, params }, async () => {
+    const { services } = context;
+    requireMetricsToken(services.config, request.headers.get("authorization"));
+    return new Response(await services.metrics.render(services.db), {
+      headers: { "Content-Type": services.metrics.registry.contentType, "Cache-Control": "no-store" },
+    });
+  });
+
+export const action = ({ request, context, params }: Route.ActionArgs) =>
+  handleApi({ request, context, params }, async () => {
+    throw methodNotAllowed(["GET"]);
+  });

@@ -1,0 +1,137 @@
+import { and, eq, isNull, notInArray, sql } from "drizzle-orm";
+import type { Transaction } from "#server/db/client.ts";
+import { staffAlerts } from "#server/db/schema/index.ts";
+import { outboxBacklog } from "#server/domain/mail/backlog.ts";
+import type { RenderedEmail } from "#server/domain/mail/render.ts";
+import type { EmailSite } from "#server/domain/mail/templates/layout.tsx";
+import {
+  configurationPendingEmail,
+  nodeSilentEmail,
+  outboxStuckEmail,
+} from "#server/domain/mail/templates/staff-alert.tsx";
+import { awaitingConfiguration } from "#server/domain/vpn/configuration-pending.ts";
+import { listServerHealth } from "#server/domain/vpn/server-health.ts";
+import type { AppServices } from "#server/services.ts";
+
+// Staff alerts (decision 083): each outage e-mails the admins once. An outage is a key with an
+// open row in `staff_alerts`; the partial unique index lets one process of many open it, in the
+// transaction that queues its e-mails. When the condition is gone the row is resolved, and the
+// same trouble later is a new outage with a new e-mail.
+
+export const ALERT_AFTER = {
+  /** Agents report every 30 s: four missed reports. */
+  nodeSilentMs: 120_000,
+  outboxOldestMs: 600_000,
+};
+
+export type AlertServices = Pick<AppServices, "config" | "db" | "logger" | "mail">;
+
+interface Condition {
+  key: string;
+  /** The log line, at error level: the alert's own e-mail may be late (the outbox may be what is stuck). */
+  summary: string;
+  fields: Record<string, unknown>;
+  email(): Promise<RenderedEmail>;
+}
+
+async function currentConditions(tx: Transaction, site: EmailSite, now: Date): Promise<Condition[]> {
+  // One after another: a transaction runs one statement at a time.
+  const nodes = await listServerHealth(tx, now);
+  const backlog = await outboxBacklog(tx);
+  const waiting = await awaitingConfiguration(tx, now);
+  const conditions: Condition[] = [];
+  for (const node of nodes) {
+    const lastSeenAt = node.lastSeenAt ? new Date(node.lastSeenAt) : null;
+    // A node that never reported is being set up (or is the demo's placeholder), and a server out
+    // of service with no peers to carry (disabled, or drained empty) is being retired: neither is an outage.
+    if (!lastSeenAt || (node.status !== "active" && node.desiredPeers === 0)) continue;
+    if (now.getTime() - lastSeenAt.getTime() < ALERT_AFTER.nodeSilentMs) continue;
+    conditions.push({
+      key: `node-silent:${node.id}`,
+      summary: `VPN node ${node.name} has stopped reporting`,
+      fields: { vpnServer: node.name, lastSeenAt: lastSeenAt.toISOString() },
+      email: () => nodeSilentEmail(site, { ...node, lastSeenAt }, now),
+    });
+  }
+  const { oldestPendingAt } = backlog;
+  if (oldestPendingAt && now.getTime() - oldestPendingAt.getTime() >= ALERT_AFTER.outboxOldestMs) {
+    conditions.push({
+      key: "outbox-stuck",
+      summary: "e-mail is not going out; this alert's own e-mail waits in the same outbox",
+      fields: { pending: backlog.pending, oldestPendingAt: oldestPendingAt.toISOString() },
+      email: () => outboxStuckEmail(site, { pending: backlog.pending, oldestPendingAt }, now),
+    });
+  }
+  if (waiting.length > 0) {
+    conditions.push({
+      key: "configuration-pending",
+      summary: "paid buyers are waiting at Configuration Pending",
+      fields: { waiting: waiting.length, subscriptionIds: waiting.slice(0, 20).map((w) => w.subscriptionId) },
+      email: () => configurationPendingEmail(site, waiting),
+    });
+  }
+  return conditions;
+}
+
+/** Opens the outage and queues its e-mails unless it is open already; true when this call opened it. */
+async function openAlert(
+  tx: Transaction,
+  services: AlertServices,
+  condition: Condition,
+  now: Date,
+): Promise<boolean> {
+  const [open] = await tx
+    .select({ id: staffAlerts.id })
+    .from(staffAlerts)
+    .where(and(eq(staffAlerts.key, condition.key), isNull(staffAlerts.resolvedAt)));
+  if (open) return false;
+  const email = await condition.email();
+  const [row] = await tx
+    .insert(staffAlerts)
+    .values({ key: condition.key, openedAt: now })
+    .onConflictDoNothing({ target: staffAlerts.key, where: sql`${staffAlerts.resolvedAt} is null` })
+    .returning({ id: staffAlerts.id });
+  if (!row) return false;
+  for (const to of services.config.STAFF_ADMINS)
+    await services.mail.enqueue(tx, { kind: "staff-alert", to, ...email });
+  return true;
+}
+
+/**
+ * Checks every alert once (the job runs it every 30 s on every app process). Checks of several
+ * processes take turns on an advisory lock, so each reads what the one before it wrote: a node
+ * that reported in between cannot be resolved by one process and opened again by another that
+ * read before the report. The unique open key would keep a second e-mail out even without it.
+ */
+export async function checkStaffAlerts(
+  services: AlertServices,
+  now = new Date(),
+): Promise<{ alertsOpened: number; alertsResolved: number }> {
+  const { opened, resolved } = await services.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('staff-alerts'))`);
+    const conditions = await currentConditions(tx, services.config, now);
+    const opened: Condition[] = [];
+    for (const condition of conditions)
+      if (await openAlert(tx, services, condition, now)) opened.push(condition);
+    const stillWrong = conditions.map((condition) => condition.key);
+    const resolved = await tx
+      .update(staffAlerts)
+      .set({ resolvedAt: now })
+      .where(
+        and(
+          isNull(staffAlerts.resolvedAt),
+          stillWrong.length ? notInArray(staffAlerts.key, stillWrong) : undefined,
+        ),
+      )
+      .returning({ key: staffAlerts.key });
+    return { opened, resolved };
+  });
+  if (opened.length) services.mail.wake();
+  for (const condition of opened)
+    services.logger.error(
+      { alert: condition.key, ...condition.fields, staffNotified: services.config.STAFF_ADMINS.length },
+      `staff alert: ${condition.summary}`,
+    );
+  for (const { key } of resolved) services.logger.info({ alert: key }, "staff alert resolved");
+  return { alertsOpened: opened.length, alertsResolved: resolved.length };
+}
