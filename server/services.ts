@@ -10,6 +10,7 @@ import { migrate } from "./db/migrate.ts";
 import { createCustomerAuth, type CustomerAuth } from "./domain/account/customer-auth.ts";
 import { createAuth, type Auth } from "./domain/auth/auth.ts";
 import { queueDueReminders } from "./domain/billing/reminders.ts";
+import { watchBlogFreshness, type BlogFreshness } from "./domain/blog/freshness.ts";
 import { seedSamplePosts } from "./domain/blog/seed.ts";
 import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
@@ -48,6 +49,8 @@ export interface AppServices {
   };
   /** Wakes held node polls when a VPN server's peers change (decision 046). */
   peerChanges: PeerChangeFeed;
+  /** How current the public blog is, for the page cache; sees writes from every process (081). */
+  blogFreshness: BlogFreshness;
   /** better-auth: staff accounts and sessions (server/domain/auth). */
   auth: Auth;
   /** better-auth: customers' e-mailed sign-in links and sessions, apart from staff (decision 067). */
@@ -115,6 +118,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     logger,
     prune: backgroundJobs,
   });
+  const blogFreshness = await watchBlogFreshness(database.db, database.kind, logger);
 
   const detached = new Set<Promise<void>>();
   const base: Omit<AppServices, "auth" | "customerAuth"> = {
@@ -123,6 +127,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     dbKind: database.kind,
     logger,
     peerChanges: peerChanges.feed,
+    blogFreshness,
     sealer,
     authSecret: secrets.authSecret,
     mail: {
@@ -159,18 +164,25 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   const services: AppServices = { ...base, auth: createAuth(base), customerAuth: createCustomerAuth(base) };
 
   // Subscriptions that ended lose their peers (every minute); renewal and pass-ending reminders
-  // go out (every 15 minutes); stale rows go (every hour).
+  // go out (every 15 minutes); stale rows go (every hour). Each tick runs in one app process.
+  const shared = (job: string) => ({ db: database.db, job });
   const jobs: RepeatingJob[] = backgroundJobs
     ? [
         startRepeatingJob("ended subscriptions and revoked their devices", () => expireDue(services), {
           logger,
           intervalMs: 60_000,
+          shared: shared("expiry"),
         }),
         startRepeatingJob("renewal and pass-ending reminders", () => queueDueReminders(services), {
           logger,
           intervalMs: 900_000,
+          shared: shared("reminders"),
         }),
-        startRepeatingJob("housekeeping", () => purgeStale(database.db), { logger, intervalMs: 3_600_000 }),
+        startRepeatingJob("housekeeping", () => purgeStale(database.db), {
+          logger,
+          intervalMs: 3_600_000,
+          shared: shared("housekeeping"),
+        }),
       ]
     : [];
 
@@ -181,6 +193,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
       await outboxWorker?.stop();
       await Promise.all(jobs.map((job) => job.stop()));
       await peerChanges.close();
+      await blogFreshness.close();
       await removeAdminToken(config.DATA_DIR);
       await database.close();
       await securePrivateDirectory(config.DATA_DIR);

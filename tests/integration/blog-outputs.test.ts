@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, startTestServer, type TestApp, type TestServer } from "../support/app.ts";
 import { HOUR_MS, insertPosts, visibilityFixture } from "../support/blog.ts";
 import { databaseKinds } from "../support/database.ts";
-import { blogSource, servePageCache, type CachedApp } from "../support/page-cache.ts";
+import { blogPageSource } from "#server/http/blog-pages.ts";
+import { servePageCache, type CachedApp } from "../support/page-cache.ts";
 
 const XMLLINT = "/usr/bin/xmllint";
 const SITEMAP_XSD = path.resolve(import.meta.dirname, "../fixtures/sitemap-0.9.xsd");
@@ -151,7 +152,7 @@ describe.each(databaseKinds)("HTTP caching of the public blog outputs on %s", (k
     beforeAll(async () => {
       cached = await servePageCache({
         handle: (request) => app.request(new URL(request.url).pathname),
-        sources: [await blogSource(app.services.db, kind)],
+        sources: [blogPageSource(app.services.blogFreshness)],
       });
     });
     afterAll(async () => {

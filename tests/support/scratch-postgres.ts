@@ -10,7 +10,7 @@ export async function createScratchPostgres(options: {
   serverUrl: string;
   prefix: string;
   poolMax: number;
-}): Promise<DatabaseHandle> {
+}): Promise<DatabaseHandle & { url: string }> {
   const name = `${options.prefix}_${crypto.randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: options.serverUrl });
   await admin.connect();
@@ -22,6 +22,8 @@ export async function createScratchPostgres(options: {
   const handle = wrapPostgres(pool);
   return {
     ...handle,
+    /** For other processes (the multi-process test's app servers) to open it themselves. */
+    url: url.toString(),
     async close() {
       await pool.end();
       const cleanup = new pg.Client({ connectionString: options.serverUrl });
