@@ -1,8 +1,8 @@
 import { bigint, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * The last tick each scheduled job ran in (decision 081): a tick is the job's interval counted on
- * the database's clock, and the process that moves `tick` forward runs it; the others skip.
+ * The last tick each scheduled job ran in (decision 081): a tick is the job's interval counted from
+ * the epoch, and the process that moves `tick` forward runs it; the others skip.
  */
 export const jobTicks = pgTable("job_ticks", {
   job: text().primaryKey(),

@@ -8,15 +8,21 @@ export interface RepeatingJob {
 }
 
 /**
- * Claims this tick of `job` (its interval counted on the database's clock, so every process
- * agrees where ticks begin): true for the one caller that moved the job on to it, false for any
- * other process, or a second call, in the same tick (decision 081).
+ * Claims the tick of `job` that `now` falls in (ticks are `intervalMs` long, counted from the
+ * epoch): true for the one caller that moves the job on to it, false for every other process,
+ * or a second call, in the same tick (decision 081). A process whose clock lags can never claim
+ * a tick already run; one whose clock runs ahead only moves the runs earlier.
  */
-export async function claimJobTick(executor: Executor, job: string, intervalMs: number): Promise<boolean> {
+export async function claimJobTick(
+  executor: Executor,
+  job: string,
+  intervalMs: number,
+  now = new Date(),
+): Promise<boolean> {
+  const tick = Math.floor(now.getTime() / intervalMs);
   const claimed = await queryRows<{ tick: number }>(
     executor,
-    sql`insert into ${jobTicks} as t (job, tick)
-      values (${job}, floor(extract(epoch from clock_timestamp()) * 1000 / ${intervalMs})::bigint)
+    sql`insert into ${jobTicks} as t (job, tick) values (${job}, ${tick})
       on conflict (job) do update set tick = excluded.tick, ran_at = now() where t.tick < excluded.tick
       returning tick`,
   );
