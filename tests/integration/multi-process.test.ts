@@ -3,9 +3,7 @@
 // whose outbox folder receives its e-mails as files. PostgreSQL only: PGlite is one process's
 // embedded database, and there is nothing to share.
 import crypto from "node:crypto";
-import fs from "node:fs/promises";
 import net from "node:net";
-import path from "node:path";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#server/db/client.ts";
@@ -16,8 +14,8 @@ import { OUTBOX_LEASE_MS } from "#server/domain/mail/outbox.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
 import { addVpnServer } from "#server/domain/vpn/servers.ts";
 import { createSealer } from "#server/secrets.ts";
-import { makeDataDir, TEST_ENCRYPTION_KEY, testEnv, type TestApp } from "../support/app.ts";
-import { listeningUrl, runServer, waitFor, type ServerProcess } from "../support/app-process.ts";
+import { TEST_ENCRYPTION_KEY } from "../support/app.ts";
+import { emlFiles, logEntries, startAppProcess, waitFor, type AppProcess } from "../support/app-process.ts";
 import { ignoreTerminatedConnections } from "../support/database.ts";
 import { createScratchPostgres } from "../support/scratch-postgres.ts";
 import { addTestSubscription, bareVpnServices, issueTestDevice } from "../support/vpn.ts";
@@ -31,35 +29,6 @@ if (!serverUrl && !mustRun) console.warn("[multi-process] skipped: needs Postgre
 const TAKEOVER_BOUND_MS = 15_000;
 const sealer = createSealer(TEST_ENCRYPTION_KEY);
 
-interface AppProcess {
-  name: string;
-  server: ServerProcess;
-  url: string;
-  dataDir: string;
-  /** The admin helpers' view of this process: its HTTP API, and the shared database. */
-  app: TestApp;
-}
-
-/** Each e-mail written to the process's outbox folder: `{stamp}-{kind}-{outbox id}.eml`. */
-async function emlFiles(processes: AppProcess[]) {
-  const files = [];
-  for (const { name, dataDir } of processes) {
-    const names = await fs.readdir(path.join(dataDir, "outbox")).catch(() => [] as string[]);
-    for (const file of names.filter((entry) => entry.endsWith(".eml")))
-      files.push({ process: name, kind: file.slice(25, -41), id: file.slice(-40, -4) });
-  }
-  return files;
-}
-
-/** The app's own log lines (pino JSON) with this message. */
-function logEntries(process: AppProcess, message: string): Array<Record<string, number>> {
-  return process.server
-    .output()
-    .split("\n")
-    .filter((line) => line.startsWith("{") && line.includes(message))
-    .map((line) => JSON.parse(line) as Record<string, number>);
-}
-
 describe.skipIf(!serverUrl && !mustRun)("two app processes on one PostgreSQL", () => {
   let database: DatabaseHandle & { url: string };
   const running: AppProcess[] = [];
@@ -68,31 +37,11 @@ describe.skipIf(!serverUrl && !mustRun)("two app processes on one PostgreSQL", (
   let nodeToken = "";
   const dueSubscriptions: string[] = [];
 
-  async function start(name: string, env: Record<string, string> = {}): Promise<AppProcess> {
-    const dataDir = await makeDataDir();
-    // Behind one proxy (the load balancer), so each test client can have an address of its own.
-    const server = runServer(testEnv(dataDir, { DATABASE_URL: database.url, TRUST_PROXY: "1", ...env }));
-    const started = { name, server, url: "", dataDir, app: undefined as unknown as TestApp };
-    running.push(started);
-    started.url = await listeningUrl(server);
-    started.app = {
-      services: { db: database.db, sealer },
-      request: (target: string, init: RequestInit & { json?: unknown; clientIp?: string } = {}) => {
-        const { json, clientIp, ...rest } = init;
-        const headers = new Headers(rest.headers);
-        headers.set("origin", "http://localhost:3000");
-        headers.set("x-forwarded-for", clientIp ?? `10.9.${crypto.randomInt(256)}.${crypto.randomInt(256)}`);
-        if (json !== undefined) headers.set("content-type", "application/json");
-        return fetch(`${started.url}${target}`, {
-          ...rest,
-          method: rest.method ?? (json !== undefined ? "POST" : "GET"),
-          headers,
-          body: json !== undefined ? JSON.stringify(json) : rest.body,
-        });
-      },
-    } as unknown as TestApp;
-    return started;
-  }
+  const start = (name: string, env: Record<string, string> = {}) =>
+    startAppProcess(name, { databaseUrl: database.url, db: database.db, sealer }, env).then((started) => {
+      running.push(started);
+      return started;
+    });
 
   beforeAll(async () => {
     if (!serverUrl)
@@ -138,13 +87,7 @@ describe.skipIf(!serverUrl && !mustRun)("two app processes on one PostgreSQL", (
   }, 120_000);
 
   afterAll(async () => {
-    for (const process of running) {
-      if (process.server.child.exitCode === null && process.server.child.signalCode === null) {
-        process.server.child.kill("SIGTERM");
-        await process.server.exited;
-      }
-      await fs.rm(process.dataDir, { recursive: true, force: true });
-    }
+    await Promise.all(running.map((process) => process.stop()));
     await database?.close();
   });
 
@@ -228,8 +171,8 @@ describe.skipIf(!serverUrl && !mustRun)("two app processes on one PostgreSQL", (
     const runs = [a, b].flatMap((process) =>
       logEntries(process, "ended subscriptions and revoked their devices"),
     );
-    expect(runs.reduce((sum, run) => sum + run.revokedDevices!, 0)).toBe(5);
-    expect(runs.reduce((sum, run) => sum + run.ended!, 0)).toBe(5);
+    expect(runs.reduce((sum, run) => sum + Number(run.revokedDevices), 0)).toBe(5);
+    expect(runs.reduce((sum, run) => sum + Number(run.ended), 0)).toBe(5);
   });
 
   it("gives one subscription and one device for 100 verify-payment calls split across both, and wakes the node polls held by each", async () => {
