@@ -22,7 +22,13 @@ import { expireDue } from "./domain/vpn/lifecycle.ts";
 import { ensureDevelopmentServer } from "./domain/vpn/servers.ts";
 import { startPeerChangeFeed, type PeerChangeFeed } from "./domain/vpn/peer-changes.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { createSealer, loadSecrets, securePrivateDirectory, type Sealer } from "./secrets.ts";
+import {
+  checkSealingKey,
+  createSealer,
+  loadSecrets,
+  securePrivateDirectory,
+  type Sealer,
+} from "./secrets.ts";
 
 /** Everything a request handler may use, passed explicitly (no module singletons). */
 export interface AppServices {
@@ -92,6 +98,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   }
   const secrets = await loadSecrets(config);
   const sealer = createSealer(secrets.configEncryptionKey);
+  await checkSealingKey(database.db, sealer);
   const transport = options.transport ?? createMailTransport(config);
   const from = config.MAIL_FROM ?? `${config.BRAND_NAME} <${config.SUPPORT_EMAIL}>`;
   logger.info(

@@ -1,14 +1,16 @@
-// Decision 081: each tick of a scheduled job runs in one app process, however many share the
-// database (tests/integration/multi-process.test.ts runs the real processes).
+// Decision 081: what the app processes sharing one database agree on. Each tick of a scheduled
+// job runs in one of them, and all seal with one key (tests/integration/multi-process.test.ts
+// runs real processes).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#server/db/client.ts";
 import { claimJobTick, startRepeatingJob } from "#server/domain/ops/jobs.ts";
 import { createLogger } from "#server/logger.ts";
+import { checkSealingKey, createSealer } from "#server/secrets.ts";
 import { createTestDatabase, databaseKinds } from "../support/database.ts";
 
 const MINUTE = 60_000;
 
-describe.each(databaseKinds)("scheduled job ticks on %s", (kind) => {
+describe.each(databaseKinds)("app processes sharing one database (%s)", (kind) => {
   let handle: DatabaseHandle;
   beforeAll(async () => {
     handle = await createTestDatabase(kind);
@@ -39,5 +41,14 @@ describe.each(databaseKinds)("scheduled job ticks on %s", (kind) => {
     const started = [job(), job()];
     await Promise.all(started.map((running) => running.stop()));
     expect(runs).toBe(1);
+  });
+
+  it("refuses to start a process whose at-rest key cannot open what the first one sealed", async () => {
+    const first = createSealer(Buffer.alloc(32, 1).toString("base64"));
+    await checkSealingKey(handle.db, first);
+    await checkSealingKey(handle.db, createSealer(Buffer.alloc(32, 1).toString("base64")));
+    await expect(
+      checkSealingKey(handle.db, createSealer(Buffer.alloc(32, 2).toString("base64"))),
+    ).rejects.toThrow(/CONFIG_ENCRYPTION_KEY: not the key this database's data was sealed with/);
   });
 });
