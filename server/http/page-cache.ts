@@ -23,8 +23,9 @@ export interface PageSource {
   key(target: string): string | undefined;
   version(now: Date): Promise<PageVersion>;
   /**
-   * A counter of changes, bumped before the change's writer carries on. With it a page stays
-   * current, without asking `version`, while the counter and the page's `validUntil` hold.
+   * A counter of changes, bumped before the change's writer carries on (or, with
+   * `recheckAfterMs`, soon after). With it a page stays current, without asking `version`, while
+   * the counter and the page's `validUntil` hold.
    */
   changes?: { readonly count: number };
   /**
