@@ -20,7 +20,12 @@ import { purgeStale } from "./domain/ops/housekeeping.ts";
 import { startRepeatingJob, type RepeatingJob } from "./domain/ops/jobs.ts";
 import { expireDue } from "./domain/vpn/lifecycle.ts";
 import { ensureDevelopmentServer } from "./domain/vpn/servers.ts";
-import { startPeerChangeFeed, type PeerChangeFeed } from "./domain/vpn/peer-changes.ts";
+import {
+  PEER_CHANGE_RETENTION_MS,
+  prunePeerChanges,
+  startPeerChangeFeed,
+  type PeerChangeFeed,
+} from "./domain/vpn/peer-changes.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import {
   checkSealingKey,
@@ -123,7 +128,6 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     db: database.db,
     kind: database.kind,
     logger,
-    prune: backgroundJobs,
   });
   const blogFreshness = await watchBlogFreshness(database.db, database.kind, logger);
 
@@ -171,7 +175,8 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   const services: AppServices = { ...base, auth: createAuth(base), customerAuth: createCustomerAuth(base) };
 
   // Subscriptions that ended lose their peers (every minute); renewal and pass-ending reminders
-  // go out (every 15 minutes); stale rows go (every hour). Each tick runs in one app process.
+  // go out (every 15 minutes); stale rows go (every hour); the node change log keeps an hour
+  // (pruned every 5 minutes). Each tick runs in one app process.
   const shared = (job: string) => ({ db: database.db, job });
   const jobs: RepeatingJob[] = backgroundJobs
     ? [
@@ -190,6 +195,17 @@ export async function startServices(config: Config, options: ServiceOptions = {}
           intervalMs: 3_600_000,
           shared: shared("housekeeping"),
         }),
+        startRepeatingJob(
+          "pruned old VPN peer changes",
+          async () => ({
+            removed: await prunePeerChanges(database.db, new Date(Date.now() - PEER_CHANGE_RETENTION_MS)),
+          }),
+          {
+            logger,
+            intervalMs: 300_000,
+            shared: shared("peer-change-pruning"),
+          },
+        ),
       ]
     : [];
 
