@@ -39,7 +39,11 @@ const workersWithNodeConditions = {
 };
 
 /** Integration files about what only the build serves: its assets, `node server.js`. */
-const BUILD_TESTS = ["tests/integration/static-pages.test.ts", "tests/integration/startup.test.ts"];
+const BUILD_TESTS = [
+  "tests/integration/static-pages.test.ts",
+  "tests/integration/startup.test.ts",
+  "tests/integration/multi-process.test.ts",
+];
 
 export default defineConfig({
   resolve: { alias },

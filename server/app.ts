@@ -9,7 +9,6 @@ import { fileURLToPath } from "node:url";
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { loadConfig, type Config } from "./config.ts";
-import { watchBlogFreshness } from "./domain/blog/freshness.ts";
 import { blogPageSource } from "./http/blog-pages.ts";
 import { clientAddress } from "./http/client-address.ts";
 import { measureRequests, routePatterns, staticFilePaths } from "./http/metrics.ts";
@@ -89,10 +88,7 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
   const pageCache = build
     ? createPageCache({
         handle: createFetchHandler(services),
-        sources: [
-          staticPageSource(staticPagePaths(build)),
-          blogPageSource(await watchBlogFreshness(services.db, services.dbKind)),
-        ],
+        sources: [staticPageSource(staticPagePaths(build)), blogPageSource(services.blogFreshness)],
       })
     : undefined;
   // Before the page cache's misses, so an answer it does not keep (a 404) is still compressed;

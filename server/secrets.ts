@@ -1,7 +1,9 @@
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Config } from "./config.ts";
+import { ConfigError, type Config } from "./config.ts";
+import type { Executor } from "./db/client.ts";
+import { sealingKeyCheck } from "./db/schema/index.ts";
 
 /**
  * DATA_DIR holds private keys (secrets.json, the .eml outbox), the database and its WAL (session
@@ -116,6 +118,30 @@ export function createSealer(base64Key: string): Sealer {
       ]).toString("utf8");
     },
   };
+}
+
+const SEALING_KEY_CHECK = "NaijaLink sealing key check";
+
+/**
+ * Refuses a key that cannot open what this database holds: every app process on one database
+ * must seal with the same key (decision 081). The first start seals the check value.
+ */
+export async function checkSealingKey(executor: Executor, sealer: Sealer): Promise<void> {
+  await executor
+    .insert(sealingKeyCheck)
+    .values({ sealed: sealer.seal(SEALING_KEY_CHECK) })
+    .onConflictDoNothing();
+  const [row] = await executor.select().from(sealingKeyCheck);
+  let opened: string | undefined;
+  try {
+    opened = sealer.unseal(row!.sealed);
+  } catch {
+    opened = undefined;
+  }
+  if (opened !== SEALING_KEY_CHECK)
+    throw new ConfigError([
+      "CONFIG_ENCRYPTION_KEY: not the key this database's data was sealed with. Every app process on one database needs the same CONFIG_ENCRYPTION_KEY (and BETTER_AUTH_SECRET); see docs/topology.md",
+    ]);
 }
 
 export function hashToken(token: string): string {

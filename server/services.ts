@@ -10,6 +10,7 @@ import { migrate } from "./db/migrate.ts";
 import { createCustomerAuth, type CustomerAuth } from "./domain/account/customer-auth.ts";
 import { createAuth, type Auth } from "./domain/auth/auth.ts";
 import { queueDueReminders } from "./domain/billing/reminders.ts";
+import { watchBlogFreshness, type BlogFreshness } from "./domain/blog/freshness.ts";
 import { seedSamplePosts } from "./domain/blog/seed.ts";
 import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
@@ -21,9 +22,20 @@ import { startRepeatingJob, type RepeatingJob } from "./domain/ops/jobs.ts";
 import { createAppMetrics, type AppMetrics } from "./domain/ops/metrics.ts";
 import { expireDue } from "./domain/vpn/lifecycle.ts";
 import { ensureDevelopmentServer } from "./domain/vpn/servers.ts";
-import { startPeerChangeFeed, type PeerChangeFeed } from "./domain/vpn/peer-changes.ts";
+import {
+  PEER_CHANGE_RETENTION_MS,
+  prunePeerChanges,
+  startPeerChangeFeed,
+  type PeerChangeFeed,
+} from "./domain/vpn/peer-changes.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { createSealer, loadSecrets, securePrivateDirectory, type Sealer } from "./secrets.ts";
+import {
+  checkSealingKey,
+  createSealer,
+  loadSecrets,
+  securePrivateDirectory,
+  type Sealer,
+} from "./secrets.ts";
 
 /** Everything a request handler may use, passed explicitly (no module singletons). */
 export interface AppServices {
@@ -50,6 +62,8 @@ export interface AppServices {
   };
   /** Wakes held node polls when a VPN server's peers change (decision 046). */
   peerChanges: PeerChangeFeed;
+  /** How current the public blog is, for the page cache; sees writes from every process (081). */
+  blogFreshness: BlogFreshness;
   /** better-auth: staff accounts and sessions (server/domain/auth). */
   auth: Auth;
   /** better-auth: customers' e-mailed sign-in links and sessions, apart from staff (decision 067). */
@@ -93,6 +107,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   }
   const secrets = await loadSecrets(config);
   const sealer = createSealer(secrets.configEncryptionKey);
+  await checkSealingKey(database.db, sealer);
   const transport = options.transport ?? createMailTransport(config);
   const from = config.MAIL_FROM ?? `${config.BRAND_NAME} <${config.SUPPORT_EMAIL}>`;
   logger.info(
@@ -117,8 +132,8 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     db: database.db,
     kind: database.kind,
     logger,
-    prune: backgroundJobs,
   });
+  const blogFreshness = await watchBlogFreshness(database.db, database.kind, logger);
 
   const detached = new Set<Promise<void>>();
   const base: Omit<AppServices, "auth" | "customerAuth"> = {
@@ -128,6 +143,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     dbKind: database.kind,
     logger,
     peerChanges: peerChanges.feed,
+    blogFreshness,
     sealer,
     authSecret: secrets.authSecret,
     mail: {
@@ -164,19 +180,42 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   const services: AppServices = { ...base, auth: createAuth(base), customerAuth: createCustomerAuth(base) };
 
   // Subscriptions that ended lose their peers (every minute); renewal and pass-ending reminders
-  // go out (every 15 minutes); staff alerts are checked (every 30 seconds); stale rows go (every hour).
+  // go out (every 15 minutes); staff alerts are checked (every 30 seconds); stale rows go (every
+  // hour); the node change log keeps an hour (pruned every 5 minutes). Each tick runs in one app process.
+  const shared = (job: string) => ({ db: database.db, job });
   const jobs: RepeatingJob[] = backgroundJobs
     ? [
         startRepeatingJob("ended subscriptions and revoked their devices", () => expireDue(services), {
           logger,
           intervalMs: 60_000,
+          shared: shared("expiry"),
         }),
         startRepeatingJob("renewal and pass-ending reminders", () => queueDueReminders(services), {
           logger,
           intervalMs: 900_000,
+          shared: shared("reminders"),
         }),
-        startRepeatingJob("staff alerts", () => checkStaffAlerts(services), { logger, intervalMs: 30_000 }),
-        startRepeatingJob("housekeeping", () => purgeStale(database.db), { logger, intervalMs: 3_600_000 }),
+        startRepeatingJob("staff alerts", () => checkStaffAlerts(services), {
+          logger,
+          intervalMs: 30_000,
+          shared: shared("staff-alerts"),
+        }),
+        startRepeatingJob("housekeeping", () => purgeStale(database.db), {
+          logger,
+          intervalMs: 3_600_000,
+          shared: shared("housekeeping"),
+        }),
+        startRepeatingJob(
+          "pruned old VPN peer changes",
+          async () => ({
+            removed: await prunePeerChanges(database.db, new Date(Date.now() - PEER_CHANGE_RETENTION_MS)),
+          }),
+          {
+            logger,
+            intervalMs: 300_000,
+            shared: shared("peer-change-pruning"),
+          },
+        ),
       ]
     : [];
 
@@ -187,6 +226,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
       await outboxWorker?.stop();
       await Promise.all(jobs.map((job) => job.stop()));
       await peerChanges.close();
+      await blogFreshness.close();
       await removeAdminToken(config.DATA_DIR);
       await database.close();
       await securePrivateDirectory(config.DATA_DIR);

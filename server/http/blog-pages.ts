@@ -19,5 +19,10 @@ export function blogPageKey(target: string): string | undefined {
 }
 
 export function blogPageSource(freshness: BlogFreshness): PageSource {
-  return { key: blogPageKey, version: freshness.version, changes: freshness.changes };
+  return {
+    key: blogPageKey,
+    version: freshness.version,
+    changes: freshness.changes,
+    recheckAfterMs: freshness.recheckAfterMs,
+  };
 }

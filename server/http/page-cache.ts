@@ -23,10 +23,16 @@ export interface PageSource {
   key(target: string): string | undefined;
   version(now: Date): Promise<PageVersion>;
   /**
-   * A counter of changes, bumped before the change's writer carries on. With it a page stays
-   * current, without asking `version`, while the counter and the page's `validUntil` hold.
+   * A counter of changes, bumped before the change's writer carries on (or, with
+   * `recheckAfterMs`, soon after). With it a page stays current, without asking `version`, while
+   * the counter and the page's `validUntil` hold.
    */
   changes?: { readonly count: number };
+  /**
+   * For a counter that may lag a change (notifications from other processes): a page is current
+   * on the counter for at most this long after its version was last checked.
+   */
+  recheckAfterMs?: number;
 }
 
 interface Page {
@@ -138,12 +144,16 @@ export function createPageCache(options: {
     if (!found) return next();
     const { source, key } = found;
     try {
+      const checkedAt = now();
       const changes = source.changes?.count; // read before the version: a later change makes it stale
       const version = await versions.get(source)!();
       const stamp: Stamp = {
         digest: version.digest,
         changes,
-        validUntil: version.validUntil?.getTime() ?? Number.POSITIVE_INFINITY,
+        validUntil: Math.min(
+          version.validUntil?.getTime() ?? Number.POSITIVE_INFINITY,
+          checkedAt + (source.recheckAfterMs ?? Number.POSITIVE_INFINITY),
+        ),
         lastModified: version.lastModified ?? null,
       };
       const kept = pages.get(key);

@@ -95,6 +95,7 @@ describe.each(databaseKinds)("the blog version and the page cache on %s", (kind)
       expect(edited.headers["x-page-cache"]).toBe("miss");
     } finally {
       await cached.close();
+      await source.close();
     }
   });
 
@@ -107,8 +108,9 @@ describe.each(databaseKinds)("the blog version and the page cache on %s", (kind)
       { title: "Scheduled", slug: "scheduled", publishedAt: due },
     ]);
     let renders = 0;
+    const source = await blogSource(handle.db, kind);
     const cached = await servePageCache({
-      sources: [await blogSource(handle.db, kind)],
+      sources: [source],
       now: () => clock,
       handle: async () => {
         renders += 1;
@@ -129,6 +131,7 @@ describe.each(databaseKinds)("the blog version and the page cache on %s", (kind)
       expect(after.headers.etag).not.toBe(before.headers.etag);
     } finally {
       await cached.close();
+      await source.close();
     }
   });
 });

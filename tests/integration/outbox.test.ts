@@ -5,7 +5,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "#server/config.ts";
 import type { DatabaseHandle } from "#server/db/client.ts";
 import { outboxMessages } from "#server/db/schema/index.ts";
-import { enqueueEmail, nextRetryDelayMs, type QueuedEmail } from "#server/domain/mail/outbox.ts";
+import {
+  claimDueEmails,
+  enqueueEmail,
+  nextRetryDelayMs,
+  OUTBOX_LEASE_MS,
+  renewEmailClaims,
+  type QueuedEmail,
+} from "#server/domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "#server/domain/mail/transport.ts";
 import { deliverDueEmails } from "#server/domain/mail/worker.ts";
 import { createLogger } from "#server/logger.ts";
@@ -172,6 +179,28 @@ describe.each(databaseKinds)("the e-mail outbox on %s", (kind) => {
     ]);
     const rows = await db.select().from(outboxMessages);
     expect(rows.every((row) => row.status === "sent" && row.sentAt)).toBe(true);
+  });
+
+  it("holds a claim for OUTBOX_LEASE_MS past its last renewal, then lets another worker take the message over", async () => {
+    handle = await createTestDatabase(kind);
+    const { db } = handle;
+    await enqueueEmail(db, sealer, {
+      kind: "contact",
+      to: "support@naijalink.example",
+      subject: "Hi",
+      text: ".",
+    });
+    const start = Date.now() + 1_000;
+    const at = (ms: number) => new Date(start + ms);
+    const [claimed] = await claimDueEmails(db, sealer, at(0), 10);
+    expect(claimed).toBeDefined();
+    expect(await claimDueEmails(db, sealer, at(OUTBOX_LEASE_MS - 1), 10)).toEqual([]);
+    // The sender's heartbeat: a full lease again from the renewal.
+    await renewEmailClaims(db, [claimed!.id], at(OUTBOX_LEASE_MS - 1));
+    expect(await claimDueEmails(db, sealer, at(2 * OUTBOX_LEASE_MS - 2), 10)).toEqual([]);
+    const [takenOver] = await claimDueEmails(db, sealer, at(2 * OUTBOX_LEASE_MS - 1), 10);
+    expect(takenOver?.id).toBe(claimed!.id);
+    expect(OUTBOX_LEASE_MS).toBeLessThanOrEqual(10_000); // + the worker's 5 s poll: taken over within 15 s
   });
 
   it("backs off exponentially up to an hour", () => {

@@ -76,3 +76,51 @@ describe("the page cache", () => {
     expect(renders.length).toBe(before);
   });
 });
+
+describe("a page source whose change counter may lag a change (notifications on PostgreSQL)", () => {
+  it("answers on the counter alone for recheckAfterMs after a version check, then checks again", async () => {
+    let clock = 1_000_000;
+    let digest = "v1";
+    let versionChecks = 0;
+    const changes = { count: 0 };
+    const cached = await servePageCache({
+      now: () => clock,
+      sources: [
+        {
+          key: (target) => (target === "/page" ? target : undefined),
+          version: async () => {
+            versionChecks += 1;
+            return { digest, validUntil: null };
+          },
+          changes,
+          recheckAfterMs: 1_000,
+        },
+      ],
+      handle: async () => new Response(`page ${digest}`, { headers: { "content-type": "text/html" } }),
+    });
+    try {
+      const page = () => rawGet(`${cached.url}/page`);
+      expect((await page()).body.toString()).toBe("page v1");
+      digest = "v2"; // committed elsewhere; its notification has not arrived
+      clock += 999;
+      const early = await page();
+      expect([early.headers["x-page-cache"], early.body.toString(), versionChecks]).toEqual([
+        "hit",
+        "page v1",
+        1,
+      ]);
+      clock += 1;
+      const late = await page();
+      expect([late.headers["x-page-cache"], late.body.toString(), versionChecks]).toEqual([
+        "miss",
+        "page v2",
+        2,
+      ]);
+      changes.count += 1; // a notification: the next request checks at once
+      await page();
+      expect(versionChecks).toBe(3);
+    } finally {
+      await cached.close();
+    }
+  });
+});

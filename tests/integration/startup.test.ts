@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -6,30 +5,7 @@ import { blogPosts } from "#server/db/schema/index.ts";
 import { loadConfig } from "#server/config.ts";
 import { startServices } from "#server/services.ts";
 import { makeDataDir, testEnv } from "../support/app.ts";
-
-const ROOT = path.resolve(import.meta.dirname, "../..");
-
-function runServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, ["server.js"], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, exited, output: () => output };
-}
-
-async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("timed out");
-}
+import { listeningUrl, runServer, waitFor } from "../support/app-process.ts";
 
 describe("start-up", () => {
   it("refuses a bad setting with a message that names it", async () => {
@@ -54,8 +30,7 @@ describe("start-up", () => {
   it("creates and migrates the database on an empty DATA_DIR, then stops cleanly on SIGTERM", async () => {
     const dataDir = await makeDataDir();
     const server = runServer(testEnv(dataDir));
-    await waitFor(() => /listening on (http:\/\/\S+)/.test(server.output()), 80_000);
-    const url = server.output().match(/listening on (http:\/\/[^\s"]+)/)![1]!;
+    const url = await listeningUrl(server);
     const ready = await fetch(`${url}/readyz`);
     expect(ready.status).toBe(200);
     expect(server.output()).toContain("database migrated");
@@ -74,8 +49,7 @@ describe("start-up", () => {
     });
     await fs.chmod(dataDir, 0o755);
     const server = runServer(testEnv(dataDir));
-    await waitFor(() => /listening on (http:\/\/\S+)/.test(server.output()), 80_000);
-    const url = server.output().match(/listening on (http:\/\/[^\s"]+)/)![1]!;
+    const url = await listeningUrl(server);
     // A contact message queues an e-mail to support, which the outbox worker writes as an .eml.
     const sent = await fetch(`${url}/api/send-contact-email`, {
       method: "POST",
@@ -83,7 +57,11 @@ describe("start-up", () => {
       body: JSON.stringify({ name: "Ada", email: "ada@example.com", subject: "Hi", message: "Hello there" }),
     });
     expect(sent.status).toBe(200);
-    await waitFor(async () => (await fs.readdir(path.join(dataDir, "outbox"))).length > 1, 20_000);
+    await waitFor(
+      async () => (await fs.readdir(path.join(dataDir, "outbox"))).length > 1,
+      20_000,
+      "the e-mail",
+    );
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
 

@@ -2,7 +2,7 @@
 // its HTTP behaviour on either database, without the whole host.
 import express from "express";
 import type { AddressInfo } from "node:net";
-import type { DatabaseKind, Executor } from "#server/db/client.ts";
+import type { Database, DatabaseKind } from "#server/db/client.ts";
 import { watchBlogFreshness } from "#server/domain/blog/freshness.ts";
 import { blogPageSource } from "#server/http/blog-pages.ts";
 import { createPageCache, type PageSource } from "#server/http/page-cache.ts";
@@ -26,7 +26,11 @@ export async function servePageCache(options: {
   };
 }
 
-/** The blog's page source on this database, as the host builds it. */
-export async function blogSource(db: Executor, kind: DatabaseKind): Promise<PageSource> {
-  return blogPageSource(await watchBlogFreshness(db, kind));
+/** The blog's page source on this database, as the host builds it; `close` ends its listener. */
+export async function blogSource(
+  db: Database,
+  kind: DatabaseKind,
+): Promise<PageSource & { close(): Promise<void> }> {
+  const freshness = await watchBlogFreshness(db, kind);
+  return { ...blogPageSource(freshness), close: freshness.close };
 }

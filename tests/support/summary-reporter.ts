@@ -7,14 +7,17 @@ export default class SummaryReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     for (const testModule of testModules) {
+      let failedHere = 0;
       for (const test of testModule.children.allTests()) {
         const state = test.result().state;
         if (state === "passed") passed += 1;
-        else if (state === "failed") failed += 1;
+        else if (state === "failed") failedHere += 1;
         else skipped += 1;
       }
-      // A file that failed to load has no tests but must still count as a failure.
-      if (testModule.state() === "failed" && testModule.children.size === 0) failed += 1;
+      // A file that failed to load, or whose beforeAll failed (its tests then count as skipped),
+      // must still count as a failure.
+      if (testModule.state() === "failed" && failedHere === 0) failedHere = 1;
+      failed += failedHere;
     }
     failed += unhandledErrors.length;
     console.log(`\nTests: ${passed} passed, ${failed} failed, ${skipped} skipped`);

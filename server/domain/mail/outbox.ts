@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Executor } from "#server/db/client.ts";
 import { outboxMessages } from "#server/db/schema/index.ts";
@@ -67,7 +67,13 @@ export function outboxRows(sealer: Sealer, emails: OutgoingEmail[]) {
   });
 }
 
-const CLAIM_SECONDS = 120;
+/**
+ * How long a claim holds without renewal. The sending worker renews its claims every third of
+ * it (`renewEmailClaims`), so a live sender keeps them however long a send takes, and a message
+ * claimed by a process that died is due again this long after its last renewal: with the
+ * worker's 5-second poll, another process takes it over within 15 s (decision 081).
+ */
+export const OUTBOX_LEASE_MS = 10_000;
 
 /**
  * Claims due messages so that parallel workers (several app processes on one
@@ -94,7 +100,7 @@ export async function claimDueEmails(
     .for("update", { skipLocked: true });
   const claimed = await db
     .update(outboxMessages)
-    .set({ lockedUntil: new Date(now.getTime() + CLAIM_SECONDS * 1000) })
+    .set({ lockedUntil: new Date(now.getTime() + OUTBOX_LEASE_MS) })
     .where(sql`${outboxMessages.id} in ${due}`)
     .returning();
   return claimed.map((row) => ({
@@ -102,6 +108,15 @@ export async function claimDueEmails(
     id: row.id,
     attempts: row.attempts,
   }));
+}
+
+/** Extends the claims on these messages, still pending, to a full lease from `now`. */
+export async function renewEmailClaims(db: Database, ids: string[], now: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(outboxMessages)
+    .set({ lockedUntil: new Date(now.getTime() + OUTBOX_LEASE_MS) })
+    .where(and(inArray(outboxMessages.id, ids), eq(outboxMessages.status, "pending")));
 }
 
 export async function markEmailSent(db: Database, id: string, now: Date): Promise<void> {

@@ -1,7 +1,13 @@
 import type { Database } from "#server/db/client.ts";
 import type { Logger } from "#server/logger.ts";
 import type { Sealer } from "#server/secrets.ts";
-import { claimDueEmails, markEmailFailed, markEmailSent } from "./outbox.ts";
+import {
+  claimDueEmails,
+  markEmailFailed,
+  markEmailSent,
+  OUTBOX_LEASE_MS,
+  renewEmailClaims,
+} from "./outbox.ts";
 import type { MailTransport } from "./transport.ts";
 
 export interface OutboxWorkerDeps {
@@ -19,20 +25,36 @@ export async function deliverDueEmails(
   batchSize = 20,
 ): Promise<number> {
   const batch = await claimDueEmails(deps.db, deps.sealer, now, batchSize);
+  if (batch.length === 0) return 0;
+  // Claims are short (OUTBOX_LEASE_MS) so a dead process's are taken over soon; while this one
+  // works through the batch it renews the claims it still holds.
+  const held = new Set(batch.map((email) => email.id));
+  const started = Date.now();
+  const heartbeat = setInterval(() => {
+    renewEmailClaims(deps.db, [...held], new Date(now.getTime() + Date.now() - started)).catch(
+      (error: unknown) => deps.logger.warn({ err: error }, "could not renew the outbox claims"),
+    );
+  }, OUTBOX_LEASE_MS / 3);
+  heartbeat.unref();
   let sent = 0;
-  for (const email of batch) {
-    try {
-      await deps.transport.send(email, deps.from);
-      await markEmailSent(deps.db, email.id, new Date());
-      sent += 1;
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      deps.logger.warn(
-        { outboxId: email.id, kind: email.kind, attempts: email.attempts + 1, reason },
-        "e-mail not sent yet; will retry",
-      );
-      await markEmailFailed(deps.db, email, reason, new Date());
+  try {
+    for (const email of batch) {
+      try {
+        await deps.transport.send(email, deps.from);
+        await markEmailSent(deps.db, email.id, new Date());
+        sent += 1;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        deps.logger.warn(
+          { outboxId: email.id, kind: email.kind, attempts: email.attempts + 1, reason },
+          "e-mail not sent yet; will retry",
+        );
+        await markEmailFailed(deps.db, email, reason, new Date());
+      }
+      held.delete(email.id);
     }
+  } finally {
+    clearInterval(heartbeat);
   }
   return sent;
 }

@@ -162,12 +162,11 @@ export interface RunningPeerChangeFeed {
   close(): Promise<void>;
 }
 
-/** LISTENs for the triggers' NOTIFY and, with `prune`, drops old changes every few minutes. */
+/** LISTENs for the triggers' NOTIFY (pruning old changes is a scheduled job: server/services.ts). */
 export async function startPeerChangeFeed(deps: {
   db: Database;
   kind: DatabaseKind;
   logger: Logger;
-  prune?: boolean;
 }): Promise<RunningPeerChangeFeed> {
   const watches = createPeerChangeWatches();
   const listener = await listenForNotifications(deps.db, deps.kind, PEER_CHANGES_CHANNEL, {
@@ -178,18 +177,9 @@ export async function startPeerChangeFeed(deps: {
     },
     onError: (error) => deps.logger.warn({ err: error }, "the VPN peer change listener lost its connection"),
   });
-  const pruner = deps.prune
-    ? setInterval(() => {
-        prunePeerChanges(deps.db, new Date(Date.now() - PEER_CHANGE_RETENTION_MS)).catch((error: unknown) =>
-          deps.logger.error({ err: error }, "pruning VPN peer changes failed"),
-        );
-      }, 5 * 60_000)
-    : undefined;
-  pruner?.unref();
   return {
     feed: watches.feed,
     async close() {
-      clearInterval(pruner);
       watches.close();
       await listener.close();
     },
