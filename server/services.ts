@@ -11,6 +11,7 @@ import { createCustomerAuth, type CustomerAuth } from "./domain/account/customer
 import { createAuth, type Auth } from "./domain/auth/auth.ts";
 import { queueDueReminders } from "./domain/billing/reminders.ts";
 import { seedSamplePosts } from "./domain/blog/seed.ts";
+import { createShareCards, type ShareCards } from "./domain/share-cards/cards.tsx";
 import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
 import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
@@ -48,6 +49,8 @@ export interface AppServices {
   };
   /** Wakes held node polls when a VPN server's peers change (decision 046). */
   peerChanges: PeerChangeFeed;
+  /** The Open Graph share cards, drawn on demand and kept by version (decision 084). */
+  shareCards: ShareCards;
   /** better-auth: staff accounts and sessions (server/domain/auth). */
   auth: Auth;
   /** better-auth: customers' e-mailed sign-in links and sessions, apart from staff (decision 067). */
@@ -123,6 +126,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     dbKind: database.kind,
     logger,
     peerChanges: peerChanges.feed,
+    shareCards: createShareCards(),
     sealer,
     authSecret: secrets.authSecret,
     mail: {
