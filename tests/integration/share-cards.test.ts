@@ -31,6 +31,8 @@ describe("share cards", () => {
       { title: "Watching Super Sport From Houston", slug: "super-sport-houston", publishedAt },
       { title: "A draft", slug: "a-draft", status: "draft", publishedAt: null },
       { title: "Gone", slug: "gone", deletedAt: new Date(Date.now() - HOUR_MS) },
+      // The longest title the admin accepts, in Yoruba letters and with an emoji.
+      { title: `Ọjọ́ Àìkú 🎉 ${"ẹ ṣ ŋ ɓ ƙ ".repeat(29)}`.slice(0, 300), slug: "longest" },
     ]);
   });
   afterAll(() => app?.close());
@@ -93,6 +95,13 @@ describe("share cards", () => {
     // The old address now answers the current card, and no longer for a year.
     const stale = await app.request(before.pathname + before.search);
     expect(stale.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
+  });
+
+  it("draws the longest title, whatever its letters, on a 1200×630 card", async () => {
+    const image = new URL(await imageOf("/blog/longest"));
+    const response = await app.request(image.pathname + image.search);
+    expect(response.status).toBe(200);
+    expect(pngSize(new Uint8Array(await response.arrayBuffer()))).toEqual({ width: 1200, height: 630 });
   });
 
   it.each(["no-such-post", "a-draft", "gone"])("the card of %s is 404", async (slug) => {

@@ -21,17 +21,23 @@ const TAGLINE = "Access Nigerian Content From Anywhere";
 
 /**
  * Resolved from node_modules when the first card is drawn, by the source and the built server
- * alike (the build keeps dependencies external). satori reads WOFF and TTF, not WOFF2.
+ * alike (the build keeps dependencies external). satori reads WOFF and TTF, not WOFF2. Inter's
+ * latin, latin-ext and vietnamese files together hold the Yoruba, Igbo and Hausa letters (ẹ, ọ,
+ * ṣ, ŋ, ɓ, ƙ); a glyph in none of them (an emoji) shows as a box.
  */
 async function loadFonts(): Promise<Font[]> {
   const require = createRequire(import.meta.url);
-  const load = (weight: 400 | 800) =>
-    readFile(require.resolve(`@fontsource/inter/files/inter-latin-${weight}-normal.woff`));
-  const [regular, heavy] = await Promise.all([load(400), load(800)]);
-  return [
-    { name: "Inter", data: regular, weight: 400, style: "normal" },
-    { name: "Inter", data: heavy, weight: 800, style: "normal" },
-  ];
+  const subsets = ["latin", "latin-ext", "vietnamese"] as const;
+  const weights = [400, 800] as const;
+  return Promise.all(
+    subsets.flatMap((subset) =>
+      weights.map(async (weight): Promise<Font> => {
+        const file = require.resolve(`@fontsource/inter/files/inter-${subset}-${weight}-normal.woff`);
+        // Apart, not one family: satori falls back to another family per glyph, not to another file.
+        return { name: `Inter ${subset}`, data: await readFile(file), weight, style: "normal" };
+      }),
+    ),
+  );
 }
 
 /** Titles run up to 300 characters (the admin schema's limit): longer ones are set smaller. */
@@ -55,7 +61,7 @@ function Frame({ brand, children }: { brand: string; children: ReactNode }) {
         padding: "64px 72px",
         backgroundImage: `linear-gradient(135deg, ${BRAND_DARK} 0%, ${PRIMARY} 100%)`,
         color: "#ffffff",
-        fontFamily: "Inter",
+        fontFamily: "Inter latin",
       }}
     >
       <div style={{ display: "flex", alignItems: "center", gap: 20 }}>
