@@ -67,6 +67,8 @@ export default [
   route("blog", "routes/blog.tsx"),
   route("blog/rss.xml", "routes/blog-rss.ts"),
   route("blog/:slug", "routes/blog-post.tsx"),
+  route("blog/:slug/og.png", "routes/share-card.ts", { id: "post-share-card" }),
+  route("og.png", "routes/share-card.ts", { id: "site-share-card" }),
 
   // Purchase flow
   route("get-started", "routes/get-started.tsx"),

@@ -83,10 +83,11 @@ const configSchema = z.object({
   STRIPE_API_BASE: optionalUrl,
   VPN_ENDPOINT: z.string().refine(isEndpoint, ENDPOINT_RULE).default("vpn.naijalink.example:51820"),
   VPN_DNS: z.string().min(1).default("1.1.1.1, 2606:4700:4700::1111"),
+  /** The tutorial's YouTube video; unset, the tutorial shows its poster and "Video coming soon". */
   TUTORIAL_VIDEO_ID: z
     .string()
     .regex(/^[A-Za-z0-9_-]{6,20}$/)
-    .default("dQw4w9WgXcQ"),
+    .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TRUST_PROXY: trustedProxies,
   /** Bearer token Prometheus sends to GET /metrics; unset → /metrics serves nothing (decision 083). */
@@ -192,7 +193,7 @@ export function publicConfig(config: Config) {
     brandName: config.BRAND_NAME,
     supportEmail: config.SUPPORT_EMAIL,
     publicUrl: config.PUBLIC_URL,
-    tutorialVideoId: config.TUTORIAL_VIDEO_ID,
+    tutorialVideoId: config.TUTORIAL_VIDEO_ID ?? null,
   };
 }
 

@@ -12,6 +12,7 @@ import { createAuth, type Auth } from "./domain/auth/auth.ts";
 import { queueDueReminders } from "./domain/billing/reminders.ts";
 import { watchBlogFreshness, type BlogFreshness } from "./domain/blog/freshness.ts";
 import { seedSamplePosts } from "./domain/blog/seed.ts";
+import { createShareCards, type ShareCards } from "./domain/share-cards/cards.tsx";
 import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
 import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
@@ -64,6 +65,8 @@ export interface AppServices {
   peerChanges: PeerChangeFeed;
   /** How current the public blog is, for the page cache; sees writes from every process (081). */
   blogFreshness: BlogFreshness;
+  /** The Open Graph share cards, drawn on demand and kept by version (decision 084). */
+  shareCards: ShareCards;
   /** better-auth: staff accounts and sessions (server/domain/auth). */
   auth: Auth;
   /** better-auth: customers' e-mailed sign-in links and sessions, apart from staff (decision 067). */
@@ -144,6 +147,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     logger,
     peerChanges: peerChanges.feed,
     blogFreshness,
+    shareCards: createShareCards(),
     sealer,
     authSecret: secrets.authSecret,
     mail: {

@@ -27,13 +27,14 @@ export function PlanCard({
         selected && "ring-2 ring-primary",
       )}
     >
-      {plan.badge ? (
-        <Badge
-          className="absolute -top-3 left-1/2 -translate-x-1/2"
-          variant={plan.popular ? "default" : "secondary"}
-        >
-          {plan.badge}
-        </Badge>
+      {plan.badges.length ? (
+        <p className="absolute -top-3 left-1/2 flex -translate-x-1/2 gap-1.5 whitespace-nowrap">
+          {plan.badges.map((badge, index) => (
+            <Badge key={badge} variant={plan.popular && index === 0 ? "default" : "secondary"}>
+              {badge}
+            </Badge>
+          ))}
+        </p>
       ) : null}
       <CardHeader>
         <CardTitle>{plan.name}</CardTitle>

@@ -33,6 +33,9 @@ export function SiteFooter() {
             <Link to="/account" className={linkClass}>
               My account
             </Link>
+            <Link to="/reviews" reloadDocument className={linkClass}>
+              Reviews
+            </Link>
           </nav>
         </div>
         <div className="mt-8 flex flex-col gap-2 border-t border-white/15 pt-6 text-sm text-slate-300 md:flex-row md:justify-between">

@@ -1,5 +1,13 @@
 import type { MetaDescriptor } from "react-router";
 import type { PublicConfig } from "./public-config.ts";
+import {
+  SHARE_CARD_HEIGHT,
+  SHARE_CARD_WIDTH,
+  shareCardAlt,
+  shareCardPath,
+  siteCard,
+  type ShareCard,
+} from "./share-card.ts";
 
 interface PageMeta {
   /** Page title without the brand; omit for the home page. */
@@ -7,6 +15,8 @@ interface PageMeta {
   description: string;
   path: string;
   type?: "website" | "article";
+  /** The page's share card; the site's card when omitted. */
+  card?: { card: ShareCard; slug?: string };
 }
 
 type MatchLike = { id: string; data?: unknown } | undefined;
@@ -16,12 +26,13 @@ export function rootPublicConfig(matches: MatchLike[]): PublicConfig | undefined
   return (root?.data as { publicConfig?: PublicConfig } | undefined)?.publicConfig;
 }
 
-/** Title, description, canonical and Open Graph tags for one page. */
+/** Title, description, canonical, Open Graph tags and the share card for one page. */
 export function pageMeta(page: PageMeta, matches: MatchLike[]): MetaDescriptor[] {
   const config = rootPublicConfig(matches);
   const brand = config?.brandName ?? "NaijaLink";
   const title = page.title ? `${page.title} | ${brand}` : `${brand} - Access Nigerian Content From Anywhere`;
   const url = `${config?.publicUrl ?? ""}${page.path}`;
+  const { card, slug } = page.card ?? { card: siteCard(brand) };
   return [
     { title },
     { name: "description", content: page.description },
@@ -31,7 +42,12 @@ export function pageMeta(page: PageMeta, matches: MatchLike[]): MetaDescriptor[]
     { property: "og:url", content: url },
     { property: "og:type", content: page.type ?? "website" },
     { property: "og:site_name", content: brand },
-    { name: "twitter:card", content: "summary" },
+    { property: "og:image", content: `${config?.publicUrl ?? ""}${shareCardPath(card, slug)}` },
+    { property: "og:image:type", content: "image/png" },
+    { property: "og:image:width", content: String(SHARE_CARD_WIDTH) },
+    { property: "og:image:height", content: String(SHARE_CARD_HEIGHT) },
+    { property: "og:image:alt", content: shareCardAlt(card) },
+    { name: "twitter:card", content: "summary_large_image" },
   ];
 }
 

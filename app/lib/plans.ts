@@ -22,7 +22,8 @@ export interface Plan {
   isPopular: boolean;
   savings: string | null;
   originalPrice?: string;
-  badge?: string;
+  /** Spec §9's badges, in the order shown; the first is highlighted on the popular plan. */
+  badges: string[];
   planType: PlanType;
   /** How the provider charges it. */
   billing: "one_time" | "recurring";
@@ -53,6 +54,7 @@ export const PLANS: readonly Plan[] = [
     popular: false,
     isPopular: false,
     savings: null,
+    badges: [],
     planType: "unlock",
     billing: "one_time",
   },
@@ -76,6 +78,7 @@ export const PLANS: readonly Plan[] = [
     popular: false,
     isPopular: false,
     savings: null,
+    badges: [],
     planType: "basic",
     billing: "recurring",
     interval: "month",
@@ -95,7 +98,7 @@ export const PLANS: readonly Plan[] = [
     popular: true,
     isPopular: true,
     savings: null,
-    badge: "Most Popular",
+    badges: ["Most Popular", "Best Value"],
     planType: "pro_monthly",
     billing: "recurring",
     interval: "month",
@@ -116,7 +119,7 @@ export const PLANS: readonly Plan[] = [
     isPopular: false,
     savings: "Save 17%",
     originalPrice: "$95.88",
-    badge: "Best Value",
+    badges: ["Best Value"],
     planType: "pro_yearly",
     billing: "recurring",
     interval: "year",

@@ -8,7 +8,7 @@ export const FALLBACK_PUBLIC_CONFIG: PublicConfig = {
   brandName: "NaijaLink",
   supportEmail: "support@naijalink.example",
   publicUrl: "",
-  tutorialVideoId: "",
+  tutorialVideoId: null,
 };
 
 /** Brand, support address and other non-secret settings, from the root loader. */

@@ -6,6 +6,7 @@ import { PostPageSkeleton } from "#app/components/blog/post-card.tsx";
 import { formatLongDate } from "#app/lib/format.ts";
 import { metaDescription, readingTimeMinutes } from "#app/lib/markdown.ts";
 import { pageMeta, rootPublicConfig } from "#app/lib/meta.ts";
+import { postCard } from "#app/lib/share-card.ts";
 import { findAdjacentPosts, findVisiblePostBySlug } from "#server/domain/blog/public.ts";
 import { BlogErrorBoundary } from "#app/components/blog/blog-error-boundary.tsx";
 import type { Route } from "./+types/blog-post";
@@ -40,7 +41,16 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   const { post } = loaderData;
   const path = `/blog/${post.slug}`;
   return [
-    ...pageMeta({ title: post.title, description: post.description, path, type: "article" }, matches),
+    ...pageMeta(
+      {
+        title: post.title,
+        description: post.description,
+        path,
+        type: "article",
+        card: { card: postCard(brand, post), slug: post.slug },
+      },
+      matches,
+    ),
     { property: "article:published_time", content: post.publishedAt },
     { property: "article:modified_time", content: post.updatedAt },
     { property: "article:author", content: post.author },

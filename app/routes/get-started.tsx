@@ -2,10 +2,11 @@ import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { PlanCard } from "#app/components/plan-card.tsx";
 import { PurchaseStepPage } from "#app/components/purchase/purchase-steps.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { PLANS, type Plan } from "#app/lib/plans.ts";
 import { readSelectedPlan, storeSelectedPlan } from "#app/lib/purchase-storage.ts";
+import { cn } from "#app/lib/utils.ts";
 import type { Route } from "./+types/get-started";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -30,21 +31,32 @@ export default function GetStarted() {
       intro="Pick the plan that fits you. Your config arrives the moment you pay."
       width="max-w-6xl"
     >
-      <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+      <div role="radiogroup" aria-label="Plans" className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
         {PLANS.map((plan) => {
           const isSelected = selected?.id === plan.id;
           return (
-            <PlanCard key={plan.id} plan={plan} selected={isSelected}>
-              <Button
-                className="w-full"
-                variant={isSelected ? "default" : "outline"}
-                aria-pressed={isSelected}
-                aria-label={`${isSelected ? "Selected" : "Select"} ${plan.name}`}
-                onClick={() => choose(plan)}
-              >
-                {isSelected ? "Selected" : "Select Plan"}
-              </Button>
-            </PlanCard>
+            // The card's radio is its keyboard control (Tab, arrow keys); a click anywhere on the card chooses it too.
+            <div key={plan.id} className="flex cursor-pointer" onClick={() => choose(plan)}>
+              <PlanCard plan={plan} selected={isSelected}>
+                <label
+                  className={cn(
+                    buttonVariants({ variant: isSelected ? "default" : "outline" }),
+                    "w-full cursor-pointer has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring has-[:focus-visible]:ring-offset-2",
+                  )}
+                >
+                  <input
+                    type="radio"
+                    name="plan"
+                    value={plan.id}
+                    checked={isSelected}
+                    onChange={() => choose(plan)}
+                    aria-label={plan.name}
+                    className="size-4 accent-current focus-visible:outline-none"
+                  />
+                  {isSelected ? "Selected" : "Select Plan"}
+                </label>
+              </PlanCard>
+            </div>
           );
         })}
       </div>

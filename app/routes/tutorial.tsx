@@ -22,6 +22,28 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     matches,
   );
 
+/** The official WireGuard apps (wireguard.com/install lists the same stores). */
+const WIREGUARD_APPS = [
+  {
+    icon: Apple,
+    platform: "iOS",
+    store: "App Store",
+    href: "https://apps.apple.com/app/wireguard/id1441195209",
+  },
+  {
+    icon: Smartphone,
+    platform: "Android",
+    store: "Play Store",
+    href: "https://play.google.com/store/apps/details?id=com.wireguard.android",
+  },
+  {
+    icon: Monitor,
+    platform: "Desktop",
+    store: "the WireGuard website",
+    href: "https://www.wireguard.com/install/",
+  },
+];
+
 export default function Tutorial() {
   const { brandName, tutorialVideoId } = usePublicConfig();
   return (
@@ -48,17 +70,20 @@ export default function Tutorial() {
                   Install the free, official WireGuard app for your device:
                 </p>
                 <ul className="mt-3 grid gap-2 sm:grid-cols-3">
-                  <li className="flex items-center gap-2">
-                    <Apple aria-hidden="true" className="size-5 shrink-0 text-primary" /> iOS: App Store
-                  </li>
-                  <li className="flex items-center gap-2">
-                    <Smartphone aria-hidden="true" className="size-5 shrink-0 text-primary" /> Android: Play
-                    Store
-                  </li>
-                  <li className="flex items-center gap-2">
-                    <Monitor aria-hidden="true" className="size-5 shrink-0 text-primary" /> Desktop: the
-                    WireGuard website
-                  </li>
+                  {WIREGUARD_APPS.map(({ icon: Icon, platform, store, href }) => (
+                    <li key={store} className="flex items-center gap-2">
+                      <Icon aria-hidden="true" className="size-5 shrink-0 text-primary" /> {platform}:{" "}
+                      <a
+                        href={href}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        className="font-medium text-primary underline underline-offset-2"
+                      >
+                        {store}
+                        <span className="sr-only"> (opens in a new tab)</span>
+                      </a>
+                    </li>
+                  ))}
                 </ul>
               </CardContent>
             </Card>

@@ -2,8 +2,10 @@ import { sql } from "drizzle-orm";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "#server/db/client.ts";
+import { SAMPLE_POSTS } from "#server/domain/blog/seed.ts";
 import { freePort, PASSWORD, signUpAndConfirm, STAFF_EMAIL, toast } from "../support/admin-browser.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
+import { insertPosts } from "../support/blog.ts";
 import { launchBrowser, waitForHydration, waitForStaticDocument } from "../support/browser.ts";
 import { totp } from "../integration/admin-helpers.ts";
 
@@ -131,6 +133,16 @@ describe("the staff blog admin in a real browser", () => {
     await toast(page, "Post updated").waitFor();
     await page.waitForURL(`${server.url}/admin/blog`);
     expect((await postRow())!.status).toBe("published");
+
+    // A post as a fresh install ships it is labelled Sample here, and only here (decision 084).
+    const sample = SAMPLE_POSTS[0]!;
+    await insertPosts(server.services.db, [
+      { title: sample.title, slug: sample.slug, content: sample.content },
+    ]);
+    await page.reload();
+    const sampleRow = page.locator("tbody tr").filter({ hasText: sample.title });
+    await sampleRow.getByText("Sample", { exact: true }).waitFor();
+    expect(await row.getByText("Sample", { exact: true }).count()).toBe(0);
     await context.close();
   }, 120_000);
 

@@ -40,7 +40,7 @@ describe("the shared layout in a real browser", () => {
       }
       await expect.poll(() => nav.getByRole("link", { name: "Get Started" }).count()).toBe(1);
       const footer = page.locator("footer");
-      // The spec's links in its order, then the way back to one's account (issue 14).
+      // The spec's links in its order, then one's account (issue 14) and the reviews (issue 17).
       expect(await footer.getByRole("link").allInnerTexts()).toEqual([
         "Blog",
         "Terms of Service",
@@ -48,8 +48,10 @@ describe("the shared layout in a real browser", () => {
         "Refund Policy",
         "Contact",
         "My account",
+        "Reviews",
       ]);
       expect(await footer.getByRole("link", { name: "My account" }).getAttribute("href")).toBe("/account");
+      expect(await footer.getByRole("link", { name: "Reviews" }).getAttribute("href")).toBe("/reviews");
       expect(await nav.getByRole("link", { name: "My account" }).count()).toBe(0);
       expect(await footer.getByRole("link", { name: "Contact", exact: true }).getAttribute("href")).toBe(
         "mailto:support@naijalink.example",

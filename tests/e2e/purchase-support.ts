@@ -26,7 +26,7 @@ export async function buyUntilCheckout(page: Page, baseUrl: string, plan: Plan, 
   await open(page, `${baseUrl}/get-started`);
   const proceed = page.getByRole("button", { name: "Continue to Details" });
   expect(await proceed.isDisabled()).toBe(true);
-  await page.getByRole("button", { name: `Select ${plan.name}` }).click();
+  await page.getByRole("radio", { name: plan.name }).check();
   await page.getByRole("link", { name: "Continue to Details" }).click();
   await page.waitForURL(`${baseUrl}/get-started/details`);
   await page.getByTestId("plan-summary").getByText(plan.name, { exact: true }).waitFor();

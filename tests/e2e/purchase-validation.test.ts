@@ -28,12 +28,32 @@ describe("the validation messages of the purchase steps (spec §5, §8)", () => 
         .waitFor();
     }
     expect(await page.getByRole("button", { name: "Continue to Details" }).isDisabled()).toBe(true);
-    await page.getByRole("button", { name: "Select Pro Yearly" }).click();
+    await page.getByRole("radio", { name: "Pro Yearly" }).check();
     expect(await page.getByRole("link", { name: "Continue to Details" }).getAttribute("href")).toBe(
       "/get-started/details",
     );
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("selectedPlan") ?? "null"));
     expect(stored).toMatchObject({ id: "pro-yearly", name: "Pro Yearly", price: "$79.99", duration: 12 });
+    await page.close();
+  });
+
+  it("chooses a plan by a click anywhere on its card, and moves the choice with the arrow keys", async () => {
+    const page = await freshPage();
+    await open(page, `${app.server.url}/get-started`);
+    const group = page.getByRole("radiogroup", { name: "Plans" });
+    expect(await group.getByRole("radio").count()).toBe(4);
+    // A feature line of the card, not its control.
+    await page.locator('[data-plan-id="basic-monthly"]').getByText("1 device", { exact: true }).click();
+    expect(await group.getByRole("radio", { name: "Basic Monthly" }).isChecked()).toBe(true);
+    expect(await page.getByRole("link", { name: "Continue to Details" }).getAttribute("href")).toBe(
+      "/get-started/details",
+    );
+    await group.getByRole("radio", { name: "Basic Monthly" }).focus();
+    await page.keyboard.press("ArrowRight");
+    expect(await group.getByRole("radio", { name: "Pro Monthly" }).isChecked()).toBe(true);
+    expect(await group.getByRole("radio", { name: "Basic Monthly" }).isChecked()).toBe(false);
+    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("selectedPlan") ?? "null"));
+    expect(stored).toMatchObject(PRO_MONTHLY);
     await page.close();
   });
 

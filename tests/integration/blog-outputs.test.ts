@@ -8,6 +8,7 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { blogPageSource } from "#server/http/blog-pages.ts";
 import { createTestApp, startTestServer, type TestApp, type TestServer } from "../support/app.ts";
+import { createAccount, STAFF_EMAIL } from "./admin-helpers.ts";
 import { HOUR_MS, insertPosts, visibilityFixture } from "../support/blog.ts";
 import { databaseKinds } from "../support/database.ts";
 import { servePageCache, type CachedApp } from "../support/page-cache.ts";
@@ -254,8 +255,13 @@ describe("the rendered-page cache of the HTTP server", () => {
   });
 });
 
+/** What a reader sees of a page: its text, without scripts, styles or markup. */
+function visibleText(html: string): string {
+  return html.replace(/<(script|style)[\s\S]*?<\/\1>/g, "").replace(/<[^>]+>/g, " ");
+}
+
 describe("sample posts on a fresh database", () => {
-  it("writes a few sample posts when the blog is empty and SEED_SAMPLE_CONTENT is on, and never again", async () => {
+  it("writes a few sample posts when the blog is empty and SEED_SAMPLE_CONTENT is on, labelled as samples in the admin only", async () => {
     const app = await createTestApp({ env: { SEED_SAMPLE_CONTENT: "true" } });
     try {
       const rows = (await app.services.db.execute(
@@ -264,15 +270,36 @@ describe("sample posts on a fresh database", () => {
         rows: Array<{ slug: string; title: string; status: string; published_at: unknown }>;
       };
       expect(rows.rows.length).toBeGreaterThanOrEqual(2);
-      for (const row of rows.rows) {
-        expect(row.status).toBe("published");
-        expect(row.title).toMatch(/^Sample: /);
-      }
+      for (const row of rows.rows) expect(row.status).toBe("published");
       const list = await (await app.request("/blog")).text();
       for (const row of rows.rows) expect(list).toContain(`/blog/${row.slug}`);
-      const post = await app.request(`/blog/${rows.rows[0]!.slug}`);
-      expect(post.status).toBe(200);
-      expect(await post.text()).toContain("This is a sample post");
+      // Readers see ordinary posts: no "sample" in a title, a slug or a post's text.
+      expect(visibleText(list)).not.toMatch(/sample/i);
+      for (const row of rows.rows) {
+        expect(row.slug).not.toMatch(/sample/i);
+        const post = await app.request(`/blog/${row.slug}`);
+        expect(post.status).toBe(200);
+        expect(visibleText(await post.text())).not.toMatch(/sample/i);
+      }
+      // Staff see which posts are the shipped samples, until they rewrite one.
+      const { cookie } = await createAccount(app, STAFF_EMAIL);
+      const listPosts = async () =>
+        (
+          (await (await app.request("/api/blog-admin/list", { json: {}, headers: { cookie } })).json()) as {
+            posts: Array<{ id: string; sample: boolean }>;
+          }
+        ).posts;
+      const posts = await listPosts();
+      expect(posts.length).toBe(rows.rows.length);
+      expect(posts.every((post) => post.sample)).toBe(true);
+      const rewritten = await app.request("/api/blog-admin/update", {
+        json: { id: posts[0]!.id, title: "Our own post", content: "Written by us." },
+        headers: { cookie },
+      });
+      expect(rewritten.status).toBe(200);
+      const after = await listPosts();
+      expect(after.find((post) => post.id === posts[0]!.id)?.sample).toBe(false);
+      expect(after.filter((post) => post.sample).length).toBe(posts.length - 1);
     } finally {
       await app.close();
     }

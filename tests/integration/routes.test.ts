@@ -20,7 +20,7 @@ function footerLinks(html: string): Array<[string, string]> {
   ]);
 }
 
-/** Spec §"Shared navigation and footer" in its order, then the way back to one's account (issue 14). */
+/** Spec §"Shared navigation and footer" in its order, then one's account (issue 14) and the reviews (issue 17). */
 const FOOTER_LINKS: Array<[string, string]> = [
   ["Blog", "/blog"],
   ["Terms of Service", "/terms"],
@@ -28,6 +28,7 @@ const FOOTER_LINKS: Array<[string, string]> = [
   ["Refund Policy", "/refund-policy"],
   ["Contact", "mailto:support@naijalink.example"],
   ["My account", "/account"],
+  ["Reviews", "/reviews"],
 ];
 
 describe("every route is server-rendered", () => {

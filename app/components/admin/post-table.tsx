@@ -83,7 +83,10 @@ export function PostTable({
             posts.map((post) => (
               <tr key={post.id} className="border-t" data-post-id={post.id}>
                 <td className="px-4 py-3">
-                  <div className="font-medium">{post.title}</div>
+                  <div className="flex flex-wrap items-center gap-2 font-medium">
+                    {post.title}
+                    {post.sample ? <Badge variant="secondary">Sample</Badge> : null}
+                  </div>
                   <div className="text-xs text-muted-foreground">{post.slug}</div>
                 </td>
                 <td className="px-4 py-3">

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { isUniqueViolation, type Executor } from "#server/db/client.ts";
 import { blogPosts, POST_STATUSES, type BlogPost } from "#server/db/schema/blog.ts";
 import { conflict, notFound } from "#server/domain/errors.ts";
+import { isSamplePost } from "./seed.ts";
 
 export const DEFAULT_AUTHOR = "NaijaLink Team";
 
@@ -19,6 +20,8 @@ export interface AdminPost {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** Still a sample post as a fresh install ships it: labelled in the admin only. */
+  sample: boolean;
 }
 
 export function toAdminPost(post: BlogPost): AdminPost {
@@ -33,6 +36,7 @@ export function toAdminPost(post: BlogPost): AdminPost {
     created_at: post.createdAt.toISOString(),
     updated_at: post.updatedAt.toISOString(),
     deleted_at: post.deletedAt?.toISOString() ?? null,
+    sample: isSamplePost(post),
   };
 }
 

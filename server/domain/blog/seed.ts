@@ -1,18 +1,17 @@
-// Sample posts so a fresh install's blog is not empty. They are ordinary rows: staff can edit,
-// unpublish or delete them like any other post. Only written when blog_posts is empty.
+// Sample posts so a fresh install's blog is not empty (SEED_SAMPLE_CONTENT=false turns them off
+// before the first start). They are ordinary rows: staff can edit, unpublish or delete them like
+// any other post. Only written when blog_posts is empty. Readers see ordinary posts; the admin
+// labels them as samples while their text is still the shipped one (decision 084).
 import { sql } from "drizzle-orm";
 import type { Database } from "#server/db/client.ts";
 import { blogPosts } from "#server/db/schema/blog.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-const SAMPLE_NOTE =
-  "> *This is a sample post that ships with a fresh install. Edit or delete it in the blog admin.*";
-
 export const SAMPLE_POSTS: Array<{ title: string; slug: string; daysAgo: number; content: string }> = [
   {
-    title: "Sample: How to Watch DSTV Abroad Without Buffering",
-    slug: "sample-watch-dstv-abroad",
+    title: "How to Watch DSTV Abroad Without Buffering",
+    slug: "watch-dstv-abroad",
     daysAgo: 2,
     content: `Living in London, Houston or Dubai does not mean giving up **Super Sport**, *Big Brother Naija* or your favourite Nollywood series. DSTV Now and Showmax check where you are connecting from, so from abroad they show a "not available in your region" message.
 
@@ -37,13 +36,11 @@ export const SAMPLE_POSTS: Array<{ title: string; slug: string; daysAgo: number;
 Tip: if the picture stutters, lower the stream quality once; it adapts again after a minute.[^speed]
 
 [^speed]: Streaming in HD needs about 5 Mbit/s of download speed on your home connection.
-
-${SAMPLE_NOTE}
 `,
   },
   {
-    title: "Sample: Paying Nigerian Prices for Streaming From Overseas",
-    slug: "sample-nigerian-prices-overseas",
+    title: "Paying Nigerian Prices for Streaming From Overseas",
+    slug: "nigerian-prices-overseas",
     daysAgo: 9,
     content: `Streaming services price by country. The same Showmax plan can cost several times more in pounds or dollars than in naira. With a Nigerian IP you see and pay the Nigerian price, with your Nigerian card.
 
@@ -54,13 +51,11 @@ ${SAMPLE_NOTE}
 - [ ] Cancel the more expensive overseas plan
 
 ~~Paying the overseas price~~ is no longer necessary. Read the provider's terms first: https://www.showmax.com
-
-${SAMPLE_NOTE}
 `,
   },
   {
-    title: "Sample: Watching Nollywood and Nigerian News From Anywhere",
-    slug: "sample-nollywood-news-anywhere",
+    title: "Watching Nollywood and Nigerian News From Anywhere",
+    slug: "nollywood-news-anywhere",
     daysAgo: 16,
     content: `Channels Television, Arise News and the big Nollywood catalogues are a tap away when your connection comes out in Lagos.
 
@@ -69,11 +64,14 @@ ${SAMPLE_NOTE}
 - Your home broadband stays fast: WireGuard is light on battery and bandwidth.
 - One plan covers a phone, and the family plan covers three devices.
 - Questions? Visit the [contact page](/contact) and we answer within a day.
-
-${SAMPLE_NOTE}
 `,
   },
 ];
+
+/** A post that is still a shipped sample: its slug and its text as the seed wrote them. */
+export function isSamplePost(post: { slug: string; content: string }): boolean {
+  return SAMPLE_POSTS.some((sample) => sample.slug === post.slug && sample.content === post.content);
+}
 
 /**
  * Inserts the sample posts when there are no posts at all (not even drafts or deleted ones,
