@@ -104,8 +104,9 @@ describe("deploy/naijalink.service", () => {
     expect(setting("StateDirectory").map((name) => `/var/lib/${name}`)).toEqual([dataDir]);
   });
 
-  const analyze = spawnSync("systemd-analyze", ["--version"]);
-  it.skipIf(analyze.error !== undefined)("passes systemd-analyze verify", () => {
+  it("passes systemd-analyze verify", () => {
+    const analyze = spawnSync("systemd-analyze", ["--version"]);
+    if (analyze.error) throw new Error("this test needs systemd-analyze (Debian package systemd)");
     const result = spawnSync("systemd-analyze", ["verify", path.join(ROOT, "deploy/naijalink.service")], {
       encoding: "utf8",
     });
