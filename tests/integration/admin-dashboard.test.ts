@@ -135,6 +135,21 @@ describe.each(databaseKinds)("the staff dashboard, on %s", (kind) => {
     expect(after.activeSubscriptions - before.activeSubscriptions).toBe(1);
   });
 
+  it("dates a cancellation by when it happened, not by the subscription's last change", async () => {
+    const now = new Date();
+    const tenDaysAgo = new Date(now.getTime() - 10 * DAY_MS);
+    const subscription = await subscriptionOf(await buy(app, "pro-monthly", "cancelled-earlier@example.com"));
+    const before = await dashboardFigures(app.services.db, now);
+    await cancelAtPeriodEnd(app.services, subscription.id, tenDaysAgo);
+    // A later change to the same row (a staff extension, say) is not a second cancellation.
+    await app.services.db
+      .update(subscriptions)
+      .set({ expiresAt: new Date(subscription.expiresAt.getTime() + DAY_MS), updatedAt: now })
+      .where(eq(subscriptions.id, subscription.id));
+    const after = await dashboardFigures(app.services.db, new Date(now.getTime() + 60_000));
+    expect(windowDelta(after, before, "cancellations")).toEqual({ today: 0, last7Days: 0, last30Days: 1 });
+  });
+
   it("counts a buyer waiting at Configuration Pending until a device is issued", async () => {
     const before = await dashboardFigures(app.services.db);
     const { sessionId } = await startCheckout(app, "unlock", "pending@example.com");

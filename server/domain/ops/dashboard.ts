@@ -2,7 +2,7 @@ import { and, eq, gte, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { findPlan } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
-import { checkoutSessions, devices, subscriptions } from "#server/db/schema/index.ts";
+import { checkoutSessions, devices, subscriptionEvents, subscriptions } from "#server/db/schema/index.ts";
 import { outboxBacklog } from "#server/domain/mail/backlog.ts";
 import { awaitingConfiguration } from "#server/domain/vpn/configuration-pending.ts";
 import { countServersUp } from "#server/domain/vpn/nodes.ts";
@@ -82,36 +82,24 @@ export async function dashboardFigures(executor: Executor, now = new Date()): Pr
   ) as Record<DashboardWindow, Date>;
   const oldest = starts.last30Days;
 
-  const [paidOrders, subscriptionCounts, deviceCounts, pending, servers, outbox] = await Promise.all([
-    paidOrdersByPlanAndDay(executor, oldest, now),
-    executor
-      .select({
-        created: countsByWindow(subscriptions.createdAt, starts, now),
-        // No cancellation or refund time is kept: the last change of a row that is now cancelled
-        // (or set to end at its period's end) or refunded stands for it (decision 076).
-        cancelled: countsByWindow(
-          subscriptions.updatedAt,
-          starts,
-          now,
-          sql`(${subscriptions.status} = 'canceled' or ${subscriptions.cancelAtPeriodEnd})`,
-        ),
-        refunded: countsByWindow(
-          subscriptions.updatedAt,
-          starts,
-          now,
-          sql`${subscriptions.status} = 'refunded'`,
-        ),
-        active: sql<number>`count(*) filter (where ${usableSubscription(now)})`.mapWith(Number),
-      })
-      .from(subscriptions),
-    executor
-      .select(countsByWindow(devices.createdAt, starts, now))
-      .from(devices)
-      .where(gte(devices.createdAt, oldest)),
-    awaitingConfiguration(executor, now),
-    countServersUp(executor, now),
-    outboxBacklog(executor),
-  ]);
+  const [paidOrders, subscriptionCounts, transitions, deviceCounts, pending, servers, outbox] =
+    await Promise.all([
+      paidOrdersByPlanAndDay(executor, oldest, now),
+      executor
+        .select({
+          created: countsByWindow(subscriptions.createdAt, starts, now),
+          active: sql<number>`count(*) filter (where ${usableSubscription(now)})`.mapWith(Number),
+        })
+        .from(subscriptions),
+      statusTransitions(executor, starts, now),
+      executor
+        .select(countsByWindow(devices.createdAt, starts, now))
+        .from(devices)
+        .where(gte(devices.createdAt, oldest)),
+      awaitingConfiguration(executor, now),
+      countServersUp(executor, now),
+      outboxBacklog(executor),
+    ]);
 
   const counts = subscriptionCounts[0]!;
   const devicesByWindow = deviceCounts[0]!;
@@ -124,8 +112,8 @@ export async function dashboardFigures(executor: Executor, now = new Date()): Pr
           ...orderTotals(rows),
           revenueByPlan: revenueByPlan(rows),
           newSubscriptions: counts.created[window],
-          cancellations: counts.cancelled[window],
-          refunds: counts.refunded[window],
+          cancellations: transitions.cancelled[window],
+          refunds: transitions.refunded[window],
           devicesIssued: devicesByWindow[window],
         },
       ];
@@ -205,4 +193,37 @@ function revenueByPlan(rows: PaidOrderGroup[]): PlanRevenue[] {
     byPlan.set(row.planId, plan);
   }
   return [...byPlan.values()].sort((a, b) => b.revenueCents - a.revenueCents);
+}
+
+/**
+ * Cancellations and refunds by the moment they happened, from the status history (decision 077):
+ * an event that made a subscription cancelled, set it to end at its period's end, or refunded it.
+ */
+async function statusTransitions(executor: Executor, starts: Record<DashboardWindow, Date>, now: Date) {
+  const history = sql`over (partition by ${subscriptionEvents.subscriptionId} order by ${subscriptionEvents.id})`;
+  const changes = executor.$with("changes").as(
+    executor
+      .select({
+        at: subscriptionEvents.at,
+        cancelled:
+          sql<boolean>`(${subscriptionEvents.status} = 'canceled' and lag(${subscriptionEvents.status}) ${history} is distinct from 'canceled')
+          or (${subscriptionEvents.cancelAtPeriodEnd} and not coalesce(lag(${subscriptionEvents.cancelAtPeriodEnd}) ${history}, false))`.as(
+            "cancelled",
+          ),
+        refunded:
+          sql<boolean>`${subscriptionEvents.status} = 'refunded' and lag(${subscriptionEvents.status}) ${history} is distinct from 'refunded'`.as(
+            "refunded",
+          ),
+      })
+      .from(subscriptionEvents),
+  );
+  const [row] = await executor
+    .with(changes)
+    .select({
+      cancelled: countsByWindow(changes.at, starts, now, sql`${changes.cancelled}`),
+      refunded: countsByWindow(changes.at, starts, now, sql`${changes.refunded}`),
+    })
+    .from(changes)
+    .where(gte(changes.at, starts.last30Days));
+  return row!;
 }
