@@ -4,13 +4,18 @@ import type { Transaction } from "#server/db/client.ts";
 import { subscriptionEvents, subscriptions } from "#server/db/schema/index.ts";
 import type { SignedInStaff } from "#server/domain/auth/staff.ts";
 import { conflict } from "#server/domain/errors.ts";
-import { recordStaffAction, staffReasonSchema } from "#server/domain/ops/audit.ts";
+import { staffReasonSchema } from "#server/domain/ops/audit.ts";
 import { issueDevice, liveDevices } from "#server/domain/vpn/devices.ts";
 import { isPaidUp, USABLE_STATUSES } from "#server/domain/vpn/usable.ts";
 import { formatLongDate } from "#app/lib/format.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { findSubscription, resumeSubscription } from "./self-service.ts";
-import { lockSubscription, resultOf, type StaffSubscriptionResult } from "./staff-actions.ts";
+import {
+  lockSubscription,
+  resultOf,
+  subscriptionAudit,
+  type StaffSubscriptionResult,
+} from "./staff-actions.ts";
 
 // Staff reactivation of a cancelled subscription (decision 077): what "reactivate" may undo.
 
@@ -31,19 +36,7 @@ export async function reactivateSubscription(
   now = new Date(),
 ): Promise<StaffSubscriptionResult> {
   const { subscription } = await findSubscription(services.db, input.subscriptionId);
-  const audit = (tx: Transaction, details: Record<string, unknown>) =>
-    recordStaffAction(
-      tx,
-      staff,
-      {
-        action: "subscription.reactivate",
-        targetType: "subscription",
-        targetId: subscription.id,
-        reason: input.reason,
-        details,
-      },
-      now,
-    );
+  const audit = subscriptionAudit(staff, "subscription.reactivate", input, now);
   if (isPaidUp(subscription.status)) {
     if (!subscription.cancelAtPeriodEnd) throw conflict("This subscription is not cancelled.");
     const row = await resumeSubscription(services, subscription.id, now, (tx) =>

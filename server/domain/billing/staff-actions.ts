@@ -51,6 +51,22 @@ const notPaidUp = (status: string) =>
   conflict(`This subscription is ${status}: reactivate it first, if its paid period has not ended.`);
 const alreadyRefunded = () => conflict("This subscription has been refunded already.");
 
+/** Writes the audit entry of a staff action on a subscription, inside the action's transaction. */
+export function subscriptionAudit(
+  staff: SignedInStaff,
+  action: string,
+  input: { subscriptionId: string; reason: string },
+  now: Date,
+) {
+  return (tx: Transaction, details: Record<string, unknown>) =>
+    recordStaffAction(
+      tx,
+      staff,
+      { action, targetType: "subscription", targetId: input.subscriptionId, reason: input.reason, details },
+      now,
+    );
+}
+
 export async function lockSubscription(tx: Transaction, subscriptionId: string): Promise<Subscription> {
   const [row] = await tx
     .select()
@@ -103,18 +119,16 @@ export async function extendSubscription(
       .set({ expiresAt: until, updatedAt: now })
       .where(eq(subscriptions.id, current.id))
       .returning();
-    await recordStaffAction(
-      tx,
+    await subscriptionAudit(
       staff,
-      {
-        action: "subscription.extend",
-        targetType: "subscription",
-        targetId: current.id,
-        reason: input.reason,
-        details: { days: input.days, from: current.expiresAt.toISOString(), until: until.toISOString() },
-      },
+      "subscription.extend",
+      input,
       now,
-    );
+    )(tx, {
+      days: input.days,
+      from: current.expiresAt.toISOString(),
+      until: until.toISOString(),
+    });
     return updated!;
   });
   return resultOf(row);
@@ -131,19 +145,9 @@ export async function cancelSubscription(
   now = new Date(),
 ): Promise<StaffSubscriptionResult> {
   const { subscription } = await findSubscription(services.db, input.subscriptionId);
+  const recordCancel = subscriptionAudit(staff, "subscription.cancel", input, now);
   const audit = (tx: Transaction, details: Record<string, unknown>) =>
-    recordStaffAction(
-      tx,
-      staff,
-      {
-        action: "subscription.cancel",
-        targetType: "subscription",
-        targetId: subscription.id,
-        reason: input.reason,
-        details: { when: input.when, ...details },
-      },
-      now,
-    );
+    recordCancel(tx, { when: input.when, ...details });
   if (input.when === "period-end") {
     if (subscription.cancelAtPeriodEnd) throw conflict("This subscription already ends at its period end.");
     const row = await cancelAtPeriodEnd(services, subscription.id, now, (tx, changed) =>
@@ -230,23 +234,17 @@ export async function refundSubscription(
     if (current.status !== "refunded") await recordRefund(tx, current, refund, now);
     // Stripe's `charge.refunded` for this very refund may have landed first: still ours to record.
     else if (!(await ownRefundAppliedByWebhook(tx, current.id, refund.id))) throw alreadyRefunded();
-    await recordStaffAction(
-      tx,
+    await subscriptionAudit(
       staff,
-      {
-        action: "subscription.refund",
-        targetType: "subscription",
-        targetId: current.id,
-        reason: input.reason,
-        details: {
-          amountCents: refund.amountCents,
-          currency: refund.currency,
-          provider,
-          refundOf: refund.id,
-        },
-      },
+      "subscription.refund",
+      input,
       now,
-    );
+    )(tx, {
+      amountCents: refund.amountCents,
+      currency: refund.currency,
+      provider,
+      refundOf: refund.id,
+    });
     return lockSubscription(tx, current.id);
   });
   return resultOf(row);
