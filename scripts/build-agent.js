@@ -17,7 +17,11 @@ export async function buildAgent(outfile = AGENT_BUNDLE) {
     target: "node20",
     // Everything but Node's built-ins goes inside: the VPN host has no node_modules.
     packages: "bundle",
-    banner: { js: "#!/usr/bin/env node" },
+    // prom-client (agent/metrics.ts) is CommonJS and requires Node's built-ins at run time; an ES
+    // module bundle has no `require` of its own, so it gets one.
+    banner: {
+      js: '#!/usr/bin/env node\nimport { createRequire } from "node:module";\nconst require = createRequire(import.meta.url);',
+    },
     legalComments: "none",
     logLevel: "warning",
   });
