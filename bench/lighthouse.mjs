@@ -126,7 +126,9 @@ try {
 }
 
 console.log("");
-console.log("page                            perf  a11y  b-p   seo   html      crit.css  html+css  js        total     reqs");
+console.log(
+  "page                            perf  a11y  b-p   seo   html      crit.css  html+css  js        total     reqs",
+);
 for (const { page, scores, sizes } of results) {
   console.log(
     [

@@ -39,15 +39,30 @@ function longPost() {
     "To start the tunnel with the computer, enable the systemd unit: `sudo systemctl enable wg-quick@naijalink`.",
   ];
   const troubleshooting = [
-    ["The app connects but nothing loads", "Check the date and time on the device: WireGuard's handshake fails silently when the clock is far off."],
-    ["Streaming says I am abroad", "Close the streaming app completely and open it again after the tunnel is on; some apps remember the country they saw first."],
-    ["The tunnel is slow in the evening", "Lower the stream quality once; it adapts again after a minute. Our status page shows planned maintenance."],
-    ["I changed phones", "Download the configuration again from your account page; the same file works on the new phone."],
+    [
+      "The app connects but nothing loads",
+      "Check the date and time on the device: WireGuard's handshake fails silently when the clock is far off.",
+    ],
+    [
+      "Streaming says I am abroad",
+      "Close the streaming app completely and open it again after the tunnel is on; some apps remember the country they saw first.",
+    ],
+    [
+      "The tunnel is slow in the evening",
+      "Lower the stream quality once; it adapts again after a minute. Our status page shows planned maintenance.",
+    ],
+    [
+      "I changed phones",
+      "Download the configuration again from your account page; the same file works on the new phone.",
+    ],
   ];
   for (let round = 0; round < 3; round += 1) {
     sections.push(`## Troubleshooting, part ${round + 1}`);
     for (const [question, answer] of troubleshooting) {
-      sections.push(`### ${question}`, `${answer} If that does not help, write to support with the time it happened and the device you use, and we will look at the server's logs for your tunnel.`);
+      sections.push(
+        `### ${question}`,
+        `${answer} If that does not help, write to support with the time it happened and the device you use, and we will look at the server's logs for your tunnel.`,
+      );
     }
   }
   return sections.join("\n\n");
@@ -61,7 +76,12 @@ function posts(now) {
     publishedAt: new Date(now - (20 + index) * DAY_MS),
   }));
   return [
-    { title: "WireGuard on Every Device: The Complete Guide", slug: LONG_POST_SLUG, content: longPost(), publishedAt: new Date(now - 5 * DAY_MS) },
+    {
+      title: "WireGuard on Every Device: The Complete Guide",
+      slug: LONG_POST_SLUG,
+      content: longPost(),
+      publishedAt: new Date(now - 5 * DAY_MS),
+    },
     ...short,
   ];
 }

@@ -82,7 +82,10 @@ describe("the blog's pages in a real browser", () => {
     await page.goto(`${app.server.url}/get-started`);
     await waitForHydration(page);
     await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Blog", exact: true }).click();
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Blog", exact: true })
+      .click();
     await page.getByRole("link", { name: "Static post 12" }).click();
     await page.waitForURL(/\/blog\/post-12$/);
     await expect.poll(() => page.getByRole("heading", { level: 1 }).innerText()).toBe("Static post 12");
