@@ -20,7 +20,7 @@ import { ScrollToTop } from "./components/scroll-to-top.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { CLEAR_FLASH_COOKIE, flashCookie, readFlash, type Flash } from "./lib/flash.ts";
-import { isStaticPage } from "./lib/static-page.ts";
+import { isStaticPage, loadsAsDocument } from "./lib/static-page.ts";
 import { ADMIN_LAYOUT_ROUTE_ID } from "./components/admin/admin-nav.ts";
 import { publicConfig } from "#server/config.ts";
 
@@ -42,7 +42,8 @@ export function loader({ request, context }: Route.LoaderArgs) {
 export function Layout({ children }: { children: ReactNode }) {
   // Static pages get the enhancement script instead of React's (decision 012). Only the server
   // renders one: in the browser, React meets a static route only after a client-side
-  // navigation, which App turns into a document load.
+  // navigation, which App turns into a document load — or, for a blog page (decision 085),
+  // renders as a hydrated page.
   const matches = useMatches();
   const staticPage = import.meta.env.SSR && isStaticPage(matches);
   // The staff console has its own navigation (routes/admin-layout.tsx), not the storefront's.
@@ -88,13 +89,10 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   const matches = useMatches();
-  const toStaticPage = !import.meta.env.SSR && isStaticPage(matches);
+  const toStaticPage = !import.meta.env.SSR && loadsAsDocument(matches);
   const { flash } = loaderData;
   const handledFlash = useRef<Flash | null>(null);
-  useEffect(() => {
-    // Browser tests wait for this before interacting.
-    document.documentElement.dataset.hydrated = "true";
-  }, []);
+  useHydratedMarker();
   useEffect(() => {
     // The loader's data outlives navigations that do not revalidate it: show a flash once.
     const fresh = flash && flash !== handledFlash.current ? flash : null;
@@ -120,6 +118,13 @@ export default function App({ loaderData }: Route.ComponentProps) {
   );
 }
 
+/** Browser tests wait for this before interacting; the error boundary sets it too, in App's place. */
+function useHydratedMarker(): void {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+}
+
 /** Demo mode (decision 060): nobody should mistake the simulated checkout for a real store. */
 function DemoBanner() {
   return (
@@ -139,6 +144,7 @@ function showToast({ type, title, description }: Flash): void {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  useHydratedMarker();
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
   const message = isRouteErrorResponse(error)
     ? `${error.status} ${error.statusText}`

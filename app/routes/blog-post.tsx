@@ -9,6 +9,7 @@ import { pageMeta, rootPublicConfig } from "#app/lib/meta.ts";
 import { postCard } from "#app/lib/share-card.ts";
 import { findAdjacentPosts, findVisiblePostBySlug } from "#server/domain/blog/public.ts";
 import { BlogErrorBoundary } from "#app/components/blog/blog-error-boundary.tsx";
+import type { PageHandle } from "#app/lib/static-page.ts";
 import type { Route } from "./+types/blog-post";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -31,6 +32,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     next: next && { title: next.title, slug: next.slug },
   };
 }
+
+// A first visit gets the server's HTML and the enhancement script, no React (decision 085).
+export const handle: PageHandle = { hydrate: false, rendersAfterNavigation: true };
 
 export const ErrorBoundary = BlogErrorBoundary;
 

@@ -10,6 +10,7 @@ import { pageMeta, rootPublicConfig } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import { listVisiblePosts, parsePageParam } from "#server/domain/blog/public.ts";
 import { BlogErrorBoundary } from "#app/components/blog/blog-error-boundary.tsx";
+import type { PageHandle } from "#app/lib/static-page.ts";
 import type { Route } from "./+types/blog";
 
 interface BlogListData {
@@ -65,6 +66,9 @@ async function loadList(
 export function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {
   return { pending: serverLoader() };
 }
+
+// A first visit gets the server's HTML and the enhancement script, no React (decision 085).
+export const handle: PageHandle = { hydrate: false, rendersAfterNavigation: true };
 
 export const ErrorBoundary = BlogErrorBoundary;
 

@@ -37,14 +37,18 @@ export function get(url, encoding = "identity") {
   });
 }
 
-/** Starts the built server; returns { base, stop() }. Fails if build/server/index.js is missing. */
-export async function startProductionServer() {
+/**
+ * Starts the built server; returns { base, dataDir, stop() }. Fails if build/server/index.js is
+ * missing. `dataDir`: use (and keep) this DATA_DIR instead of a throw-away one; `env`: settings
+ * over the defaults below.
+ */
+export async function startProductionServer(options = {}) {
   try {
     await fs.access(path.join(root, "build/server/index.js"));
   } catch {
     throw new Error("build/server/index.js is missing: run `npm run build` first");
   }
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "naijalink-bench-"));
+  const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), "naijalink-bench-")));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["server.js"], {
@@ -58,6 +62,7 @@ export async function startProductionServer() {
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       SEED_SAMPLE_CONTENT: "false",
+      ...options.env,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -65,7 +70,7 @@ export async function startProductionServer() {
   const stop = async () => {
     if (child.exitCode === null) child.kill("SIGTERM");
     await exited;
-    await fs.rm(dataDir, { recursive: true, force: true });
+    if (!options.dataDir) await fs.rm(dataDir, { recursive: true, force: true });
   };
   try {
     const deadline = Date.now() + 60_000;
@@ -83,5 +88,5 @@ export async function startProductionServer() {
     await stop();
     throw error;
   }
-  return { base, stop };
+  return { base, dataDir, stop };
 }

@@ -105,7 +105,7 @@ describe("the shared layout in a real browser", () => {
   });
 
   it("leads from the footer of a static and of a hydrated page to the account sign-in", async () => {
-    for (const start of ["/", "/blog"]) {
+    for (const start of ["/", "/get-started"]) {
       const page = await open(start);
       await page.locator("footer").getByRole("link", { name: "My account" }).click();
       await page.waitForURL(`${app.server.url}/account`);

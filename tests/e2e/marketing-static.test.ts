@@ -165,7 +165,7 @@ describe("the static marketing pages in a real browser", () => {
   });
 
   it("a client-side link from a hydrated not-found page opens the static home page as a document", async () => {
-    const { page } = await openRecordingScripts("/blog/no-such-post");
+    const { page } = await openRecordingScripts("/checkout/no-such-session");
     expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(true);
     await page.getByRole("link", { name: "Return to Home" }).click();
     await page.waitForURL(`${app.server.url}/`);

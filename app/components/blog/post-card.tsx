@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
+import { Card, CardContent, CardHeader } from "#app/components/ui/card.tsx";
 import { Skeleton } from "#app/components/ui/skeleton.tsx";
 import { formatLongDate } from "#app/lib/format.ts";
 
@@ -17,11 +17,12 @@ export function PostCard({ post }: { post: PostSummary }) {
         <time dateTime={post.publishedAt} className="text-sm text-muted-foreground">
           {formatLongDate(post.publishedAt)}
         </time>
-        <CardTitle>
+        {/* The list's h1 is the page hero's: a card's title is the next level down. */}
+        <h2 className="text-xl font-semibold leading-tight">
           <Link to={`/blog/${post.slug}`} className="after:absolute after:inset-0 focus:outline-none">
             {post.title}
           </Link>
-        </CardTitle>
+        </h2>
       </CardHeader>
       <CardContent className="text-muted-foreground">
         <p>{post.excerpt}</p>
