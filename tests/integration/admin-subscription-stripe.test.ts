@@ -10,13 +10,13 @@ import {
   subscriptions,
 } from "#server/db/schema/index.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import type { TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
 import { startCheckout, verify } from "../support/purchase.ts";
 import {
+  createStripeTestApp,
   deliverStripeEvent,
-  STAND_IN_WEBHOOK_SECRET,
-  startStripeStandIn,
+  STAND_IN_SECRET_KEY,
   type StripeStandIn,
 } from "../support/stripe-stand-in.ts";
 import { createAccount, queuedEmails, STAFF_EMAIL } from "./admin-helpers.ts";
@@ -29,15 +29,7 @@ describe.each(databaseKinds)("staff subscription actions with Stripe on %s", (ki
   let cookie: string;
 
   beforeAll(async () => {
-    standIn = await startStripeStandIn();
-    app = await createTestApp({
-      kind,
-      env: {
-        STRIPE_SECRET_KEY: "sk_test_naijalink_staff",
-        STRIPE_WEBHOOK_SECRET: STAND_IN_WEBHOOK_SECRET,
-        STRIPE_API_BASE: standIn.base,
-      },
-    });
+    ({ app, standIn } = await createStripeTestApp({ kind }));
     cookie = (await createAccount(app, STAFF_EMAIL)).cookie;
   }, 120_000);
   afterAll(async () => {
@@ -77,7 +69,7 @@ describe.each(databaseKinds)("staff subscription actions with Stripe on %s", (ki
     const refund = standIn.refunds.at(-1)!;
     expect(refund.params.get("payment_intent")).toBe(paid.payment_intent);
     expect(refund.idempotencyKey).toBe(`staff-refund-${subscription.id}`);
-    expect(refund.authorization).toBe("Bearer sk_test_naijalink_staff");
+    expect(refund.authorization).toBe(`Bearer ${STAND_IN_SECRET_KEY}`);
     expect(await reread(subscription.id)).toMatchObject({ status: "refunded" });
     expect((await app.request(downloadUrl(app.services, device))).status).toBe(410);
 
@@ -205,6 +197,6 @@ describe.each(databaseKinds)("staff subscription actions with Stripe on %s", (ki
     }
     expect(await reread(subscription.id)).toEqual(subscription);
     expect(await audit(subscription.id)).toEqual([]);
-    expect(app.log.text).not.toContain("sk_test_naijalink_staff");
+    expect(app.log.text).not.toContain(STAND_IN_SECRET_KEY);
   });
 });

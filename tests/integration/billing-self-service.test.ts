@@ -14,7 +14,7 @@ import { statusOf } from "#server/http/api.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
 import { payWith, startCheckout, verify } from "../support/purchase.ts";
-import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in.ts";
+import { createStripeTestApp, STAND_IN_SECRET_KEY, type StripeStandIn } from "../support/stripe-stand-in.ts";
 
 /** The refusal a call threw, as the HTTP edge would answer it. */
 async function refusal(call: Promise<unknown>) {
@@ -142,11 +142,7 @@ describe.each(databaseKinds)("self-service billing with Stripe, on %s", (kind) =
   let app: TestApp;
   let standIn: StripeStandIn;
   beforeAll(async () => {
-    standIn = await startStripeStandIn();
-    app = await createTestApp({
-      kind,
-      env: { STRIPE_SECRET_KEY: "sk_test_naijalink_self_service", STRIPE_API_BASE: standIn.base },
-    });
+    ({ app, standIn } = await createStripeTestApp({ kind }));
   });
   afterAll(async () => {
     await app?.close();
@@ -171,7 +167,7 @@ describe.each(databaseKinds)("self-service billing with Stripe, on %s", (kind) =
     const update = standIn.subscriptionUpdates.at(-1)!;
     expect(update.id).toBe(paid.subscription);
     expect(update.params.get("cancel_at_period_end")).toBe("true");
-    expect(update.authorization).toBe("Bearer sk_test_naijalink_self_service");
+    expect(update.authorization).toBe(`Bearer ${STAND_IN_SECRET_KEY}`);
     expect(standIn.subscriptions.get(paid.subscription!)!.cancel_at_period_end).toBe(true);
     expect(cancelled).toMatchObject({ cancelAtPeriodEnd: true, status: "active", expiresAt: periodEnd });
 
@@ -191,7 +187,7 @@ describe.each(databaseKinds)("self-service billing with Stripe, on %s", (kind) =
     const refused = await refusal(cancelAtPeriodEnd(app.services, subscription.id));
     expect(refused).toMatchObject({ status: 502, error: "Payment provider unavailable" });
     expect((await reread(app, subscription)).cancelAtPeriodEnd).toBe(false);
-    expect(app.log.text).not.toContain("sk_test_naijalink_self_service");
+    expect(app.log.text).not.toContain(STAND_IN_SECRET_KEY);
   });
 
   it("does not call Stripe for the Unlock Pass: 409", async () => {

@@ -11,15 +11,10 @@ import { devices, subscriptions } from "#server/db/schema/index.ts";
 import { queueDueReminders } from "#server/domain/billing/reminders.ts";
 import { cancelAtPeriodEnd, orderNumberOf } from "#server/domain/billing/self-service.ts";
 import { expireDue } from "#server/domain/vpn/lifecycle.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import type { TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
 import { startCheckout, verify } from "../support/purchase.ts";
-import {
-  deliverStripeEvent,
-  STAND_IN_WEBHOOK_SECRET,
-  startStripeStandIn,
-  type StripeStandIn,
-} from "../support/stripe-stand-in.ts";
+import { deliverStripeEvent, createStripeTestApp, type StripeStandIn } from "../support/stripe-stand-in.ts";
 import { addTestSubscription } from "../support/vpn.ts";
 import { queuedEmails } from "./admin-helpers.ts";
 
@@ -32,15 +27,7 @@ describe.each(databaseKinds)("customer e-mails on %s", (kind) => {
   let buyers = 0;
 
   beforeAll(async () => {
-    standIn = await startStripeStandIn();
-    app = await createTestApp({
-      kind,
-      env: {
-        STRIPE_SECRET_KEY: "sk_test_naijalink_emails",
-        STRIPE_WEBHOOK_SECRET: STAND_IN_WEBHOOK_SECRET,
-        STRIPE_API_BASE: standIn.base,
-      },
-    });
+    ({ app, standIn } = await createStripeTestApp({ kind }));
   });
   afterAll(async () => {
     await app?.close();

@@ -11,10 +11,10 @@ import {
   subscriptions,
 } from "#server/db/schema/index.ts";
 import { VERIFY_LIMITS } from "#server/domain/billing/verify.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import type { TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
 import { startCheckout, verify } from "../support/purchase.ts";
-import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in.ts";
+import { createStripeTestApp, STAND_IN_SECRET_KEY, type StripeStandIn } from "../support/stripe-stand-in.ts";
 
 const WEBHOOK_SECRET = "whsec_test_naijalink_0123456789";
 const stripe = new Stripe("sk_test_unused");
@@ -38,15 +38,7 @@ describe.each(databaseKinds)("the Stripe provider against a local stand-in on %s
   let standIn: StripeStandIn;
 
   beforeAll(async () => {
-    standIn = await startStripeStandIn();
-    app = await createTestApp({
-      kind,
-      env: {
-        STRIPE_SECRET_KEY: "sk_test_naijalink_standin",
-        STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        STRIPE_API_BASE: standIn.base,
-      },
-    });
+    ({ app, standIn } = await createStripeTestApp({ kind, env: { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET } }));
   });
   afterAll(async () => {
     await app?.close();
@@ -89,7 +81,7 @@ describe.each(databaseKinds)("the Stripe provider against a local stand-in on %s
       expect(url).toBe(`https://checkout.stripe.test/c/pay/${sessionId}`);
       const created = standIn.creates[before]!;
       const params = Object.fromEntries(created.params);
-      expect(created.authorization).toBe("Bearer sk_test_naijalink_standin");
+      expect(created.authorization).toBe(`Bearer ${STAND_IN_SECRET_KEY}`);
       expect(created.idempotencyKey).toMatch(/^create-checkout-/);
       expect(params.mode).toBe(plan.id === "unlock" ? "payment" : "subscription");
       expect(params["line_items[0][price_data][unit_amount]"]).toBe(String(plan.priceCents));
@@ -176,7 +168,7 @@ describe.each(databaseKinds)("the Stripe provider against a local stand-in on %s
     const response = await app.request("/api/verify-payment", { json: { sessionId } });
     expect(response.status).toBe(502);
     expect(await response.json()).toMatchObject({ success: false, error: "Payment provider unavailable" });
-    expect(app.log.text).not.toContain("sk_test_naijalink_standin");
+    expect(app.log.text).not.toContain(STAND_IN_SECRET_KEY);
   });
 
   /** Moves the "Stripe was just asked about this session" window into the past, as time would. */

@@ -3,7 +3,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { expect } from "vitest";
-import type { TestApp } from "./app.ts";
+import type { DatabaseKind } from "#server/db/client.ts";
+import { createTestApp, type TestApp } from "./app.ts";
 
 export interface RecordedCreate {
   params: URLSearchParams;
@@ -353,4 +354,27 @@ export async function deliverStripeEvent(app: TestApp, type: string, object: obj
   });
   expect(response.status).toBe(200);
   return event;
+}
+
+/** The secret key a `createStripeTestApp` app sends; the stand-in records it on each call. */
+export const STAND_IN_SECRET_KEY = "sk_test_naijalink_standin";
+
+/**
+ * A test app in Stripe mode whose SDK talks to a fresh stand-in, with the stand-in's webhook
+ * secret; `env` adds or overrides settings. Close both when done.
+ */
+export async function createStripeTestApp(
+  options: { kind?: DatabaseKind; env?: Record<string, string> } = {},
+): Promise<{ app: TestApp; standIn: StripeStandIn }> {
+  const standIn = await startStripeStandIn();
+  const app = await createTestApp({
+    kind: options.kind,
+    env: {
+      STRIPE_SECRET_KEY: STAND_IN_SECRET_KEY,
+      STRIPE_WEBHOOK_SECRET: STAND_IN_WEBHOOK_SECRET,
+      STRIPE_API_BASE: standIn.base,
+      ...options.env,
+    },
+  });
+  return { app, standIn };
 }
