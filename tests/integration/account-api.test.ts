@@ -8,6 +8,7 @@ import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
 import { accountRequest, buy, signedInCustomer } from "../support/account.ts";
 import { deviceRow } from "../support/vpn.ts";
+import { createAccount, OTHER_STAFF_EMAIL, STAFF_EMAIL } from "./admin-helpers.ts";
 
 const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 
@@ -72,6 +73,18 @@ describe.each(databaseKinds)("the customer's account API, on %s", (kind) => {
       expect(response.status, path).toBe(401);
       expect(await response.json()).toMatchObject({ error: "Unauthorized" });
     }
+  });
+
+  it("answers 401 to every endpoint for a staff session, whatever its role, and changes nothing", async () => {
+    const before = await listOf(buyers.bola.cookie);
+    for (const email of [STAFF_EMAIL, OTHER_STAFF_EMAIL]) {
+      const staff = await createAccount(app, email);
+      for (const { path, body } of [{ path: "subscriptions", body: {} }, ...bolasIds()]) {
+        const response = await accountRequest(app, path, body, staff.cookie);
+        expect(response.status, `${path} as ${email}`).toBe(401);
+      }
+    }
+    expect(await listOf(buyers.bola.cookie)).toEqual(before);
   });
 
   it("answers 404 for another customer's subscription or device, and changes nothing", async () => {

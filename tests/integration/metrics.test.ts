@@ -6,7 +6,9 @@ import { checkoutSessions } from "#server/db/schema/index.ts";
 import { enqueueEmail } from "#server/domain/mail/outbox.ts";
 import { recordNodeStatus } from "#server/domain/vpn/nodes.ts";
 import { createTestApp, startTestServer, type TestApp, type TestServer } from "../support/app.ts";
+import { buy, signedInCustomer } from "../support/account.ts";
 import { databaseKinds } from "../support/database.ts";
+import { createAccount } from "./admin-helpers.ts";
 import { parsePrometheusText, sampleValue } from "../support/prometheus.ts";
 import { addTestSubscription, addTestVpnServer, issueTestDevice, type TestDevice } from "../support/vpn.ts";
 
@@ -116,6 +118,16 @@ describe.each(databaseKinds)("GET /metrics on %s", (kind) => {
     ])
       expect(text).not.toContain(secret);
     expect(text, "nothing shaped like a WireGuard key").not.toMatch(/[A-Za-z0-9+/]{43}=/);
+  });
+
+  it("answers 401 to a signed-in admin or customer without the token: only the token opens it", async () => {
+    const admin = await createAccount(app, "ops-lead@naijalink.example");
+    await buy(app, "pro-monthly", "metrics.buyer@example.com");
+    const customer = await signedInCustomer(app, "metrics.buyer@example.com");
+    for (const cookie of [admin.cookie, customer]) {
+      const response = await app.request("/metrics", { headers: { cookie } });
+      expect(response.status).toBe(401);
+    }
   });
 });
 
