@@ -42,11 +42,22 @@ export function isStaffEmail(services: Pick<AppServices, "config">, email: strin
   return staffRoleOf(services.config, email) !== null;
 }
 
-/** Reads the session from the cookie or an `Authorization: Bearer` token. */
-export async function staffAccess(
-  request: Request,
-  services: Pick<AppServices, "auth" | "config" | "customerAuth">,
-): Promise<StaffAccess> {
+type StaffAccessServices = Pick<AppServices, "auth" | "config" | "customerAuth">;
+
+/** One answer per request: an admin page's layout loader and its own loader ask in parallel. */
+const accessByRequest = new WeakMap<Request, Promise<StaffAccess>>();
+
+/** Reads the session from the cookie or an `Authorization: Bearer` token, once per request. */
+export function staffAccess(request: Request, services: StaffAccessServices): Promise<StaffAccess> {
+  let access = accessByRequest.get(request);
+  if (!access) {
+    access = readStaffAccess(request, services);
+    accessByRequest.set(request, access);
+  }
+  return access;
+}
+
+async function readStaffAccess(request: Request, services: StaffAccessServices): Promise<StaffAccess> {
   const found = await services.auth.api.getSession({ headers: request.headers });
   if (!found) {
     const customer = await customerOf(services.customerAuth, request);
