@@ -11,6 +11,8 @@ export const checkoutSessions = pgTable("checkout_sessions", {
   provider: text({ enum: ["stripe", "test"] }).notNull(),
   planId: text().notNull(),
   customerEmail: text(),
+  /** The buyer's first and last name from the details step, else the name the provider's checkout took. */
+  customerName: text(),
   /** The catalogue price when the session was created: what the buyer must pay. */
   amountCents: integer().notNull(),
   currency: text().notNull().default("usd"),
