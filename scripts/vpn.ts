@@ -19,6 +19,7 @@ import { loadConfig, ConfigError, type Config } from "#server/config.ts";
 import { isProcessRunning, readAdminToken } from "#server/domain/vpn/admin-token.ts";
 import {
   runServerCommand,
+  serverCommandSchema,
   type ServerCommand,
   type ServerCommandResult,
   type ServerSummary,
@@ -38,6 +39,8 @@ const usage = `Usage: npm run vpn -- add-server --name NAME --endpoint HOST:PORT
 SERVER is a server's name or id (list-servers shows both); an IPv6 endpoint goes in brackets: [2001:db8::1]:51820.`;
 
 class UsageError extends Error {}
+/** A command whose values break a rule (exit status 1, as when the server refuses it). */
+class RefusedCommand extends Error {}
 
 function parseCommand(argv: string[]): { command: ServerCommand; url?: string } {
   const { values, positionals } = parseArgs({
@@ -105,7 +108,13 @@ function parseCommand(argv: string[]): { command: ServerCommand; url?: string } 
         throw new UsageError(name ? `unknown command ${name}` : "a command is needed");
     }
   };
-  return { url: values.url, command: command() };
+  // The same rules the server applies (serverCommandSchema), checked before anything is sent.
+  const checked = serverCommandSchema.safeParse(command());
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw new RefusedCommand(`${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}`);
+  }
+  return { url: values.url, command: checked.data };
 }
 
 /** Through the running server. Undefined when no server answers and none holds DATA_DIR. */
@@ -227,6 +236,10 @@ async function main() {
     if (error instanceof ConfigError) {
       console.error(error.message);
       return 2;
+    }
+    if (error instanceof RefusedCommand) {
+      console.error(error.message);
+      return 1;
     }
     throw error;
   }

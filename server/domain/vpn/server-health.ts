@@ -19,6 +19,10 @@ export interface ServerHealth {
   name: string;
   region: string;
   endpoint: string;
+  /** The settings every config of it carries or its node is given, shown as stored. */
+  dns: string;
+  ipv4Cidr: string;
+  ipv6Cidr: string;
   status: VpnServerStatus;
   development: boolean;
   /** Whether its agent has registered the node's key (until then it takes no devices). */
@@ -69,6 +73,9 @@ export async function listServerHealth(executor: Executor, now = new Date()): Pr
     name: server.name,
     region: server.region,
     endpoint: server.endpoint,
+    dns: server.dns,
+    ipv4Cidr: server.ipv4Cidr,
+    ipv6Cidr: server.ipv6Cidr,
     status: server.status,
     development: server.development,
     keyRegistered: server.publicKey !== null,
