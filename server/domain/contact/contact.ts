@@ -4,6 +4,7 @@ import { rateLimited } from "#server/domain/errors.ts";
 import { contactMessageEmail } from "#server/domain/mail/templates/contact-message.tsx";
 import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import type { AppServices } from "#server/services.ts";
+import { threadMessageId } from "./replies.ts";
 
 export const CONTACT_LIMITS = {
   name: 100,
@@ -65,7 +66,14 @@ export async function submitContactMessage(
   const email = await contactMessageEmail(config, message);
   const id = await db.transaction(async (tx) => {
     const [row] = await tx.insert(contactMessages).values(message).returning({ id: contactMessages.id });
-    await mail.enqueue(tx, { kind: "contact", to: config.SUPPORT_EMAIL, replyTo: message.email, ...email });
+    await mail.enqueue(tx, {
+      kind: "contact",
+      to: config.SUPPORT_EMAIL,
+      replyTo: message.email,
+      // The thread that staff's replies from the console continue (decision 107).
+      messageId: threadMessageId("contact", row!.id, config.SUPPORT_EMAIL),
+      ...email,
+    });
     return row!.id;
   });
   mail.wake();

@@ -5,10 +5,19 @@ import type { Database, Executor } from "#server/db/client.ts";
 import { outboxMessages } from "#server/db/schema/index.ts";
 import type { Sealer } from "#server/secrets.ts";
 
+/** `<local@domain>`, as a Message-ID header holds it (RFC 5322). */
+const messageIdSchema = z.string().regex(/^<[^<>\s@]+@[^<>\s@]+>$/);
+
 export const outgoingEmailSchema = z.object({
   kind: z.string().min(1),
   to: z.email(),
+  /** Instead of the site's sender (MAIL_FROM), e.g. the support address answering a message. */
+  from: z.string().min(3).optional(),
   replyTo: z.email().optional(),
+  /** Threading (RFC 5322): this message's id, the one it answers, and the thread before it. */
+  messageId: messageIdSchema.optional(),
+  inReplyTo: messageIdSchema.optional(),
+  references: z.array(messageIdSchema).optional(),
   subject: z.string().min(1),
   text: z.string(),
   html: z.string().optional(),

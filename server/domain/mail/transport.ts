@@ -26,14 +26,16 @@ async function toNodemailerAttachment(attachment: NonNullable<QueuedEmail["attac
 
 async function toNodemailerMessage(email: QueuedEmail, from: string) {
   return {
-    from,
+    from: email.from ?? from,
     to: email.to,
     replyTo: email.replyTo,
     subject: email.subject,
     text: email.text,
     html: email.html,
     // A stable Message-ID lets a mailbox recognise a retry of a message that did arrive.
-    messageId: `<${email.id}@naijalink.outbox>`,
+    messageId: email.messageId ?? `<${email.id}@naijalink.outbox>`,
+    inReplyTo: email.inReplyTo,
+    references: email.references,
     attachments: email.attachments && (await Promise.all(email.attachments.map(toNodemailerAttachment))),
   };
 }
