@@ -25,13 +25,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const access = await staffAccess(request, context.services);
   if (access.kind === "needs-two-factor") throw redirect("/admin/blog");
   if (access.kind !== "staff") throw redirect("/");
-  if (!params.id) return { post: null };
+  const now = new Date().toISOString();
+  if (!params.id) return { post: null, now };
   const post = await findPost(context.services.db, params.id);
   if (!post) throw data("Post not found", { status: 404 });
-  return { post };
+  return { post, now };
 }
 
 export default function AdminBlogEditor({ loaderData }: Route.ComponentProps) {
   // Keyed by post so moving between posts starts a fresh form.
-  return <PostEditor key={loaderData.post?.id ?? "new"} post={loaderData.post} />;
+  return (
+    <PostEditor key={loaderData.post?.id ?? "new"} post={loaderData.post} now={new Date(loaderData.now)} />
+  );
 }

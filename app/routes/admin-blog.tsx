@@ -28,11 +28,13 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const access = await staffAccess(request, context.services);
   if (access.kind === "anonymous") throw redirect("/admin/login");
-  if (access.kind === "needs-two-factor") return { twoFactorEnabled: false, twoFactorRequired: true };
+  const now = new Date().toISOString();
+  if (access.kind === "needs-two-factor") return { twoFactorEnabled: false, twoFactorRequired: true, now };
   if (access.kind !== "staff") throw redirect("/", { headers: { "Set-Cookie": flashCookie(ACCESS_DENIED) } });
   return {
     twoFactorEnabled: access.user.twoFactorEnabled,
     twoFactorRequired: context.services.config.STAFF_REQUIRE_TOTP,
+    now,
   };
 }
 
@@ -41,7 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * backup codes) when finishing enrolment reloads the data and unlocks the list.
  */
 export default function AdminBlog({ loaderData }: Route.ComponentProps) {
-  const { twoFactorEnabled, twoFactorRequired } = loaderData;
+  const { twoFactorEnabled, twoFactorRequired, now } = loaderData;
   const locked = twoFactorRequired && !twoFactorEnabled;
   return (
     <section className="mx-auto max-w-6xl px-4 py-12">
@@ -67,7 +69,7 @@ export default function AdminBlog({ loaderData }: Route.ComponentProps) {
       <div className="mb-6">
         <TwoFactorSettings enabled={twoFactorEnabled} required={twoFactorRequired} />
       </div>
-      {!locked && <PostList />}
+      {!locked && <PostList now={new Date(now)} />}
     </section>
   );
 }
@@ -89,10 +91,12 @@ const TAB_LABELS: Record<PostTab, string> = {
   all: "All",
   draft: "Draft",
   published: "Published",
+  scheduled: "Scheduled",
   deleted: "Deleted",
 };
 
-function PostList() {
+/** `now`: the page's time, which tells a scheduled post (dated later) from a published one. */
+function PostList({ now }: { now: Date }) {
   const [posts, setPosts] = useState<AdminPost[] | null>(null);
   const [tab, setTab] = useState<PostTab>("all");
 
@@ -122,7 +126,11 @@ function PostList() {
 
   return (
     <>
-      <div role="tablist" aria-label="Filter posts" className="mb-4 inline-flex rounded-md bg-muted p-1">
+      <div
+        role="tablist"
+        aria-label="Filter posts"
+        className="mb-4 inline-flex flex-wrap rounded-md bg-muted p-1"
+      >
         {POST_TABS.map((value) => (
           <button
             key={value}
@@ -140,7 +148,8 @@ function PostList() {
         ))}
       </div>
       <PostTable
-        posts={posts && postsInTab(posts, tab)}
+        posts={posts && postsInTab(posts, tab, now)}
+        now={now}
         onToggleStatus={toggleStatus}
         onToggleDeleted={toggleDeleted}
       />
