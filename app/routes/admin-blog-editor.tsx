@@ -25,16 +25,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const access = await staffAccess(request, context.services);
   if (access.kind === "needs-two-factor") throw redirect("/admin/blog");
   if (access.kind !== "staff") throw redirect("/");
-  const now = new Date().toISOString();
-  if (!params.id) return { post: null, now };
+  if (!params.id) return { post: null };
   const post = await findPost(context.services.db, params.id);
   if (!post) throw data("Post not found", { status: 404 });
-  return { post, now };
+  return { post };
 }
 
 export default function AdminBlogEditor({ loaderData }: Route.ComponentProps) {
   // Keyed by post so moving between posts starts a fresh form.
-  return (
-    <PostEditor key={loaderData.post?.id ?? "new"} post={loaderData.post} now={new Date(loaderData.now)} />
-  );
+  return <PostEditor key={loaderData.post?.id ?? "new"} post={loaderData.post} />;
 }

@@ -28,13 +28,11 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const access = await staffAccess(request, context.services);
   if (access.kind === "anonymous") throw redirect("/admin/login");
-  const now = new Date().toISOString();
-  if (access.kind === "needs-two-factor") return { twoFactorEnabled: false, twoFactorRequired: true, now };
+  if (access.kind === "needs-two-factor") return { twoFactorEnabled: false, twoFactorRequired: true };
   if (access.kind !== "staff") throw redirect("/", { headers: { "Set-Cookie": flashCookie(ACCESS_DENIED) } });
   return {
     twoFactorEnabled: access.user.twoFactorEnabled,
     twoFactorRequired: context.services.config.STAFF_REQUIRE_TOTP,
-    now,
   };
 }
 
@@ -43,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * backup codes) when finishing enrolment reloads the data and unlocks the list.
  */
 export default function AdminBlog({ loaderData }: Route.ComponentProps) {
-  const { twoFactorEnabled, twoFactorRequired, now } = loaderData;
+  const { twoFactorEnabled, twoFactorRequired } = loaderData;
   const locked = twoFactorRequired && !twoFactorEnabled;
   return (
     <section className="mx-auto max-w-6xl px-4 py-12">
@@ -69,7 +67,7 @@ export default function AdminBlog({ loaderData }: Route.ComponentProps) {
       <div className="mb-6">
         <TwoFactorSettings enabled={twoFactorEnabled} required={twoFactorRequired} />
       </div>
-      {!locked && <PostList now={new Date(now)} />}
+      {!locked && <PostList />}
     </section>
   );
 }
@@ -95,8 +93,7 @@ const TAB_LABELS: Record<PostTab, string> = {
   deleted: "Deleted",
 };
 
-/** `now`: the page's time, which tells a scheduled post (dated later) from a published one. */
-function PostList({ now }: { now: Date }) {
+function PostList() {
   const [posts, setPosts] = useState<AdminPost[] | null>(null);
   const [tab, setTab] = useState<PostTab>("all");
 
@@ -148,8 +145,7 @@ function PostList({ now }: { now: Date }) {
         ))}
       </div>
       <PostTable
-        posts={posts && postsInTab(posts, tab, now)}
-        now={now}
+        posts={posts && postsInTab(posts, tab)}
         onToggleStatus={toggleStatus}
         onToggleDeleted={toggleDeleted}
       />

@@ -23,7 +23,7 @@ function dateInputValue(iso: string | null | undefined): string {
  * The editor of a new or an existing post. A refused save shows the server's message (a duplicate
  * slug, an empty title): a deliberate departure from the spec's silent failures (decision 108).
  */
-export function PostEditor({ post, now }: { post: AdminPost | null; now: Date }) {
+export function PostEditor({ post }: { post: AdminPost | null }) {
   const navigate = useNavigate();
   const creating = post === null;
   const [title, setTitle] = useState(post?.title ?? "");
@@ -35,7 +35,7 @@ export function PostEditor({ post, now }: { post: AdminPost | null; now: Date })
   const [content, setContent] = useState(post?.content ?? "");
   const [saving, setSaving] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
-  const view = post && viewPostHref(post, now);
+  const view = post && viewPostHref(post);
 
   function changeTitle(value: string) {
     setTitle(value);

@@ -12,35 +12,30 @@ import type { AdminPost } from "./api.ts";
 export const POST_TABS = ["all", "draft", "published", "scheduled", "deleted"] as const;
 export type PostTab = (typeof POST_TABS)[number];
 
-/** Published but dated after `now`: the blog shows it from that date on. */
-export function isScheduled(post: AdminPost, now: Date): boolean {
-  return post.status === "published" && post.published_at !== null && new Date(post.published_at) > now;
-}
-
-export function postsInTab(posts: AdminPost[], tab: PostTab, now: Date): AdminPost[] {
+export function postsInTab(posts: AdminPost[], tab: PostTab): AdminPost[] {
   switch (tab) {
     case "all":
       return posts;
     case "deleted":
       return posts.filter((post) => post.deleted_at);
     case "scheduled":
-      return posts.filter((post) => !post.deleted_at && isScheduled(post, now));
+      return posts.filter((post) => !post.deleted_at && post.scheduled);
     default:
       return posts.filter((post) => !post.deleted_at && post.status === tab);
   }
 }
 
 /** Deleted wins over the status (spec §4): red; scheduled blue; published green; draft yellow. */
-export function StatusBadge({ post, now }: { post: AdminPost; now: Date }) {
+export function StatusBadge({ post }: { post: AdminPost }) {
   if (post.deleted_at) return <Badge variant="danger">Deleted</Badge>;
-  if (isScheduled(post, now)) return <Badge variant="info">Scheduled</Badge>;
+  if (post.scheduled) return <Badge variant="info">Scheduled</Badge>;
   if (post.status === "published") return <Badge variant="success">Published</Badge>;
   return <Badge variant="warning">Draft</Badge>;
 }
 
 /** The public page of a post readers can see now. */
-export function viewPostHref(post: AdminPost, now: Date): string | null {
-  const live = post.status === "published" && !post.deleted_at && !isScheduled(post, now);
+export function viewPostHref(post: AdminPost): string | null {
+  const live = post.status === "published" && !post.deleted_at && !post.scheduled;
   return live ? `/blog/${post.slug}` : null;
 }
 
@@ -52,13 +47,8 @@ interface PostActions {
   onToggleDeleted(post: AdminPost): void;
 }
 
-function Actions({
-  post,
-  now,
-  onToggleStatus,
-  onToggleDeleted,
-}: PostActions & { post: AdminPost; now: Date }) {
-  const view = viewPostHref(post, now);
+function Actions({ post, onToggleStatus, onToggleDeleted }: PostActions & { post: AdminPost }) {
+  const view = viewPostHref(post);
   return (
     <div className="flex flex-wrap gap-1 md:justify-end">
       <Button asChild variant="ghost" size="sm">
@@ -106,12 +96,10 @@ function Actions({
 
 export function PostTable({
   posts,
-  now,
   ...actions
 }: PostActions & {
   /** null while the list is loading. */
   posts: AdminPost[] | null;
-  now: Date;
 }) {
   if (posts === null || posts.length === 0)
     return (
@@ -161,14 +149,14 @@ export function PostTable({
         </>
       ),
     },
-    { header: "Status", cell: (post) => <StatusBadge post={post} now={now} /> },
+    { header: "Status", cell: (post) => <StatusBadge post={post} /> },
     {
       header: "Published",
       cell: (post) => formatShortDate(post.published_at),
       className: "whitespace-nowrap",
     },
     { header: "Updated", cell: (post) => formatShortDate(post.updated_at), className: "whitespace-nowrap" },
-    { header: "Actions", cell: (post) => <Actions post={post} now={now} {...actions} /> },
+    { header: "Actions", cell: (post) => <Actions post={post} {...actions} /> },
   ];
   return <ResponsiveTable label="Posts" rows={posts} rowKey={(post) => post.id} columns={columns} />;
 }
