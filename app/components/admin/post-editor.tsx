@@ -139,7 +139,10 @@ export function PostEditor({ post }: { post: AdminPost | null }) {
             <h2 className="text-sm font-medium leading-none">Preview</h2>
             <div
               data-testid="post-preview"
+              role="region"
               aria-label="Preview"
+              // Scrolls when the post is long: reachable by keyboard too.
+              tabIndex={0}
               className="min-h-[480px] overflow-auto rounded-md border bg-background p-4"
             >
               <MarkdownContent content={content} />
