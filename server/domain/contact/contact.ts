@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { contactMessages } from "#server/db/schema/index.ts";
 import { rateLimited } from "#server/domain/errors.ts";
-import { contactMessageEmail } from "#server/domain/mail/templates/contact-message.tsx";
 import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import type { AppServices } from "#server/services.ts";
 import { threadMessageId } from "./replies.ts";
@@ -63,16 +62,15 @@ export async function submitContactMessage(
   );
   if (!perSender.allowed) throw rateLimited(perSender.retryAfterSeconds);
 
-  const email = await contactMessageEmail(config, message);
   const id = await db.transaction(async (tx) => {
     const [row] = await tx.insert(contactMessages).values(message).returning({ id: contactMessages.id });
     await mail.enqueue(tx, {
-      kind: "contact",
+      template: "contact",
       to: config.SUPPORT_EMAIL,
       replyTo: message.email,
+      data: message,
       // The thread that staff's replies from the console continue (decision 107).
-      messageId: threadMessageId("contact", row!.id, config.SUPPORT_EMAIL),
-      ...email,
+      thread: { messageId: threadMessageId("contact", row!.id, config.SUPPORT_EMAIL) },
     });
     return row!.id;
   });

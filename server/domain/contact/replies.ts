@@ -4,7 +4,6 @@ import { z } from "zod";
 import type { Executor } from "#server/db/client.ts";
 import { contactMessageReplies, contactMessages, outboxMessages } from "#server/db/schema/index.ts";
 import { notFound } from "#server/domain/errors.ts";
-import { supportReplyEmail } from "#server/domain/mail/templates/support-reply.tsx";
 import { recordStaffAction, type StaffActor } from "#server/domain/ops/audit.ts";
 import type { AppServices } from "#server/services.ts";
 
@@ -81,12 +80,6 @@ export async function replyToMessage(
   const { db, config, mail } = services;
   const [found] = await db.select().from(contactMessages).where(eq(contactMessages.id, input.id));
   if (!found) throw notFound("There is no such message.");
-  const email = await supportReplyEmail(config, {
-    name: found.name,
-    subject: found.subject,
-    body: input.body,
-    original: { message: found.message, sentAt: found.createdAt },
-  });
   const replyId = await db.transaction(async (tx) => {
     const [message] = await tx
       .select({ status: contactMessages.status })
@@ -105,14 +98,21 @@ export async function replyToMessage(
       ...earlier.map((reply) => threadMessageId("reply", reply.id, config.SUPPORT_EMAIL)),
     ];
     const outboxId = await mail.enqueue(tx, {
-      kind: "support-reply",
+      template: "support-reply",
       to: found.email,
       from: `${config.BRAND_NAME} Support <${config.SUPPORT_EMAIL}>`,
       replyTo: config.SUPPORT_EMAIL,
-      messageId: threadMessageId("reply", id, config.SUPPORT_EMAIL),
-      inReplyTo: thread.at(-1),
-      references: thread,
-      ...email,
+      thread: {
+        messageId: threadMessageId("reply", id, config.SUPPORT_EMAIL),
+        inReplyTo: thread.at(-1),
+        references: thread,
+      },
+      data: {
+        name: found.name,
+        subject: found.subject,
+        body: input.body,
+        original: { message: found.message, sentAt: found.createdAt },
+      },
     });
     await tx.insert(contactMessageReplies).values({
       id,

@@ -1,15 +1,10 @@
 import { Fragment } from "react";
+import type { EmailData } from "../email-data.ts";
 import { renderEmail, type RenderedEmail } from "../render.ts";
 import { EmailLayout, Paragraph, type EmailSite } from "./layout.tsx";
 
 /** Staff's answer to a contact-form message, with the message it answers quoted below. */
-export interface SupportReply {
-  /** The customer's name as they gave it in the form. */
-  name: string;
-  subject: string;
-  body: string;
-  original: { message: string; sentAt: Date };
-}
+export type SupportReply = EmailData<"support-reply">;
 
 function Lines({ text }: { text: string }) {
   return text.split(/\r?\n/).map((line, index) => (
