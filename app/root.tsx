@@ -78,7 +78,8 @@ export function Layout({ children }: { children: ReactNode }) {
         {adminShell ? null : <SiteFooter />}
         {staticPage ? null : (
           <>
-            <Toaster richColors position="top-right" closeButton />
+            {/* The console's header holds its buttons (the phone's Menu among them): its toasts keep to the bottom. */}
+            <Toaster richColors position={adminShell ? "bottom-right" : "top-right"} closeButton />
             <Scripts />
           </>
         )}

@@ -33,6 +33,7 @@ const API_ROUTES: Record<string, string> = {
   "admin/messages/status": "admin-messages-status",
   "admin/dashboard": "admin-dashboard",
   "admin/search": "admin-search",
+  "admin/export": "admin-export",
   "admin/subscriptions/extend": "admin-subscription-extend",
   "admin/subscriptions/cancel": "admin-subscription-cancel",
   "admin/subscriptions/refund": "admin-subscription-refund",

@@ -1,9 +1,10 @@
 import { Form, Link } from "react-router";
-import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { EmailAddress } from "#app/components/ui/email-address.tsx";
 import { Input } from "#app/components/ui/input.tsx";
+import { ResponsiveTable, type Column } from "#app/components/ui/responsive-table.tsx";
 import { adminPageMeta } from "#app/lib/meta.ts";
-import { auditLogQuerySchema, listAuditLog } from "#server/domain/ops/audit.ts";
+import { auditLogQuerySchema, auditTargetHref, listAuditLog } from "#server/domain/ops/audit.ts";
 import { requireStaffPage } from "#server/http/staff-pages.ts";
 import type { Route } from "./+types/admin-audit";
 
@@ -30,9 +31,44 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     filters,
     invalid: !query.success,
-    entries: (page?.entries ?? []).map((entry) => ({ ...entry, at: entry.at.toISOString() })),
+    entries: (page?.entries ?? []).map((entry) => ({
+      ...entry,
+      at: entry.at.toISOString(),
+      href: auditTargetHref(entry),
+    })),
     nextBefore: page?.nextBefore ?? null,
   };
+}
+
+type Entry = Route.ComponentProps["loaderData"]["entries"][number];
+
+const AUDIT_COLUMNS: Column<Entry>[] = [
+  {
+    header: "When (UTC)",
+    cell: (entry) => entry.at.slice(0, 19).replace("T", " "),
+    className: "whitespace-nowrap",
+  },
+  { header: "Who", cell: (entry) => <EmailAddress address={entry.staffEmail} /> },
+  { header: "Action", cell: (entry) => entry.action, className: "font-mono" },
+  { header: "Target", cell: (entry) => <AuditTarget entry={entry} /> },
+  { header: "Reason", cell: (entry) => entry.reason ?? "—" },
+  { header: "Details", cell: (entry) => <AuditDetails details={entry.details} /> },
+];
+
+/** What the entry touched, linked to its page when it has one. */
+function AuditTarget({ entry }: { entry: Entry }) {
+  const id = <span className="font-mono text-xs [overflow-wrap:anywhere]">{entry.targetId}</span>;
+  if (!entry.href)
+    return (
+      <>
+        {entry.targetType} {id}
+      </>
+    );
+  return (
+    <Link className="underline" to={entry.href}>
+      {entry.targetType} {id}
+    </Link>
+  );
 }
 
 export default function AdminAudit({ loaderData }: Route.ComponentProps) {
@@ -62,37 +98,18 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
           These filters are not valid: each is at most 200 characters.
         </p>
       ) : null}
-      <ScrollRegion label="Audit entries" className="mt-6">
-        <table className="w-full min-w-[48rem] text-left text-sm">
-          <thead className="border-b text-xs uppercase text-muted-foreground">
-            <tr>
-              <th className="py-2 pr-4">When (UTC)</th>
-              <th className="py-2 pr-4">Who</th>
-              <th className="py-2 pr-4">Action</th>
-              <th className="py-2 pr-4">Target</th>
-              <th className="py-2 pr-4">Reason</th>
-              <th className="py-2 pr-4">Details</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((entry) => (
-              <tr key={entry.id} className="border-b align-top">
-                <td className="whitespace-nowrap py-2 pr-4">{entry.at.slice(0, 19).replace("T", " ")}</td>
-                <td className="py-2 pr-4">{entry.staffEmail}</td>
-                <td className="py-2 pr-4 font-mono">{entry.action}</td>
-                <td className="py-2 pr-4">
-                  {entry.targetType} <span className="font-mono text-xs">{entry.targetId}</span>
-                </td>
-                <td className="py-2 pr-4">{entry.reason ?? "—"}</td>
-                <td className="py-2 pr-4">
-                  <AuditDetails details={entry.details} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {entries.length === 0 ? <p className="py-6 text-muted-foreground">No entries match.</p> : null}
-      </ScrollRegion>
+      {entries.length === 0 ? (
+        <p className="py-6 text-muted-foreground">No entries match.</p>
+      ) : (
+        <ResponsiveTable
+          label="Audit entries"
+          rows={entries}
+          rowKey={(entry) => String(entry.id)}
+          columns={AUDIT_COLUMNS}
+          tableClassName="min-w-[48rem]"
+          title={(entry) => <span className="font-mono">{entry.action}</span>}
+        />
+      )}
       {nextBefore ? (
         <Link className="mt-4 inline-block underline" to={`?${older.toString()}`}>
           Older entries
@@ -111,7 +128,9 @@ function AuditDetails({ details }: { details: unknown }) {
       {fields.map(([name, value]) => (
         <div key={name} className="contents">
           <dt className="text-muted-foreground">{name}</dt>
-          <dd className="break-all font-mono">{typeof value === "string" ? value : JSON.stringify(value)}</dd>
+          <dd className="font-mono [overflow-wrap:anywhere]">
+            {typeof value === "string" ? value : JSON.stringify(value)}
+          </dd>
         </div>
       ))}
     </dl>

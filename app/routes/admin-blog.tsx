@@ -89,6 +89,7 @@ const TAB_LABELS: Record<PostTab, string> = {
   all: "All",
   draft: "Draft",
   published: "Published",
+  scheduled: "Scheduled",
   deleted: "Deleted",
 };
 
@@ -122,7 +123,11 @@ function PostList() {
 
   return (
     <>
-      <div role="tablist" aria-label="Filter posts" className="mb-4 inline-flex rounded-md bg-muted p-1">
+      <div
+        role="tablist"
+        aria-label="Filter posts"
+        className="mb-4 inline-flex flex-wrap rounded-md bg-muted p-1"
+      >
         {POST_TABS.map((value) => (
           <button
             key={value}

@@ -1,6 +1,6 @@
-import { isRouteErrorResponse, NavLink, Outlet, useRouteError, useRouteLoaderData } from "react-router";
-import { ADMIN_LAYOUT_ROUTE_ID, sectionsFor } from "#app/components/admin/admin-nav.ts";
-import { cn } from "#app/lib/utils.ts";
+import { isRouteErrorResponse, Outlet, useRouteError, useRouteLoaderData } from "react-router";
+import { AdminMenu, AdminNav, SignedInAs } from "#app/components/admin/admin-menu.tsx";
+import { ADMIN_LAYOUT_ROUTE_ID } from "#app/components/admin/admin-nav.ts";
 import { staffAccess } from "#server/domain/auth/staff.ts";
 import type { Route } from "./+types/admin-layout";
 
@@ -34,40 +34,22 @@ function AdminFrame({
   children: React.ReactNode;
 }) {
   const brand = useRouteLoaderData<{ publicConfig: { brandName: string } }>("root")?.publicConfig.brandName;
+  const title = (
+    <p className="font-bold">
+      {brand} <span className="font-normal text-slate-400">staff</span>
+    </p>
+  );
   return (
     <div className="min-h-screen md:grid md:grid-cols-[14rem_1fr]">
-      <aside className="border-b bg-slate-950 text-slate-100 md:min-h-screen md:border-b-0 md:border-r">
-        <div className="flex items-center justify-between gap-2 px-4 py-4">
-          <p className="font-bold">
-            {brand} <span className="font-normal text-slate-400">staff</span>
-          </p>
-        </div>
-        <nav aria-label="Admin" className="overflow-x-auto">
-          <ul className="flex gap-1 px-2 pb-2 md:flex-col md:pb-4">
-            {sectionsFor(role).map((section) => (
-              <li key={section.to}>
-                <NavLink
-                  to={section.to}
-                  end={section.to === "/admin"}
-                  className={({ isActive }) =>
-                    cn(
-                      "block whitespace-nowrap rounded px-3 py-2 text-sm hover:bg-slate-800",
-                      isActive && "bg-slate-800 font-semibold text-white",
-                    )
-                  }
-                >
-                  {section.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        {email ? (
-          <p className="hidden break-all px-4 pb-4 text-xs text-slate-400 md:block">
-            Signed in as {email}
-            {role ? ` (${role})` : ""}
-          </p>
-        ) : null}
+      {/* A phone: a bar with the menu drawer. From md up: the sidebar. */}
+      <header className="flex items-center justify-between gap-2 bg-slate-950 px-4 py-3 text-slate-100 md:hidden">
+        {title}
+        <AdminMenu email={email} role={role} />
+      </header>
+      <aside className="hidden bg-slate-950 text-slate-100 md:block md:min-h-screen md:border-r">
+        <div className="px-4 py-4">{title}</div>
+        <AdminNav role={role} />
+        <SignedInAs email={email} role={role} />
       </aside>
       <div className="min-w-0">{children}</div>
     </div>

@@ -1,10 +1,18 @@
-import { Link, useRevalidator } from "react-router";
-import { MessageCard } from "#app/components/admin/message-card.tsx";
+import { z } from "zod";
+import { Link } from "react-router";
+import { MessageCard, type MessageActionResult } from "#app/components/admin/message-card.tsx";
 import { adminPageMeta } from "#app/lib/meta.ts";
 import { cn } from "#app/lib/utils.ts";
-import { listMessages, messageListQuerySchema } from "#server/domain/contact/messages.ts";
+import {
+  changeMessageStatus,
+  listMessages,
+  messageListQuerySchema,
+  messageStatusChangeSchema,
+} from "#server/domain/contact/messages.ts";
+import { messageReplySchema, replyToMessage } from "#server/domain/contact/replies.ts";
 import { RETENTION } from "#server/domain/ops/housekeeping.ts";
-import { requireStaffPage } from "#server/http/staff-pages.ts";
+import { parseInput } from "#server/http/api.ts";
+import { requireStaffPage, staffPageAction } from "#server/http/staff-pages.ts";
 import type { Route } from "./+types/admin-messages";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -22,16 +30,48 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const query = messageListQuerySchema.safeParse({
     status: params.get("status") || undefined,
+    id: params.get("id") || undefined,
     page: Number(params.get("page") || 1),
   });
   const retentionDays = RETENTION.closedMessageMs / 86_400_000;
-  if (!query.success) return { invalid: true, retentionDays, status: null, list: null };
+  const supportEmail = context.services.config.SUPPORT_EMAIL;
+  if (!query.success) return { invalid: true, retentionDays, supportEmail, status: null, list: null };
   return {
     invalid: false,
     retentionDays,
+    supportEmail,
     status: query.data.status ?? null,
     list: await listMessages(context.services.db, query.data),
   };
+}
+
+/** The page's one action: a reply (sent and kept on the message) or a status change, no reason asked. */
+const messageActionSchema = z.discriminatedUnion("intent", [
+  messageReplySchema.extend({ intent: z.literal("reply") }),
+  messageStatusChangeSchema.extend({ intent: z.literal("status") }),
+]);
+
+const STATUS_DONE = {
+  answered: "Message marked answered",
+  closed: "Message closed",
+  new: "Message reopened",
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  return staffPageAction(request, context.services, "admin", async (staff, fields) => {
+    const input = parseInput(messageActionSchema, fields);
+    if (input.intent === "reply") {
+      await replyToMessage(context.services, staff, input);
+      return { ok: true, intent: "reply", id: input.id, done: "Reply sent" } satisfies MessageActionResult;
+    }
+    const changed = await changeMessageStatus(context.services.db, staff, input);
+    return {
+      ok: true,
+      intent: "status",
+      id: input.id,
+      done: STATUS_DONE[changed.status],
+    } satisfies MessageActionResult;
+  });
 }
 
 function address(status: string | null | undefined, page = 1) {
@@ -42,9 +82,8 @@ function address(status: string | null | undefined, page = 1) {
   return `/admin/messages${search ? `?${search}` : ""}`;
 }
 
-export default function AdminMessages({ loaderData }: Route.ComponentProps) {
-  const { invalid, retentionDays, status, list } = loaderData;
-  const revalidator = useRevalidator();
+export default function AdminMessages({ loaderData, actionData }: Route.ComponentProps) {
+  const { invalid, retentionDays, supportEmail, status, list } = loaderData;
   return (
     <section className="px-4 py-8 md:px-8">
       <h1 className="text-2xl font-bold">Messages</h1>
@@ -66,6 +105,12 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
           </Link>
         ))}
       </nav>
+      {actionData ? (
+        // Shown after a post without JavaScript; with it, each form shows its own outcome.
+        <p role={actionData.ok ? "status" : "alert"} className="mt-4 text-sm">
+          {actionData.ok ? actionData.done : actionData.message}
+        </p>
+      ) : null}
       {invalid ? (
         <p role="alert" className="mt-4 text-sm text-destructive">
           This address is not valid: choose a status above.
@@ -79,7 +124,7 @@ export default function AdminMessages({ loaderData }: Route.ComponentProps) {
                 key={message.id}
                 message={message}
                 retentionDays={retentionDays}
-                onChanged={() => void revalidator.revalidate()}
+                supportEmail={supportEmail}
               />
             ))}
           </div>

@@ -1,3 +1,4 @@
+import { ExportForm } from "#app/components/admin/export-form.tsx";
 import { OrderSearch } from "#app/components/admin/order-search.tsx";
 import { StatusTabs } from "#app/components/admin/status-tabs.tsx";
 import { adminPageMeta } from "#app/lib/meta.ts";
@@ -28,6 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     page: Number(params.get("page") ?? "1") || 1,
   });
   return {
+    today: new Date().toISOString().slice(0, 10),
     q,
     status,
     orderStatus: query.data?.orderStatus,
@@ -37,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
-  const { q, status, orderStatus, invalid, orders } = loaderData;
+  const { today, q, status, orderStatus, invalid, orders } = loaderData;
   return (
     <section className="px-4 py-8 md:px-8">
       <h1 className="text-2xl font-bold">Orders</h1>
@@ -61,6 +63,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         hiddenFields={{ status }}
         initial={orders}
       />
+      <ExportForm kind="orders" today={today} />
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { EmailAddress } from "#app/components/ui/email-address.tsx";
 import { formatDateTimeUtc, formatMoney } from "#app/lib/format.ts";
 import { data, Link, useRevalidator } from "react-router";
 import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
@@ -178,7 +179,7 @@ export default function AdminSubscription({ loaderData }: Route.ComponentProps) 
       <h1 className="mt-2 text-2xl font-bold">Subscription {subscription.orderNumber}</h1>
       <dl className="mt-4 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
         <dt className="font-medium">Customer e-mail</dt>
-        <dd>{subscription.customerEmail ?? "—"}</dd>
+        <dd>{subscription.customerEmail ? <EmailAddress address={subscription.customerEmail} /> : "—"}</dd>
         <dt className="font-medium">Plan</dt>
         <dd>
           {subscription.planName} ({subscription.deviceLimit} device
@@ -211,7 +212,7 @@ export default function AdminSubscription({ loaderData }: Route.ComponentProps) 
         {devices.length === 0 ? <p className="text-sm text-muted-foreground">None.</p> : null}
         <ul className="grid gap-3 lg:grid-cols-2">
           {devices.map((device) => (
-            <li key={device.id} className="rounded-lg border p-4 text-sm">
+            <li key={device.id} id={`device-${device.id}`} className="rounded-lg border p-4 text-sm">
               <h3 className="font-semibold">
                 {device.name} <span className="font-normal text-muted-foreground">(slot {device.slot})</span>
               </h3>

@@ -1,3 +1,4 @@
+import { ExportForm } from "#app/components/admin/export-form.tsx";
 import { OrderSearch } from "#app/components/admin/order-search.tsx";
 import { StatusTabs } from "#app/components/admin/status-tabs.tsx";
 import { adminPageMeta } from "#app/lib/meta.ts";
@@ -32,6 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     page: Number(params.get("page") ?? "1") || 1,
   });
   return {
+    today: new Date().toISOString().slice(0, 10),
     q,
     status,
     subscriptionStatus: query.data?.subscriptionStatus,
@@ -41,7 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function AdminSubscriptions({ loaderData }: Route.ComponentProps) {
-  const { q, status, subscriptionStatus, invalid, subscriptions } = loaderData;
+  const { today, q, status, subscriptionStatus, invalid, subscriptions } = loaderData;
   return (
     <section className="px-4 py-8 md:px-8">
       <h1 className="text-2xl font-bold">Subscriptions</h1>
@@ -70,6 +72,7 @@ export default function AdminSubscriptions({ loaderData }: Route.ComponentProps)
         initial={subscriptions}
         emptyText="No subscriptions match."
       />
+      <ExportForm kind="subscriptions" today={today} />
     </section>
   );
 }

@@ -21,11 +21,15 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     matches,
   );
 
-async function startCheckout(planId: string, customerEmail: string | null): Promise<string> {
+async function startCheckout(
+  planId: string,
+  customerEmail: string | null,
+  customerName: string | null,
+): Promise<string> {
   const response = await fetch("/api/create-checkout", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ planId, customerEmail }),
+    body: JSON.stringify({ planId, customerEmail, customerName }),
   });
   const body = (await response.json().catch(() => null)) as { url?: unknown; message?: unknown } | null;
   if (!response.ok)
@@ -58,7 +62,8 @@ export default function GetStartedPayment() {
     if (!method || isComingSoon(method)) return;
     setProcessing(true);
     try {
-      const url = await startCheckout(plan.id, details?.email || null);
+      const name = details ? `${details.firstName} ${details.lastName}`.trim() : "";
+      const url = await startCheckout(plan.id, details?.email || null, name || null);
       window.location.assign(url);
     } catch (error) {
       console.error("checkout failed:", error instanceof Error ? error.message : error);

@@ -99,6 +99,26 @@ export async function readJsonBody(
   }
 }
 
+/**
+ * Reads a form's fields (what a `<Form method="post">` sends, with or without JavaScript) as an
+ * object of strings, for the zod schema of a route action. Files are not taken.
+ */
+export async function readFormFields(request: Request): Promise<Record<string, string>> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(contentType)) {
+    throw new ApiError(415, "Unsupported media type", "Send the form as application/x-www-form-urlencoded.");
+  }
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch {
+    throw badRequest("The form could not be read.");
+  }
+  const fields: Record<string, string> = {};
+  for (const [name, value] of form) if (typeof value === "string") fields[name] = value;
+  return fields;
+}
+
 export function parseInput<T>(schema: ZodType<T>, input: unknown): T {
   const result = schema.safeParse(input);
   if (result.success) return result.data;

@@ -6,6 +6,7 @@ import {
   handleApi,
   methodNotAllowed,
   parseInput,
+  readFormFields,
   readJsonBody,
   unauthorized,
   type ApiCall,
@@ -54,12 +55,17 @@ type StaffHandler<S extends ZodType> = (
  * `jsonEndpoint` for staff of `role`: the permission check runs before the body is even read,
  * so a caller without access learns nothing from validation messages.
  */
-function endpointFor<S extends ZodType>(role: StaffRole, schema: S, handler: StaffHandler<S>) {
+function endpointFor<S extends ZodType>(
+  role: StaffRole,
+  schema: S,
+  handler: StaffHandler<S>,
+  readBody: (request: Request) => Promise<unknown> = (request) => readJsonBody(request),
+) {
   return (call: ApiCall) =>
     handleApi(call, async () => {
       if (call.request.method !== "POST") throw methodNotAllowed(["POST"]);
       const staff = await requireStaff(call.request, call.context.services, role);
-      const input = parseInput(schema, await readJsonBody(call.request)) as z.infer<S>;
+      const input = parseInput(schema, await readBody(call.request)) as z.infer<S>;
       return handler(input, staff, call);
     });
 }
@@ -71,3 +77,7 @@ export const staffEndpoint = <S extends ZodType>(schema: S, handler: StaffHandle
 /** An operations endpoint under /api/admin/*: admins only. */
 export const adminEndpoint = <S extends ZodType>(schema: S, handler: StaffHandler<S>) =>
   endpointFor("admin", schema, handler);
+
+/** An admin endpoint posted as a form (a download a plain `<form>` asks for, e.g. a CSV export). */
+export const adminFormEndpoint = <S extends ZodType>(schema: S, handler: StaffHandler<S>) =>
+  endpointFor("admin", schema, handler, readFormFields);

@@ -7,7 +7,7 @@ import { freePort, PASSWORD, signUpAndConfirm, STAFF_EMAIL, toast } from "../sup
 import { startTestServer, type TestServer } from "../support/app.ts";
 import { insertPosts } from "../support/blog.ts";
 import { launchBrowser, waitForHydration, waitForStaticDocument } from "../support/browser.ts";
-import { totp } from "../integration/admin-helpers.ts";
+import { OTHER_STAFF_EMAIL, totp } from "../integration/admin-helpers.ts";
 
 describe("the staff blog admin in a real browser", () => {
   let server: TestServer;
@@ -145,6 +145,67 @@ describe("the staff blog admin in a real browser", () => {
     expect(await row.getByText("Sample", { exact: true }).count()).toBe(0);
     await context.close();
   }, 120_000);
+
+  it("shows the server's message when a save is refused, badges a future-dated post Scheduled and links a live one", async () => {
+    await insertPosts(server.services.db, [
+      {
+        title: "Showmax prices next month",
+        slug: "showmax-next-month",
+        publishedAt: new Date(Date.now() + 3 * 86_400_000),
+      },
+      { title: "Live on the blog", slug: "live-on-the-blog" },
+    ]);
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await signUpAndConfirm(page, server, OTHER_STAFF_EMAIL);
+    await page.waitForURL(`${server.url}/admin/blog`);
+    await waitForHydration(page);
+    const posts = page.getByRole("list", { name: "Posts" });
+    const scheduled = posts.getByRole("listitem").filter({ hasText: "Showmax prices next month" });
+    const live = posts.getByRole("listitem").filter({ hasText: "Live on the blog" });
+    await scheduled.getByText("Scheduled", { exact: true }).waitFor();
+    await live.getByText("Published", { exact: true }).first().waitFor();
+    // Only a post readers can see now is linked.
+    expect(await scheduled.getByRole("link", { name: "View post" }).count()).toBe(0);
+    expect(await live.getByRole("link", { name: "View post" }).getAttribute("href")).toBe(
+      "/blog/live-on-the-blog",
+    );
+    await page.getByRole("tab", { name: "Scheduled" }).click();
+    await scheduled.waitFor();
+    expect(await posts.getByRole("listitem").count()).toBe(1);
+    // The spec's four tabs stay, Scheduled beside them.
+    expect(await page.getByRole("tab").allInnerTexts()).toEqual([
+      "All",
+      "Draft",
+      "Published",
+      "Scheduled",
+      "Deleted",
+    ]);
+
+    await page.getByRole("link", { name: "New Post" }).click();
+    await page.getByRole("heading", { name: "New Post" }).waitFor();
+    await waitForHydration(page);
+    await page.getByLabel("Title").fill("Live on the blog");
+    await page.getByRole("button", { name: "Save Draft" }).click();
+    await page
+      .getByRole("alert")
+      .getByText('A post with the slug "live-on-the-blog" already exists. Choose another URL slug.')
+      .waitFor();
+    await page.getByLabel("Title").fill("");
+    await page.getByRole("button", { name: "Save Draft" }).click();
+    await page.getByRole("alert").getByText("title: must not be empty").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/admin/blog/new");
+
+    await page.goto(`${server.url}/admin/blog`);
+    await waitForHydration(page);
+    await live.getByRole("link", { name: "Edit" }).click();
+    await page.getByRole("heading", { name: "Edit Post" }).waitFor();
+    expect(await page.getByRole("link", { name: "View post" }).getAttribute("href")).toBe(
+      "/blog/live-on-the-blog",
+    );
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await context.close();
+  });
 
   it("sends a signed-in user who is not staff to / with Access Denied, and the editor sends them home silently", async () => {
     const context = await browser.newContext();

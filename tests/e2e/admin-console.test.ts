@@ -1,16 +1,20 @@
-// The staff console as staff use it (issue 15): an admin signs in, sees on the dashboard the order
-// just bought through the built-in checkout, finds it by typing part of the e-mail, resends its
+// The staff console as staff use it (issues 15 and 24): an admin signs in, sees on the dashboard the
+// order just bought through the built-in checkout, finds it by typing part of the e-mail, resends its
 // config, revokes device 1 and refunds it, and reads the three actions with their reasons in the
-// audit log; an editor sees the Blog section only. axe-core checks every console page.
+// audit log, each linked to what it touched; an editor sees the Blog section only. On a phone the
+// menu is a drawer, the order is found by the buyer's name, its address wraps only between words,
+// and the CSV export downloads. axe-core and a width check cover every console page at 390 px.
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import routeConfig from "#app/routes.ts";
 import { findPlan } from "#app/lib/plans.ts";
-import { devices, subscriptions } from "#server/db/schema/index.ts";
+import { blogPosts, devices, subscriptions } from "#server/db/schema/index.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
+import { insertPosts } from "../support/blog.ts";
 import { freePort, signUpAndConfirm, STAFF_EMAIL, toast } from "../support/admin-browser.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
 import { launchBrowser, waitForHydration } from "../support/browser.ts";
@@ -19,7 +23,21 @@ import { buyUntilCheckout, expectToast, payOnCheckout } from "./purchase-support
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE_PATH = require.resolve("axe-core/axe.min.js");
-const BUYER = "console-buyer@example.com";
+const BUYER = "console-buyer.with-a-long-name@example-company.co.uk";
+
+interface RouteEntry {
+  path?: string;
+  children?: RouteEntry[];
+}
+const routePaths = (entries: readonly RouteEntry[]): string[] =>
+  entries.flatMap((entry) => [
+    ...(entry.path === undefined ? [] : [entry.path]),
+    ...routePaths(entry.children ?? []),
+  ]);
+/** Every page of the console in the route table (a new one is covered without a word here). */
+const CONSOLE_PAGES = routePaths(routeConfig as RouteEntry[])
+  .filter((route) => /^admin(\/|$)/.test(route) && route !== "admin/login")
+  .map((route) => `/${route}`);
 
 describe("the staff console in a real browser", () => {
   let server: TestServer;
@@ -32,6 +50,8 @@ describe("the staff console in a real browser", () => {
       startTestServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } }),
       launchBrowser(),
     ]);
+    // The editor page of a post is among the console's pages.
+    await insertPosts(server.services.db, [{ title: "Console post", slug: "console-post" }]);
   });
   afterAll(async () => {
     await admin?.close();
@@ -112,6 +132,7 @@ describe("the staff console in a real browser", () => {
     expect((await fetch(link)).status).toBe(410);
 
     await confirm(page, page.locator("body"), "Refund", "customer asked within 7 days");
+    const deviceId = device!.id;
     await toast(page, "Refunded").waitFor();
     await expect.poll(() => page.getByTestId("subscription-status").innerText()).toBe("refunded");
     const after = await server.services.db
@@ -133,6 +154,15 @@ describe("the staff console in a real browser", () => {
       expect(rows[index]).toContain(reason);
       expect(rows[index]).toContain(STAFF_EMAIL);
     }
+    // Each entry links to what it touched: the subscription, and a device on its subscription's page.
+    const targets = page.locator("tbody tr").getByRole("link");
+    expect(await targets.nth(0).getAttribute("href")).toBe(`/admin/subscriptions/${subscription!.id}`);
+    expect(await targets.nth(1).getAttribute("href")).toBe(
+      `/admin/subscriptions/${subscription!.id}#device-${deviceId}`,
+    );
+    await targets.nth(1).click();
+    await page.waitForURL(`${server.url}/admin/subscriptions/${subscription!.id}#device-${deviceId}`);
+    await page.locator(`#device-${deviceId}`).waitFor();
   });
 
   it("shows an editor the Blog section only, and refuses the operations pages", async () => {
@@ -166,8 +196,83 @@ describe("the staff console in a real browser", () => {
     });
   }
 
+  it("on a phone: the menu is a drawer that opens and closes, the buyer's name finds the order, the address wraps only between words, and the CSV downloads", async () => {
+    expect(admin, "the first test signs the admin in").toBeDefined();
+    const page = await admin.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.url}/admin`);
+    await waitForHydration(page);
+    const menu = page.getByRole("button", { name: "Menu" });
+    // The sidebar is hidden on a phone: the drawer holds the navigation.
+    expect(await page.getByRole("navigation", { name: "Admin" }).count()).toBe(0);
+    await menu.click();
+    const drawer = page.getByRole("dialog", { name: "Admin menu" });
+    await drawer.waitFor();
+    await expect.poll(() => drawer.evaluate((node) => node.contains(document.activeElement))).toBe(true);
+    expect(await drawer.getByRole("navigation", { name: "Admin" }).getByRole("link").allInnerTexts()).toEqual(
+      ["Dashboard", "Orders", "Subscriptions", "Servers", "Messages", "Blog", "Audit log"],
+    );
+    await page.keyboard.press("Escape");
+    await drawer.waitFor({ state: "hidden" });
+    await expect.poll(() => menu.evaluate((node) => node === document.activeElement)).toBe(true);
+    await menu.click();
+    await drawer.getByRole("button", { name: "Close" }).click();
+    await drawer.waitFor({ state: "hidden" });
+    await menu.click();
+    await drawer.getByRole("link", { name: "Orders" }).click();
+    await page.waitForURL(`${server.url}/admin/orders`);
+    await drawer.waitFor({ state: "hidden" });
+
+    // buyUntilCheckout typed "Ada" and "Obi" on the details step.
+    await page.getByLabel("Search orders and subscriptions").fill("obi ada");
+    await page.getByText("1 result for “obi ada”").waitFor();
+    const card = page.getByRole("list", { name: "Results" }).getByRole("listitem");
+    await card.getByText("Ada Obi", { exact: true }).waitFor();
+    // Where the browser broke the address into lines: only before "@" or a dot, or after a hyphen.
+    const lines = await card.getByText(BUYER, { exact: true }).evaluate((node) => {
+      const range = document.createRange();
+      const text = node.textContent ?? "";
+      const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+      const tops: number[] = [];
+      for (let current = walker.nextNode(); current; current = walker.nextNode())
+        for (let offset = 0; offset < (current.textContent ?? "").length; offset++) {
+          range.setStart(current, offset);
+          range.setEnd(current, offset + 1);
+          tops.push(Math.round(range.getBoundingClientRect().top));
+        }
+      const result: string[] = [""];
+      tops.forEach((top, index) => {
+        if (index > 0 && top > tops[index - 1]!) result.push("");
+        result[result.length - 1] = `${result.at(-1) ?? ""}${text[index] ?? ""}`;
+      });
+      return result;
+    });
+    expect(lines.join("")).toBe(BUYER);
+    expect(lines.length, "the address is wider than the card: it must wrap").toBeGreaterThan(1);
+    for (let index = 1; index < lines.length; index++) {
+      const allowed = /^[@.]/.test(lines[index]!) || lines[index - 1]!.endsWith("-");
+      expect(allowed, `broken mid-word: ${lines.join(" | ")}`).toBe(true);
+    }
+
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page
+        .getByRole("form", { name: "Export orders as CSV" })
+        .getByRole("button", { name: "Export CSV" })
+        .click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(
+      /^naijalink-orders-\d{4}-\d{2}-01-to-\d{4}-\d{2}-\d{2}\.csv$/,
+    );
+    const csv = await fs.readFile((await download.path())!, "utf8");
+    expect(csv.split("\r\n")[0]).toContain("ordered_at,order_status");
+    expect(csv).toContain(BUYER);
+    await page.close();
+  });
+
   it.each([
     ["390 px", { width: 390, height: 800 }],
+    ["360 px", { width: 360, height: 740 }],
     ["desktop", { width: 1280, height: 800 }],
   ])(
     "axe-core finds no violation on any console page, and none is wider than the screen (%s)",
@@ -179,21 +284,23 @@ describe("the staff console in a real browser", () => {
         .select({ id: subscriptions.id })
         .from(subscriptions)
         .where(eq(subscriptions.customerEmail, BUYER));
+      const [post] = await server.services.db.select({ id: blogPosts.id }).from(blogPosts);
+      const addresses = CONSOLE_PAGES.map((route) =>
+        route
+          .replace("/admin/blog/edit/:id", `/admin/blog/edit/${post!.id}`)
+          .replace("/admin/subscriptions/:id", `/admin/subscriptions/${subscription!.id}`),
+      );
+      expect(addresses.filter((address) => address.includes(":"))).toEqual([]);
+      // The lists with rows in them, as well as empty.
+      addresses.push(`/admin/orders?q=${encodeURIComponent(BUYER)}`, "/admin/audit?targetType=subscription");
       const problems: string[] = [];
-      for (const address of [
-        "/admin",
-        "/admin/orders?q=console-buyer",
-        "/admin/subscriptions",
-        `/admin/subscriptions/${subscription!.id}`,
-        "/admin/messages",
-        "/admin/blog",
-        "/admin/audit",
-      ]) {
+      for (const address of addresses) {
         await page.goto(`${server.url}${address}`);
         await waitForHydration(page);
         problems.push(...(await axeViolations(page)).map((problem) => `${address}: ${problem}`));
-        const overflow = await page.evaluate(() => document.body.scrollWidth - window.innerWidth);
-        expect(overflow, `${address} is wider than the screen`).toBeLessThanOrEqual(0);
+        // The document, not only the body: a wide child of <html> scrolls the page too.
+        const width = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(width, `${address} is wider than the screen`).toBeLessThanOrEqual(0);
       }
       await page.close();
       expect(problems).toEqual([]);

@@ -82,6 +82,8 @@ const ADMIN_REQUESTS: Record<string, (fixture: Partial<Fixture>) => unknown> = {
   }),
   "/api/admin/dashboard": () => ({}),
   "/api/admin/search": ({ customerEmail }) => ({ q: customerEmail, page: 1 }),
+  // A form (the export is a download a plain <form> asks for).
+  "/api/admin/export": () => new URLSearchParams({ kind: "orders", from: "2026-01-01", to: "2026-12-31" }),
   "/api/admin/subscriptions/extend": ({ subscriptionId }) => ({ subscriptionId, days: 1, reason: REASON }),
   "/api/admin/subscriptions/cancel": (fixture) => ({
     subscriptionId: own(fixture, "/api/admin/subscriptions/cancel")?.subscriptionId,
@@ -172,7 +174,10 @@ describe("staff console authorisation matrix", () => {
   }
 
   function call(caller: Caller, path: string, body: unknown) {
-    return app.request(path, { json: body, headers: cookies[caller] ? { cookie: cookies[caller] } : {} });
+    const headers: Record<string, string> = cookies[caller] ? { cookie: cookies[caller] } : {};
+    if (!(body instanceof URLSearchParams)) return app.request(path, { json: body, headers });
+    headers["content-type"] = "application/x-www-form-urlencoded";
+    return app.request(path, { method: "POST", headers, body: body.toString() });
   }
 
   function page(caller: Caller, path: string) {

@@ -15,6 +15,7 @@ interface Post {
   published_at: string | null;
   updated_at: string;
   deleted_at: string | null;
+  scheduled: boolean;
 }
 
 describe.each(databaseKinds)("the blog admin API's rules (%s)", (kind) => {
@@ -130,6 +131,26 @@ describe.each(databaseKinds)("the blog admin API's rules (%s)", (kind) => {
       headers: { cookie, "content-type": "application/json" },
     });
     expect(notJson.status).toBe(400);
+  });
+
+  it("marks a published post dated in the future as scheduled, by the server's clock", async () => {
+    const later = new Date(Date.now() + 86_400_000).toISOString();
+    const earlier = new Date(Date.now() - 86_400_000).toISOString();
+    const scheduled = await create({ slug: "scheduled-later", status: "published", published_at: later });
+    const draft = await create({ slug: "draft-later", status: "draft", published_at: later });
+    const live = await create({ slug: "published-earlier", status: "published", published_at: earlier });
+    expect([scheduled.scheduled, draft.scheduled, live.scheduled]).toEqual([true, false, false]);
+    const listed = (await (await call("list", {})).json()) as { posts: Post[] };
+    const bySlug = Object.fromEntries(listed.posts.map((post) => [post.slug, post.scheduled]));
+    expect(bySlug).toMatchObject({
+      "scheduled-later": true,
+      "draft-later": false,
+      "published-earlier": false,
+    });
+    // Unpublishing and publishing again without a date makes it live now.
+    await call("update", { id: scheduled.id, status: "draft" });
+    const republished = await call("update", { id: scheduled.id, status: "published", published_at: null });
+    expect(((await republished.json()) as { post: Post }).post.scheduled).toBe(false);
   });
 
   it("answers an unknown post with 404", async () => {

@@ -7,8 +7,8 @@ import { ORDERS_PER_PAGE, type OrderPage } from "#server/domain/ops/order-search
 import { buy } from "../support/account.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
-import { startCheckout } from "../support/purchase.ts";
-import { createAccount, STAFF_EMAIL } from "./admin-helpers.ts";
+import { payWith, startCheckout } from "../support/purchase.ts";
+import { createAccount, queuedEmails, STAFF_EMAIL } from "./admin-helpers.ts";
 
 const BUYER = "search-buyer@example.com";
 
@@ -79,6 +79,52 @@ describe.each(databaseKinds)("staff search across orders and subscriptions, on %
       paymentReference,
       subscription: { id: subscriptionId, status: "active", liveDevices: 1 },
     });
+  });
+
+  it("finds the order by the order number printed on its receipt, however it is typed", async () => {
+    const receipt = (await queuedEmails(app, BUYER)).find((email) => email.kind === "receipt");
+    const printed = /Order number:?\s*([0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4})/.exec(receipt?.text ?? "")?.[1];
+    expect(printed, "the receipt e-mail prints an order number").toBeDefined();
+    for (const q of [
+      printed!,
+      printed!.toLowerCase(),
+      printed!.replace(/-/g, ""),
+      printed!.replace(/-/g, " "),
+    ]) {
+      const page = await found(q);
+      expect(page.total, q).toBe(1);
+      expect(page.results[0]!.subscription).toMatchObject({ id: subscriptionId, orderNumber: printed });
+    }
+    // One character off is another order: nothing is found.
+    const last = printed!.at(-1) === "0" ? "1" : "0";
+    expect((await found(`${printed!.slice(0, -1)}${last}`)).total).toBe(0);
+  });
+
+  it("finds the order by the buyer's name from the details step, any word in any case and order", async () => {
+    const started = await app.request("/api/create-checkout", {
+      json: {
+        planId: "basic-monthly",
+        customerEmail: "named@example.org",
+        customerName: "  Chiamaka   Okonkwo-Eze ",
+      },
+    });
+    expect(started.status).toBe(200);
+    const named = new URL(((await started.json()) as { url: string }).url).pathname.split("/").pop()!;
+    expect((await payWith(app, named, "4242 4242 4242 4242")).status).toBe(302);
+    for (const q of ["Chiamaka Okonkwo-Eze", "chiamaka", "OKONKWO", "okonkwo-eze chiamaka"]) {
+      const page = await found(q);
+      expect(page.total, q).toBe(1);
+      expect(page.results[0], q).toMatchObject({
+        checkoutSessionId: named,
+        customerName: "Chiamaka Okonkwo-Eze",
+        customerEmail: "named@example.org",
+      });
+    }
+    for (const q of ["Chiamaka Obi", "Ada"]) expect((await found(q)).total, q).toBe(0);
+    const refused = await app.request("/api/create-checkout", {
+      json: { planId: "basic-monthly", customerEmail: null, customerName: "x".repeat(202) },
+    });
+    expect(refused.status).toBe(400);
   });
 
   it("matches ids, keys and addresses exactly, and treats LIKE wildcards and quotes as text", async () => {

@@ -194,6 +194,28 @@ describe.each(databaseKinds)("the Stripe provider against a local stand-in on %s
     });
   });
 
+  it("keeps the name Stripe's checkout took when the buyer gave none, and the buyer's own otherwise", async () => {
+    const { sessionId: unnamed } = await checkout("unlock", "unnamed@example.com");
+    const started = await app.request("/api/create-checkout", {
+      json: { planId: "unlock", customerEmail: "named@example.com", customerName: "Ada Obi" },
+    });
+    expect(started.status).toBe(200);
+    const [namedRow] = await app.services.db
+      .select({ id: checkoutSessions.id })
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.customerEmail, "named@example.com"));
+    for (const sessionId of [unnamed, namedRow!.id]) {
+      standIn.markPaid(sessionId, { customer_details: { email: null, name: "Card Holder" } });
+      await letStripeCheckWindowPass(sessionId);
+      expect((await app.request("/api/verify-payment", { json: { sessionId } })).status).toBe(200);
+    }
+    const names = await app.services.db
+      .select({ id: checkoutSessions.id, name: checkoutSessions.customerName })
+      .from(checkoutSessions);
+    expect(names.find((row) => row.id === unnamed)?.name).toBe("Card Holder");
+    expect(names.find((row) => row.id === namedRow!.id)?.name).toBe("Ada Obi");
+  });
+
   it("asks Stripe about an unpaid session at most once per few seconds, however often the page polls", async () => {
     const { sessionId } = await checkout("basic-monthly");
     const before = standIn.retrieves;

@@ -23,7 +23,7 @@ export interface StandInSession {
   subscription: string | null;
   payment_intent: string | null;
   customer_email: string | null;
-  customer_details: { email: string | null } | null;
+  customer_details: { email: string | null; name?: string | null } | null;
   amount_total: number;
   currency: string;
 }

@@ -1,8 +1,9 @@
 import { useEffect, useState } from "react";
-import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { Form, Link } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
+import { EmailAddress } from "#app/components/ui/email-address.tsx";
 import { Input } from "#app/components/ui/input.tsx";
+import { ResponsiveTable, type Column } from "#app/components/ui/responsive-table.tsx";
 import { formatShortDate, formatUsd } from "#app/lib/format.ts";
 // Type-only: erased from the browser bundle.
 import type { OrderListQuery, OrderPage, OrderRow } from "#server/domain/ops/order-search.ts";
@@ -90,7 +91,7 @@ export function OrderSearch({
             value={typed}
             maxLength={200}
             onChange={(event) => setTyped(event.target.value)}
-            placeholder="E-mail, session id, payment reference, device key or IP"
+            placeholder="Order number, name, e-mail, session id, payment reference, key or IP"
             autoComplete="off"
           />
         </label>
@@ -124,57 +125,70 @@ const ORDER_STATUS_LABELS: Record<OrderRow["orderStatus"], string> = {
   amount_mismatch: "Amount differs",
 };
 
+function SubscriptionCell({ row }: { row: OrderRow }) {
+  if (!row.subscription) return <span className="text-muted-foreground">None</span>;
+  const { subscription } = row;
+  return (
+    <>
+      <Link className="underline" to={`/admin/subscriptions/${subscription.id}`}>
+        {subscription.status}
+        {subscription.cancelAtPeriodEnd ? " (ends at period end)" : ""}
+        <span className="sr-only"> subscription of {row.customerEmail ?? "this order"}</span>
+      </Link>
+      <span className="block font-mono text-xs">{subscription.orderNumber}</span>
+      <span className="block text-xs text-muted-foreground">
+        {subscription.liveDevices} live device{subscription.liveDevices === 1 ? "" : "s"}, until{" "}
+        {formatShortDate(subscription.expiresAt)}
+      </span>
+    </>
+  );
+}
+
+const ORDER_COLUMNS: Column<OrderRow>[] = [
+  { header: "Ordered", cell: (row) => formatShortDate(row.createdAt), className: "whitespace-nowrap" },
+  {
+    header: "Customer",
+    cell: (row) => (
+      <>
+        {row.customerName ? <span className="block">{row.customerName}</span> : null}
+        {row.customerEmail ? <EmailAddress address={row.customerEmail} /> : "—"}
+      </>
+    ),
+  },
+  {
+    header: "Plan",
+    cell: (row) => (
+      <>
+        {row.planName}
+        <span className="block text-xs text-muted-foreground">{formatUsd(row.amountCents)}</span>
+      </>
+    ),
+  },
+  {
+    header: "Order",
+    cell: (row) => (
+      <>
+        {ORDER_STATUS_LABELS[row.orderStatus]}
+        <span className="block font-mono text-xs text-muted-foreground [overflow-wrap:anywhere]">
+          {row.checkoutSessionId}
+        </span>
+      </>
+    ),
+  },
+  { header: "Subscription", cell: (row) => <SubscriptionCell row={row} /> },
+];
+
 export function OrderTable({ rows, emptyText }: { rows: OrderRow[]; emptyText: string }) {
   if (rows.length === 0) return <p className="py-6 text-muted-foreground">{emptyText}</p>;
   return (
-    <ScrollRegion label="Results" className="mt-4">
-      <table className="w-full min-w-[44rem] text-left text-sm">
-        <thead className="border-b text-xs uppercase text-muted-foreground">
-          <tr>
-            <th className="py-2 pr-4">Ordered</th>
-            <th className="py-2 pr-4">Customer</th>
-            <th className="py-2 pr-4">Plan</th>
-            <th className="py-2 pr-4">Order</th>
-            <th className="py-2 pr-4">Subscription</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.checkoutSessionId} className="border-b align-top">
-              <td className="whitespace-nowrap py-2 pr-4">{formatShortDate(row.createdAt)}</td>
-              <td className="break-all py-2 pr-4">{row.customerEmail ?? "—"}</td>
-              <td className="py-2 pr-4">
-                {row.planName}
-                <span className="block text-xs text-muted-foreground">{formatUsd(row.amountCents)}</span>
-              </td>
-              <td className="py-2 pr-4">
-                {ORDER_STATUS_LABELS[row.orderStatus]}
-                <span className="block break-all font-mono text-xs text-muted-foreground">
-                  {row.checkoutSessionId}
-                </span>
-              </td>
-              <td className="py-2 pr-4">
-                {row.subscription ? (
-                  <Link className="underline" to={`/admin/subscriptions/${row.subscription.id}`}>
-                    {row.subscription.status}
-                    {row.subscription.cancelAtPeriodEnd ? " (ends at period end)" : ""}
-                    <span className="sr-only"> subscription of {row.customerEmail ?? "this order"}</span>
-                  </Link>
-                ) : (
-                  <span className="text-muted-foreground">None</span>
-                )}
-                {row.subscription ? (
-                  <span className="block text-xs text-muted-foreground">
-                    {row.subscription.liveDevices} live device{row.subscription.liveDevices === 1 ? "" : "s"},
-                    until {formatShortDate(row.subscription.expiresAt)}
-                  </span>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+    <ResponsiveTable
+      label="Results"
+      rows={rows}
+      rowKey={(row) => row.checkoutSessionId}
+      columns={ORDER_COLUMNS}
+      tableClassName="min-w-[44rem]"
+      title={(row) => `${row.planName} · ${formatShortDate(row.createdAt)}`}
+    />
   );
 }
 

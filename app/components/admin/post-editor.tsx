@@ -5,7 +5,9 @@ import { MarkdownContent } from "#app/components/blog/markdown-content.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input, Label, Textarea } from "#app/components/ui/input.tsx";
 import { slugify } from "#app/lib/slugify.ts";
-import { blogAdminCall, type AdminPost } from "./api.ts";
+import { postJson } from "#app/lib/json-call.ts";
+import type { AdminPost } from "./api.ts";
+import { viewPostHref } from "./post-table.tsx";
 
 export const TEAM_AUTHOR = "NaijaLink Team";
 
@@ -17,6 +19,10 @@ function dateInputValue(iso: string | null | undefined): string {
   return iso ? iso.slice(0, 10) : "";
 }
 
+/**
+ * The editor of a new or an existing post. A refused save shows the server's message (a duplicate
+ * slug, an empty title): a deliberate departure from the spec's silent failures (decision 108).
+ */
 export function PostEditor({ post }: { post: AdminPost | null }) {
   const navigate = useNavigate();
   const creating = post === null;
@@ -28,6 +34,8 @@ export function PostEditor({ post }: { post: AdminPost | null }) {
   const [publishedDate, setPublishedDate] = useState(dateInputValue(post?.published_at));
   const [content, setContent] = useState(post?.content ?? "");
   const [saving, setSaving] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const view = post && viewPostHref(post);
 
   function changeTitle(value: string) {
     setTitle(value);
@@ -45,23 +53,34 @@ export function PostEditor({ post }: { post: AdminPost | null }) {
   async function save(event: FormEvent) {
     event.preventDefault();
     setSaving(true);
+    setRefusal(null);
     const fields = { title, slug, content, author, status, published_at: publishedAtToSend() };
     const result = creating
-      ? await blogAdminCall<{ post: AdminPost }>("create", fields)
-      : await blogAdminCall<{ post: AdminPost }>("update", { id: post.id, ...fields });
+      ? await postJson<{ post: AdminPost }>("/api/blog-admin/create", fields)
+      : await postJson<{ post: AdminPost }>("/api/blog-admin/update", { id: post.id, ...fields });
     setSaving(false);
-    if (!result) return; // failures are silent (spec §8)
+    if (!result.ok) {
+      setRefusal(result.message ?? "The post was not saved. Try again.");
+      return;
+    }
     toast.success("Success", { description: creating ? "Post created" : "Post updated" });
     navigate("/admin/blog");
   }
 
   return (
     <section className="mx-auto max-w-7xl px-4 py-12">
-      <div className="mb-8 flex items-center justify-between gap-4">
+      <div className="mb-8 flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-3xl font-bold tracking-tight">{creating ? "New Post" : "Edit Post"}</h1>
-        <Button asChild variant="outline">
-          <Link to="/admin/blog">Back to posts</Link>
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          {view ? (
+            <Button asChild variant="outline">
+              <a href={view}>View post</a>
+            </Button>
+          ) : null}
+          <Button asChild variant="outline">
+            <Link to="/admin/blog">Back to posts</Link>
+          </Button>
+        </div>
       </div>
       <form onSubmit={save} className="space-y-6">
         <div className="grid gap-4 md:grid-cols-2">
@@ -120,13 +139,21 @@ export function PostEditor({ post }: { post: AdminPost | null }) {
             <h2 className="text-sm font-medium leading-none">Preview</h2>
             <div
               data-testid="post-preview"
+              role="region"
               aria-label="Preview"
+              // Scrolls when the post is long: reachable by keyboard too.
+              tabIndex={0}
               className="min-h-[480px] overflow-auto rounded-md border bg-background p-4"
             >
               <MarkdownContent content={content} />
             </div>
           </div>
         </div>
+        {refusal ? (
+          <p role="alert" className="text-sm text-destructive">
+            {refusal}
+          </p>
+        ) : null}
         <Button type="submit" disabled={saving}>
           {status === "published" ? "Save and Publish" : "Save Draft"}
         </Button>

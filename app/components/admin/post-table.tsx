@@ -1,13 +1,15 @@
-import { Eye, EyeOff, Pencil, RotateCcw, Trash2 } from "lucide-react";
-import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
+import { ExternalLink, Eye, EyeOff, Pencil, RotateCcw, Trash2 } from "lucide-react";
 import { Link } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import { ResponsiveTable, type Column } from "#app/components/ui/responsive-table.tsx";
+import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { Skeleton } from "#app/components/ui/skeleton.tsx";
 import { formatShortDate } from "#app/lib/format.ts";
 import type { AdminPost } from "./api.ts";
 
-export const POST_TABS = ["all", "draft", "published", "deleted"] as const;
+/** The spec's four tabs, and Scheduled: published posts dated in the future (not public yet). */
+export const POST_TABS = ["all", "draft", "published", "scheduled", "deleted"] as const;
 export type PostTab = (typeof POST_TABS)[number];
 
 export function postsInTab(posts: AdminPost[], tab: PostTab): AdminPost[] {
@@ -16,125 +18,145 @@ export function postsInTab(posts: AdminPost[], tab: PostTab): AdminPost[] {
       return posts;
     case "deleted":
       return posts.filter((post) => post.deleted_at);
+    case "scheduled":
+      return posts.filter((post) => !post.deleted_at && post.scheduled);
     default:
       return posts.filter((post) => !post.deleted_at && post.status === tab);
   }
 }
 
-/** Deleted wins over the status (spec §4): red; published green; draft yellow. */
+/** Deleted wins over the status (spec §4): red; scheduled blue; published green; draft yellow. */
 export function StatusBadge({ post }: { post: AdminPost }) {
   if (post.deleted_at) return <Badge variant="danger">Deleted</Badge>;
+  if (post.scheduled) return <Badge variant="info">Scheduled</Badge>;
   if (post.status === "published") return <Badge variant="success">Published</Badge>;
   return <Badge variant="warning">Draft</Badge>;
 }
 
+/** The public page of a post readers can see now. */
+export function viewPostHref(post: AdminPost): string | null {
+  const live = post.status === "published" && !post.deleted_at && !post.scheduled;
+  return live ? `/blog/${post.slug}` : null;
+}
+
 const SKELETON_ROWS = 5;
+const HEADERS = ["Title", "Status", "Published", "Updated", "Actions"];
+
+interface PostActions {
+  onToggleStatus(post: AdminPost): void;
+  onToggleDeleted(post: AdminPost): void;
+}
+
+function Actions({ post, onToggleStatus, onToggleDeleted }: PostActions & { post: AdminPost }) {
+  const view = viewPostHref(post);
+  return (
+    <div className="flex flex-wrap gap-1 md:justify-end">
+      <Button asChild variant="ghost" size="sm">
+        <Link to={`/admin/blog/edit/${post.id}`}>
+          <Pencil aria-hidden="true" /> Edit
+        </Link>
+      </Button>
+      {view ? (
+        <Button asChild variant="ghost" size="sm">
+          <a href={view}>
+            <ExternalLink aria-hidden="true" /> View post
+          </a>
+        </Button>
+      ) : null}
+      <Button
+        variant="ghost"
+        size="sm"
+        disabled={Boolean(post.deleted_at)}
+        onClick={() => onToggleStatus(post)}
+      >
+        {post.status === "published" ? (
+          <>
+            <EyeOff aria-hidden="true" /> Unpublish
+          </>
+        ) : (
+          <>
+            <Eye aria-hidden="true" /> Publish
+          </>
+        )}
+      </Button>
+      <Button variant="ghost" size="sm" onClick={() => onToggleDeleted(post)}>
+        {post.deleted_at ? (
+          <>
+            <RotateCcw aria-hidden="true" /> Restore
+          </>
+        ) : (
+          <>
+            <Trash2 aria-hidden="true" /> Delete
+          </>
+        )}
+      </Button>
+    </div>
+  );
+}
 
 export function PostTable({
   posts,
-  onToggleStatus,
-  onToggleDeleted,
-}: {
+  ...actions
+}: PostActions & {
   /** null while the list is loading. */
   posts: AdminPost[] | null;
-  onToggleStatus(post: AdminPost): void;
-  onToggleDeleted(post: AdminPost): void;
 }) {
-  return (
-    <ScrollRegion label="Posts" className="rounded-lg border">
-      <table className="w-full text-left text-sm">
-        <thead className="bg-muted/50 text-muted-foreground">
-          <tr>
-            <th scope="col" className="px-4 py-3 font-medium">
-              Title
-            </th>
-            <th scope="col" className="px-4 py-3 font-medium">
-              Status
-            </th>
-            <th scope="col" className="px-4 py-3 font-medium">
-              Published
-            </th>
-            <th scope="col" className="px-4 py-3 font-medium">
-              Updated
-            </th>
-            <th scope="col" className="px-4 py-3 text-right font-medium">
-              Actions
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {posts === null ? (
-            Array.from({ length: SKELETON_ROWS }, (_, index) => (
-              <tr key={index} className="border-t" data-testid="post-skeleton">
-                {Array.from({ length: 5 }, (_, cell) => (
-                  <td key={cell} className="px-4 py-3">
-                    <Skeleton className="h-5 w-full" />
-                  </td>
-                ))}
-              </tr>
-            ))
-          ) : posts.length === 0 ? (
-            <tr className="border-t">
-              <td colSpan={5} className="px-4 py-10 text-center text-muted-foreground">
-                No posts found
-              </td>
+  if (posts === null || posts.length === 0)
+    return (
+      <ScrollRegion label="Posts" className="rounded-lg border">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-muted/50 text-muted-foreground">
+            <tr>
+              {HEADERS.map((header) => (
+                <th key={header} scope="col" className="px-4 py-3 font-medium">
+                  {header}
+                </th>
+              ))}
             </tr>
-          ) : (
-            posts.map((post) => (
-              <tr key={post.id} className="border-t" data-post-id={post.id}>
-                <td className="px-4 py-3">
-                  <div className="flex flex-wrap items-center gap-2 font-medium">
-                    {post.title}
-                    {post.sample ? <Badge variant="secondary">Sample</Badge> : null}
-                  </div>
-                  <div className="text-xs text-muted-foreground">{post.slug}</div>
-                </td>
-                <td className="px-4 py-3">
-                  <StatusBadge post={post} />
-                </td>
-                <td className="px-4 py-3 whitespace-nowrap">{formatShortDate(post.published_at)}</td>
-                <td className="px-4 py-3 whitespace-nowrap">{formatShortDate(post.updated_at)}</td>
-                <td className="px-4 py-3">
-                  <div className="flex justify-end gap-1">
-                    <Button asChild variant="ghost" size="sm">
-                      <Link to={`/admin/blog/edit/${post.id}`}>
-                        <Pencil aria-hidden="true" /> Edit
-                      </Link>
-                    </Button>
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      disabled={Boolean(post.deleted_at)}
-                      onClick={() => onToggleStatus(post)}
-                    >
-                      {post.status === "published" ? (
-                        <>
-                          <EyeOff aria-hidden="true" /> Unpublish
-                        </>
-                      ) : (
-                        <>
-                          <Eye aria-hidden="true" /> Publish
-                        </>
-                      )}
-                    </Button>
-                    <Button variant="ghost" size="sm" onClick={() => onToggleDeleted(post)}>
-                      {post.deleted_at ? (
-                        <>
-                          <RotateCcw aria-hidden="true" /> Restore
-                        </>
-                      ) : (
-                        <>
-                          <Trash2 aria-hidden="true" /> Delete
-                        </>
-                      )}
-                    </Button>
-                  </div>
+          </thead>
+          <tbody>
+            {posts === null ? (
+              Array.from({ length: SKELETON_ROWS }, (_, index) => (
+                <tr key={index} className="border-t" data-testid="post-skeleton">
+                  {HEADERS.map((header) => (
+                    <td key={header} className="px-4 py-3">
+                      <Skeleton className="h-5 w-full" />
+                    </td>
+                  ))}
+                </tr>
+              ))
+            ) : (
+              <tr className="border-t">
+                <td colSpan={HEADERS.length} className="px-4 py-10 text-center text-muted-foreground">
+                  No posts found
                 </td>
               </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </ScrollRegion>
-  );
+            )}
+          </tbody>
+        </table>
+      </ScrollRegion>
+    );
+  const columns: Column<AdminPost>[] = [
+    {
+      header: "Title",
+      cell: (post) => (
+        <>
+          <div className="flex flex-wrap items-center gap-2 font-medium">
+            {post.title}
+            {post.sample ? <Badge variant="secondary">Sample</Badge> : null}
+          </div>
+          <div className="text-xs text-muted-foreground [overflow-wrap:anywhere]">{post.slug}</div>
+        </>
+      ),
+    },
+    { header: "Status", cell: (post) => <StatusBadge post={post} /> },
+    {
+      header: "Published",
+      cell: (post) => formatShortDate(post.published_at),
+      className: "whitespace-nowrap",
+    },
+    { header: "Updated", cell: (post) => formatShortDate(post.updated_at), className: "whitespace-nowrap" },
+    { header: "Actions", cell: (post) => <Actions post={post} {...actions} /> },
+  ];
+  return <ResponsiveTable label="Posts" rows={posts} rowKey={(post) => post.id} columns={columns} />;
 }

@@ -14,8 +14,8 @@ export function StatusTabs({
   hrefFor: (value: string) => string;
 }) {
   return (
-    <nav aria-label={label} className="mt-4 overflow-x-auto">
-      <ul className="flex gap-1 text-sm">
+    <nav aria-label={label} className="mt-4">
+      <ul className="flex flex-wrap gap-1 text-sm">
         {options.map((option) => (
           <li key={option.value}>
             <Link

@@ -13,6 +13,7 @@ const badgeVariants = cva(
         success: "border-transparent bg-green-100 text-green-800",
         warning: "border-transparent bg-yellow-100 text-yellow-800",
         danger: "border-transparent bg-red-100 text-red-800",
+        info: "border-transparent bg-blue-100 text-blue-800",
       },
     },
     defaultVariants: { variant: "default" },

@@ -15,6 +15,12 @@ const createCheckoutSchema = z.object({
     .nullish()
     .transform((value) => (value ? value : null))
     .pipe(z.email("customerEmail must be an e-mail address").nullable()),
+  // The buyer's first and last name from the same step, so support can find the order by it.
+  customerName: z
+    .string()
+    .max(201, "customerName must be at most 201 characters")
+    .nullish()
+    .transform((value) => value?.replace(/\s+/g, " ").trim() || null),
 });
 
 export const loader = postOnlyLoader;

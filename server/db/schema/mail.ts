@@ -63,6 +63,28 @@ export const contactMessages = pgTable(
   ],
 );
 
+/**
+ * Staff's answers to a contact message, written in /admin/messages and sent from the support
+ * address through the outbox (decision 107). They go with the message when it is purged.
+ */
+export const contactMessageReplies = pgTable(
+  "contact_message_replies",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    messageId: uuid()
+      .notNull()
+      .references(() => contactMessages.id, { onDelete: "cascade" }),
+    body: text().notNull(),
+    /** Who wrote it; the e-mail is copied, so the reply keeps its author after the account goes. */
+    staffUserId: text().notNull(),
+    staffEmail: text().notNull(),
+    /** The queued e-mail, to tell whether it went out (sent outbox rows are purged after 30 days). */
+    outboxId: uuid(),
+    sentAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [index("contact_message_replies_message_idx").on(table.messageId, table.sentAt)],
+);
+
 export const SUBSCRIPTION_NOTICE_KINDS = ["renewal-reminder", "pass-ending"] as const;
 export type SubscriptionNoticeKind = (typeof SUBSCRIPTION_NOTICE_KINDS)[number];
 

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { findPlan, type Plan } from "#app/lib/plans.ts";
 import { usesTestCheckout } from "#server/config.ts";
 import type { Executor } from "#server/db/client.ts";
@@ -21,6 +21,7 @@ export interface CheckoutProvider {
   createSession(input: {
     plan: Plan;
     customerEmail: string | null;
+    customerName: string | null;
     origin: string;
     buyerTokenHash: string;
   }): Promise<{
@@ -36,7 +37,7 @@ export function checkoutProvider(services: CheckoutServices): CheckoutProvider {
 function stripeProvider(services: CheckoutServices): CheckoutProvider {
   return {
     name: "stripe",
-    async createSession({ plan, customerEmail, buyerTokenHash }) {
+    async createSession({ plan, customerEmail, customerName, buyerTokenHash }) {
       const stripe = stripeClient(services.config);
       // One key per checkout attempt: the SDK's own retries of this call never create a second session.
       let session;
@@ -55,6 +56,7 @@ function stripeProvider(services: CheckoutServices): CheckoutProvider {
         provider: "stripe",
         planId: plan.id,
         customerEmail,
+        customerName,
         amountCents: plan.priceCents,
         currency: "usd",
         buyerTokenHash,
@@ -67,13 +69,14 @@ function stripeProvider(services: CheckoutServices): CheckoutProvider {
 function testProvider(services: CheckoutServices): CheckoutProvider {
   return {
     name: "test",
-    async createSession({ plan, customerEmail, origin, buyerTokenHash }) {
+    async createSession({ plan, customerEmail, customerName, origin, buyerTokenHash }) {
       const sessionId = `cs_test_${generateToken(16)}`;
       await services.db.insert(checkoutSessions).values({
         id: sessionId,
         provider: "test",
         planId: plan.id,
         customerEmail,
+        customerName,
         amountCents: plan.priceCents,
         currency: "usd",
         buyerTokenHash,
@@ -90,7 +93,13 @@ function testProvider(services: CheckoutServices): CheckoutProvider {
  */
 export async function createCheckout(
   services: CheckoutServices,
-  input: { planId: string; customerEmail: string | null; origin: string; buyerToken: string },
+  input: {
+    planId: string;
+    customerEmail: string | null;
+    customerName: string | null;
+    origin: string;
+    buyerToken: string;
+  },
 ): Promise<{ url: string; sessionId: string }> {
   const plan = findPlan(input.planId);
   if (!plan) throw invalidInput(`Unknown plan "${input.planId.slice(0, 40)}".`);
@@ -102,6 +111,7 @@ export async function createCheckout(
   return checkoutProvider(services).createSession({
     plan,
     customerEmail: input.customerEmail,
+    customerName: input.customerName,
     origin: input.origin,
     buyerTokenHash: hashToken(input.buyerToken),
   });
@@ -118,6 +128,8 @@ export async function findCheckoutSession(
 export interface ReceivedPayment {
   reference: string | null;
   customerEmail?: string | null;
+  /** The name the provider's checkout took; kept only when the buyer gave none before. */
+  customerName?: string | null;
   /** What the provider charged, in the smallest currency unit; null when it did not say. */
   amountCents: number | null;
   currency: string | null;
@@ -148,6 +160,9 @@ export async function recordPayment(
       paidAmountCents: payment.amountCents,
       paidCurrency: payment.currency,
       ...(payment.customerEmail ? { customerEmail: payment.customerEmail } : {}),
+      ...(payment.customerName
+        ? { customerName: sql`coalesce(${checkoutSessions.customerName}, ${payment.customerName})` }
+        : {}),
     })
     .where(and(eq(checkoutSessions.id, session.id), eq(checkoutSessions.status, "open")))
     .returning({ status: checkoutSessions.status });

@@ -187,6 +187,19 @@ export function orderNumberOf(subscriptionId: string): string {
   return hex.match(/.{4}/g)!.join("-");
 }
 
+/**
+ * The subscription ids an order number as printed (`FC8D-F51C-7403`, any case, dashes or spaces
+ * optional) can belong to: the first and the last uuid starting with its 48 bits. Null when the
+ * text is not an order number.
+ */
+export function subscriptionIdRangeOf(orderNumber: string): { first: string; last: string } | null {
+  const match = /^([0-9a-f]{4})[- ]?([0-9a-f]{4})[- ]?([0-9a-f]{4})$/i.exec(orderNumber.trim());
+  if (!match) return null;
+  const hex = match.slice(1).join("").toLowerCase();
+  const prefix = `${hex.slice(0, 8)}-${hex.slice(8)}`;
+  return { first: `${prefix}-0000-0000-000000000000`, last: `${prefix}-ffff-ffff-ffffffffffff` };
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function findSubscription(db: Executor, subscriptionId: string) {

@@ -66,6 +66,7 @@ export function checkoutSessionParams(
 export interface StripeSessionState {
   paid: boolean;
   customerEmail: string | null;
+  customerName: string | null;
   customerId: string | null;
   subscriptionId: string | null;
   paymentIntentId: string | null;
@@ -82,6 +83,7 @@ export function sessionState(session: Stripe.Checkout.Session): StripeSessionSta
   return {
     paid: session.payment_status === "paid" || session.payment_status === "no_payment_required",
     customerEmail: session.customer_details?.email ?? session.customer_email ?? null,
+    customerName: session.customer_details?.name ?? null,
     customerId: idOf(session.customer),
     subscriptionId: idOf(session.subscription),
     paymentIntentId: idOf(session.payment_intent),
@@ -95,6 +97,7 @@ export function receivedPayment(state: StripeSessionState): ReceivedPayment {
   return {
     reference: state.paymentIntentId ?? state.subscriptionId,
     customerEmail: state.customerEmail,
+    customerName: state.customerName,
     amountCents: state.amountCents,
     currency: state.currency,
   };

@@ -22,9 +22,11 @@ export interface AdminPost {
   deleted_at: string | null;
   /** Still a sample post as a fresh install ships it: labelled in the admin only. */
   sample: boolean;
+  /** Published but dated after `now`: the blog shows it from that date on (badged Scheduled). */
+  scheduled: boolean;
 }
 
-export function toAdminPost(post: BlogPost): AdminPost {
+export function toAdminPost(post: BlogPost, now = new Date()): AdminPost {
   return {
     id: post.id,
     title: post.title,
@@ -37,6 +39,7 @@ export function toAdminPost(post: BlogPost): AdminPost {
     updated_at: post.updatedAt.toISOString(),
     deleted_at: post.deletedAt?.toISOString() ?? null,
     sample: isSamplePost(post),
+    scheduled: post.status === "published" && post.publishedAt !== null && post.publishedAt > now,
   };
 }
 
@@ -93,9 +96,9 @@ export const deletePostInput = z.object({
 });
 
 /** Every post, drafts and deleted ones included (the list page filters by tab). */
-export async function listPosts(db: Executor): Promise<AdminPost[]> {
+export async function listPosts(db: Executor, now = new Date()): Promise<AdminPost[]> {
   const rows = await db.select().from(blogPosts).orderBy(desc(blogPosts.createdAt), desc(blogPosts.id));
-  return rows.map(toAdminPost);
+  return rows.map((row) => toAdminPost(row, now));
 }
 
 export async function findPost(db: Executor, id: string): Promise<AdminPost | undefined> {

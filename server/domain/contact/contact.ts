@@ -3,6 +3,7 @@ import { contactMessages } from "#server/db/schema/index.ts";
 import { rateLimited } from "#server/domain/errors.ts";
 import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import type { AppServices } from "#server/services.ts";
+import { threadMessageId } from "./replies.ts";
 
 export const CONTACT_LIMITS = {
   name: 100,
@@ -68,6 +69,8 @@ export async function submitContactMessage(
       to: config.SUPPORT_EMAIL,
       replyTo: message.email,
       data: message,
+      // The thread that staff's replies from the console continue (decision 107).
+      thread: { messageId: threadMessageId("contact", row!.id, config.SUPPORT_EMAIL) },
     });
     return row!.id;
   });

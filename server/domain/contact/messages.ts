@@ -1,4 +1,4 @@
-import { count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { findPlan } from "#app/lib/plans.ts";
 import type { Database } from "#server/db/client.ts";
@@ -11,26 +11,29 @@ import {
 import { conflict, notFound } from "#server/domain/errors.ts";
 import { recordStaffAction, staffReasonSchema, type StaffActor } from "#server/domain/ops/audit.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
+import { repliesOf, type MessageReply } from "./replies.ts";
 
 // The staff side of the contact form (issue 15, decision 079): the inbox of stored messages, their
 // status, and the sender's subscriptions beside each one.
 
 export const MESSAGES_PAGE_SIZE = 20;
 
-/** Mail clients cut long mailto: links (some near 2,000 characters), so the quote is capped. */
-export const REPLY_QUOTE_LIMIT = 1500;
-
-/** POST /api/admin/messages and the /admin/messages page: newest first, optionally one status. */
+/** POST /api/admin/messages and the /admin/messages page: newest first, optionally one status or one message. */
 export const messageListQuerySchema = z.strictObject({
   status: z.enum(CONTACT_MESSAGE_STATUSES).optional(),
+  /** One message (what an audit entry links to). */
+  id: z.uuid("Give the id of a message.").optional(),
   page: z.number().int().min(1).max(100_000).default(1),
 });
 
-/** POST /api/admin/messages/status: mark answered, close or reopen (back to new). */
+/**
+ * POST /api/admin/messages/status: mark answered, close or reopen (back to new). Low-risk, so a
+ * reason is optional (issue 24); the change is audited either way.
+ */
 export const messageStatusChangeSchema = z.strictObject({
   id: z.uuid("Give the id of a message."),
   status: z.enum(CONTACT_MESSAGE_STATUSES),
-  reason: staffReasonSchema,
+  reason: staffReasonSchema.optional(),
 });
 
 /** The audit action of moving a message to each status. */
@@ -59,8 +62,8 @@ export interface StaffMessage {
   createdAt: string;
   statusChangedAt: string | null;
   statusChangedBy: string | null;
-  /** A mailto: link answering the sender, the subject prefixed with "Re:" and the message quoted. */
-  replyHref: string;
+  /** Staff's replies from the console, oldest first (decision 107). */
+  replies: MessageReply[];
   /** The subscriptions bought with the sender's e-mail (any case). */
   subscriptions: CustomerSubscription[];
 }
@@ -70,30 +73,6 @@ export interface MessagePage {
   page: number;
   pageCount: number;
   total: number;
-}
-
-// RFC 6068: every part percent-encoded, line breaks as %0D%0A, "@" left as the separator.
-export function replyMailto(message: {
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-  createdAt: Date;
-}) {
-  const at = message.email.lastIndexOf("@");
-  const address = `${encodeURIComponent(message.email.slice(0, at))}@${encodeURIComponent(message.email.slice(at + 1))}`;
-  const original =
-    message.message.length > REPLY_QUOTE_LIMIT
-      ? `${message.message.slice(0, REPLY_QUOTE_LIMIT)}\n[…]`
-      : message.message;
-  const subject = /^re:/i.test(message.subject) ? message.subject : `Re: ${message.subject}`;
-  const body = [
-    "",
-    "",
-    `On ${message.createdAt.toUTCString()}, ${message.name} wrote:`,
-    ...original.split(/\r?\n/).map((line) => `> ${line}`),
-  ].join("\r\n");
-  return `mailto:${address}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
 }
 
 async function subscriptionsByEmail(
@@ -134,7 +113,10 @@ export async function listMessages(
   query: z.infer<typeof messageListQuerySchema>,
   now = new Date(),
 ): Promise<MessagePage> {
-  const where: SQL | undefined = query.status ? eq(contactMessages.status, query.status) : undefined;
+  const where: SQL | undefined = and(
+    query.status ? eq(contactMessages.status, query.status) : undefined,
+    query.id ? eq(contactMessages.id, query.id) : undefined,
+  );
   const [{ total } = { total: 0 }] = await db.select({ total: count() }).from(contactMessages).where(where);
   const rows = await db
     .select()
@@ -143,11 +125,13 @@ export async function listMessages(
     .orderBy(desc(contactMessages.createdAt), desc(contactMessages.id))
     .limit(MESSAGES_PAGE_SIZE)
     .offset((query.page - 1) * MESSAGES_PAGE_SIZE);
-  const customers = await subscriptionsByEmail(
-    db,
-    [...new Set(rows.map((row) => row.email.toLowerCase()))],
-    now,
-  );
+  const [customers, replies] = await Promise.all([
+    subscriptionsByEmail(db, [...new Set(rows.map((row) => row.email.toLowerCase()))], now),
+    repliesOf(
+      db,
+      rows.map((row) => row.id),
+    ),
+  ]);
   return {
     messages: rows.map((row) => ({
       id: row.id,
@@ -159,7 +143,7 @@ export async function listMessages(
       createdAt: row.createdAt.toISOString(),
       statusChangedAt: row.statusChangedAt?.toISOString() ?? null,
       statusChangedBy: row.statusChangedBy,
-      replyHref: replyMailto(row),
+      replies: replies.get(row.id) ?? [],
       subscriptions: customers.get(row.email.toLowerCase()) ?? [],
     })),
     page: query.page,
@@ -194,7 +178,7 @@ export async function changeMessageStatus(
         action: STATUS_ACTIONS[change.status],
         targetType: "message",
         targetId: change.id,
-        reason: change.reason,
+        reason: change.reason ?? null,
         details: { from: current.status, to: change.status },
       },
       now,

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { emailDataSchema } from "./email-data.ts";
+import { emailDataSchema, type EmailEnvelope } from "./email-data.ts";
 import type { StoredEmail } from "./outbox.ts";
 import { qrCodePng } from "./qr-code.ts";
 import type { MailAttachment, RenderedEmail } from "./render.ts";
 import type { EmailSite } from "./templates/layout.tsx";
 
 /** A message ready for the transport (one queued before templates may lack an HTML part). */
-export interface MailMessage extends Omit<RenderedEmail, "html"> {
+export interface MailMessage extends Omit<RenderedEmail, "html">, EmailEnvelope {
   to: string;
   replyTo?: string;
   html?: string;
@@ -21,7 +21,7 @@ export async function composeEmail(site: EmailSite, stored: StoredEmail): Promis
   const { RENDERERS } = await import("./templates/catalogue.ts");
   const render = RENDERERS[stored.template] as (site: EmailSite, data: unknown) => Promise<RenderedEmail>;
   const rendered = await render(site, z.decode(emailDataSchema(stored.template), stored.data));
-  return { to: stored.to, replyTo: stored.replyTo, ...rendered };
+  return { to: stored.to, replyTo: stored.replyTo, from: stored.from, thread: stored.thread, ...rendered };
 }
 
 async function renderedBeforeTemplates(

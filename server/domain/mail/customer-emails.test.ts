@@ -227,6 +227,24 @@ describe("customer e-mails", () => {
     expectLinks(email, [`${ACCOUNT}?token=tok_abc`]);
   });
 
+  it("support reply: Re: the subject once, staff's text line by line, the customer's message quoted", async () => {
+    const reply = {
+      name: "Ada Obi",
+      body: "Hello Ada,\nYes: install WireGuard on the TV.",
+      original: { message: "Hello,\ncan I use it on my TV?", sentAt: new Date("2026-11-20T09:30:00Z") },
+    };
+    const email = await preview("support-reply", { ...reply, subject: "Showmax on my TV" });
+    expect(email.subject).toBe("Re: Showmax on my TV");
+    expect(email.text).toContain("Hello Ada,\nYes: install WireGuard on the TV.");
+    expect(email.text).toContain(
+      "On Fri, 20 Nov 2026 09:30:00 GMT, you wrote:\n> Hello,\n> can I use it on my TV?",
+    );
+    expectLinks(email, []);
+    expect((await preview("support-reply", { ...reply, subject: "RE: an answer" })).subject).toBe(
+      "RE: an answer",
+    );
+  });
+
   it("escapes what it is given instead of writing it into the HTML as markup", async () => {
     const email = await preview("device-revoked", {
       deviceName: '<img src=x onerror="alert(1)">',

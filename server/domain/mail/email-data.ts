@@ -74,6 +74,13 @@ export const EMAIL_DATA = {
   "auth.existing-account": z.object({}),
   /** A visitor's message from the contact form, for the support inbox. */
   contact: z.object({ name: z.string(), email: z.string(), subject: z.string(), message: z.string() }),
+  /** Staff's answer to a contact message, with the message it answers quoted (decision 107). */
+  "support-reply": z.object({
+    name: z.string(),
+    subject: z.string(),
+    body: z.string(),
+    original: z.object({ message: z.string(), sentAt: timestamp }),
+  }),
   "dispute-notice": z.object({
     disputeId: z.string(),
     reason: z.string().nullable(),
@@ -121,8 +128,26 @@ export type EmailData<T extends EmailTemplate> = z.output<(typeof EMAIL_DATA)[T]
 /** A template and its data. */
 export type EmailContent = { [T in EmailTemplate]: { template: T; data: EmailData<T> } }[EmailTemplate];
 
-/** An e-mail to queue: its template, the template's data, and who gets it. */
-export type EmailRequest = EmailContent & { to: string; replyTo?: string };
+/** `<local@domain>`, as a Message-ID header holds it (RFC 5322). */
+const messageId = z.string().regex(/^<[^<>\s@]+@[^<>\s@]+>$/);
+
+/** Threading headers (RFC 5322): this message's id, the one it answers, and the thread before it. */
+export const emailThreadSchema = z.object({
+  messageId,
+  inReplyTo: messageId.optional(),
+  references: z.array(messageId).optional(),
+});
+
+/** Who sends it, when not the site's sender (MAIL_FROM), and the thread it belongs to. */
+export const emailEnvelopeSchema = z.object({
+  from: z.string().min(3).optional(),
+  thread: emailThreadSchema.optional(),
+});
+
+export type EmailEnvelope = z.infer<typeof emailEnvelopeSchema>;
+
+/** An e-mail to queue: its template, the template's data, who gets it, and (rarely) its envelope. */
+export type EmailRequest = EmailContent & { to: string; replyTo?: string } & EmailEnvelope;
 
 /** One schema for every template's data, for the code that handles them all alike. */
 export function emailDataSchema(template: EmailTemplate): z.ZodType<unknown, unknown> {

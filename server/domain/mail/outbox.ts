@@ -4,13 +4,19 @@ import { z } from "zod";
 import type { Database, Executor } from "#server/db/client.ts";
 import { outboxMessages } from "#server/db/schema/index.ts";
 import type { Sealer } from "#server/secrets.ts";
-import { emailDataSchema, isEmailTemplate, type EmailRequest, type EmailTemplate } from "./email-data.ts";
+import {
+  emailDataSchema,
+  emailEnvelopeSchema,
+  isEmailTemplate,
+  type EmailRequest,
+  type EmailTemplate,
+} from "./email-data.ts";
 
 /**
  * A message as the outbox stores it, sealed with the at-rest key (a config e-mail's data holds the
  * device's private key): its template, the template's data (JSON), who gets it (decision 098).
  */
-const templatedEmailSchema = z.object({
+const templatedEmailSchema = emailEnvelopeSchema.extend({
   template: z.string().refine(isEmailTemplate),
   to: z.email(),
   replyTo: z.email().optional(),
@@ -73,6 +79,8 @@ export function storedEmailOf(email: EmailRequest): StoredEmail {
     template: email.template,
     to: email.to,
     replyTo: email.replyTo,
+    from: email.from,
+    thread: email.thread,
     data: z.encode(emailDataSchema(email.template), email.data),
   }) as StoredEmail;
 }

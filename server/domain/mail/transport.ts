@@ -19,14 +19,16 @@ export interface MailTransport {
 
 function toNodemailerMessage(email: OutgoingEmail, from: string) {
   return {
-    from,
+    from: email.from ?? from,
     to: email.to,
     replyTo: email.replyTo,
     subject: email.subject,
     text: email.text,
     html: email.html,
     // A stable Message-ID lets a mailbox recognise a retry of a message that did arrive.
-    messageId: `<${email.id}@naijalink.outbox>`,
+    messageId: email.thread?.messageId ?? `<${email.id}@naijalink.outbox>`,
+    inReplyTo: email.thread?.inReplyTo,
+    references: email.thread?.references,
     attachments: email.attachments?.map(({ contentId, ...attachment }) => ({
       ...attachment,
       cid: contentId,

@@ -77,3 +77,31 @@ export async function listAuditLog(
   const entries = rows.slice(0, query.limit);
   return { entries, nextBefore: rows.length > query.limit ? entries.at(-1)!.id : null };
 }
+
+/**
+ * The console page of what an entry touched, or null when it has none (an export). A device
+ * links to its subscription's page (its entries carry `subscriptionId`).
+ */
+export function auditTargetHref(
+  entry: Pick<AuditEntry, "targetType" | "targetId" | "details">,
+): string | null {
+  const id = encodeURIComponent(entry.targetId);
+  switch (entry.targetType) {
+    case "subscription":
+      return `/admin/subscriptions/${id}`;
+    case "device": {
+      const subscriptionId = entry.details.subscriptionId;
+      return typeof subscriptionId === "string"
+        ? `/admin/subscriptions/${encodeURIComponent(subscriptionId)}#device-${id}`
+        : null;
+    }
+    case "vpn-server":
+      return `/admin/servers#server-${id}`;
+    case "post":
+      return `/admin/blog/edit/${id}`;
+    case "message":
+      return `/admin/messages?id=${id}`;
+    default:
+      return null;
+  }
+}

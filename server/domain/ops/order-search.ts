@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, between, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { union } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { canonicalIpAddress } from "#agent/node-api.ts";
@@ -11,6 +11,7 @@ import {
   SUBSCRIPTION_STATUSES,
   subscriptions,
 } from "#server/db/schema/index.ts";
+import { orderNumberOf, subscriptionIdRangeOf } from "#server/domain/billing/self-service.ts";
 
 // Finding orders (checkout sessions) and the subscriptions they became, for the staff console
 // (decision 076): one query shape for the search box, /admin/orders and /admin/subscriptions.
@@ -33,7 +34,8 @@ export const orderListSchema = z.object({
 });
 
 /**
- * POST /api/admin/search: one box for e-mail, session id, payment reference, device key or IP,
+ * POST /api/admin/search: one box for order number, name, e-mail, session id, payment reference,
+ * device key or IP,
  * within the list's filters when the box sits on a filtered list.
  */
 export const orderSearchSchema = orderListSchema.extend({
@@ -49,12 +51,15 @@ export interface OrderRow {
   planId: string;
   planName: string;
   customerEmail: string | null;
+  customerName: string | null;
   amountCents: number;
   createdAt: string;
   paidAt: string | null;
   paymentReference: string | null;
   subscription: {
     id: string;
+    /** As printed on the receipt (`FC8D-F51C-7403`). */
+    orderNumber: string;
     status: (typeof SUBSCRIPTION_STATUSES)[number];
     expiresAt: string;
     cancelAtPeriodEnd: boolean;
@@ -75,10 +80,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** `text` for a LIKE pattern: its wildcards match themselves. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
 
+/** Every word of `q` appears in the buyer's name, in any case and order ("obi ada" finds "Ada Obi"). */
+function nameHasWords(q: string): SQL | undefined {
+  const words = q.split(/\s+/).filter(Boolean).slice(0, 8);
+  return and(...words.map((word) => ilike(checkoutSessions.customerName, `%${likeLiteral(word)}%`)));
+}
+
 /**
  * The checkout sessions `q` finds, as a union of lookups each served by its own column: exact
  * for ids, keys and addresses (an IP is compared in canonical form, so `fd66:0::2` finds
- * `fd66::2`), case-insensitive "contains" for e-mail. Every value is a bound parameter.
+ * `fd66::2`), an order number as the range of subscription ids it prints (the primary key's
+ * index), case-insensitive "contains" for e-mail and for each word of the name. Every value is
+ * a bound parameter.
  */
 function sessionsMatching(executor: Executor, q: string) {
   const ip = canonicalIpAddress(q);
@@ -91,11 +104,13 @@ function sessionsMatching(executor: Executor, q: string) {
   if (ip) return byDevice(or(eq(devices.ipv4, ip), eq(devices.ipv6, ip))!);
 
   const email = `%${likeLiteral(q)}%`;
+  const orderNumber = subscriptionIdRangeOf(q);
   const bySubscription = [
     ilike(subscriptions.customerEmail, email),
     eq(subscriptions.stripeSubscriptionId, q),
     eq(subscriptions.stripeCustomerId, q),
     ...(UUID.test(q) ? [eq(subscriptions.id, q)] : []),
+    ...(orderNumber ? [between(subscriptions.id, orderNumber.first, orderNumber.last)] : []),
   ];
   return union(
     executor
@@ -106,6 +121,7 @@ function sessionsMatching(executor: Executor, q: string) {
           eq(checkoutSessions.id, q),
           eq(checkoutSessions.paymentReference, q),
           ilike(checkoutSessions.customerEmail, email),
+          nameHasWords(q),
         ),
       ),
     executor
@@ -158,12 +174,14 @@ export async function findOrders(executor: Executor, input: OrderListQuery): Pro
       planId: session.planId,
       planName: findPlan(session.planId)?.name ?? session.planId,
       customerEmail: subscription?.customerEmail ?? session.customerEmail,
+      customerName: session.customerName,
       amountCents: session.paidAmountCents ?? session.amountCents,
       createdAt: session.createdAt.toISOString(),
       paidAt: session.paidAt?.toISOString() ?? null,
       paymentReference: session.paymentReference,
       subscription: subscription && {
         id: subscription.id,
+        orderNumber: orderNumberOf(subscription.id),
         status: subscription.status,
         expiresAt: subscription.expiresAt.toISOString(),
         cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,

@@ -9,6 +9,7 @@ import { receiptEmail } from "./receipt.tsx";
 import { signInEmail } from "./sign-in.tsx";
 import { confirmationEmail, existingAccountEmail, passwordResetEmail } from "./staff-account.tsx";
 import { staffAlertEmail } from "./staff-alert.tsx";
+import { supportReplyEmail } from "./support-reply.tsx";
 import {
   cancelledEmail,
   expiredEmail,
@@ -37,6 +38,7 @@ export const RENDERERS: {
   "auth.password-reset": passwordResetEmail,
   "auth.existing-account": existingAccountEmail,
   contact: contactMessageEmail,
+  "support-reply": supportReplyEmail,
   "dispute-notice": disputeNoticeEmail,
   "staff-alert": staffAlertEmail,
 };
