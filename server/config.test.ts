@@ -31,6 +31,7 @@ describe("configuration", () => {
       STRIPE_WEBHOOK_SECRET: "whsec_x",
       SMTP_URL: "smtp://mail.naijalink.example:587",
       PUBLIC_URL: "https://naijalink.example",
+      STAFF_ADMINS: "owner@naijalink.example",
     };
     expect(loadConfig(live).NAIJALINK_MODE).toBe("live");
     for (const name of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SMTP_URL", "PUBLIC_URL"]) {
@@ -47,6 +48,27 @@ describe("configuration", () => {
     expect(() => loadConfig({ ...live, PUBLIC_URL: "http://naijalink.example" })).toThrow(/https/);
   });
 
+  it("refuses live mode without staff of its own, naming the variable, and refuses the demo's staff addresses there", () => {
+    const live = {
+      NAIJALINK_MODE: "live",
+      STRIPE_SECRET_KEY: "sk_live_x",
+      STRIPE_WEBHOOK_SECRET: "whsec_x",
+      SMTP_URL: "smtp://mail.naijalink.example:587",
+      PUBLIC_URL: "https://naijalink.example",
+    };
+    expect(() => loadConfig(live)).toThrow(/STAFF_ADMINS: required when NAIJALINK_MODE=live/);
+    expect(() => loadConfig({ ...live, STAFF_ADMINS: "admin@naijalink.example" })).toThrow(
+      /is a demo address/,
+    );
+    expect(() =>
+      loadConfig({ ...live, STAFF_ADMINS: "me@shop.example", STAFF_EDITORS: "editor@naijalink.example" }),
+    ).toThrow(/is a demo address/);
+    expect(loadConfig({ ...live, STAFF_EDITORS: "writer@shop.example" }).STAFF_EDITORS).toEqual([
+      "writer@shop.example",
+    ]);
+    expect(loadConfig({}).STAFF_ADMINS).toEqual(["admin@naijalink.example"]);
+  });
+
   it("requires staff to use two-factor by default in live mode only, unless set either way", () => {
     const live = {
       NAIJALINK_MODE: "live",
@@ -54,6 +76,7 @@ describe("configuration", () => {
       STRIPE_WEBHOOK_SECRET: "whsec_x",
       SMTP_URL: "smtp://mail.naijalink.example:587",
       PUBLIC_URL: "https://naijalink.example",
+      STAFF_ADMINS: "owner@naijalink.example",
     };
     expect(loadConfig({}).STAFF_REQUIRE_TOTP).toBe(false);
     expect(loadConfig(live).STAFF_REQUIRE_TOTP).toBe(true);

@@ -125,7 +125,7 @@ export type Config = Omit<
 /** Unset → the demo's two accounts, one of each role. */
 function staffRoles(raw: RawConfig): Pick<Config, "STAFF_ADMINS" | "STAFF_EDITORS"> {
   if (!raw.STAFF_ADMINS && !raw.STAFF_EMAILS && !raw.STAFF_EDITORS)
-    return { STAFF_ADMINS: ["admin@naijalink.example"], STAFF_EDITORS: ["editor@naijalink.example"] };
+    return { STAFF_ADMINS: [DEMO_STAFF[0]!], STAFF_EDITORS: [DEMO_STAFF[1]!] };
   const admins = [...new Set([...(raw.STAFF_ADMINS ?? []), ...(raw.STAFF_EMAILS ?? [])])];
   const editors = [...new Set(raw.STAFF_EDITORS ?? [])].filter((email) => !admins.includes(email));
   return { STAFF_ADMINS: admins, STAFF_EDITORS: editors };
@@ -139,10 +139,23 @@ const LIVE_REQUIREMENTS: Array<[keyof RawConfig, string]> = [
   ["PUBLIC_URL", "links in e-mails and Stripe's return address need the site's https address"],
 ];
 
+/** The demo's two staff accounts: addresses at a reserved domain, never a live store's staff. */
+const DEMO_STAFF = ["admin@naijalink.example", "editor@naijalink.example"];
+
 function liveModeIssues(raw: RawConfig): string[] {
   const issues = LIVE_REQUIREMENTS.filter(([name]) => !raw[name]).map(
     ([name, why]) => `${name}: required when NAIJALINK_MODE=live (${why})`,
   );
+  const staff = [...(raw.STAFF_ADMINS ?? []), ...(raw.STAFF_EMAILS ?? []), ...(raw.STAFF_EDITORS ?? [])];
+  if (staff.length === 0)
+    issues.push(
+      "STAFF_ADMINS: required when NAIJALINK_MODE=live (the demo's staff addresses are not used in a live store; name your own)",
+    );
+  const demo = staff.filter((email) => DEMO_STAFF.includes(email));
+  if (demo.length)
+    issues.push(
+      `STAFF_ADMINS / STAFF_EDITORS: ${demo.join(", ")} is a demo address; name your own staff in a live store`,
+    );
   if (raw.PUBLIC_URL && !raw.PUBLIC_URL.startsWith("https://"))
     issues.push("PUBLIC_URL: must be an https address when NAIJALINK_MODE=live");
   return issues;

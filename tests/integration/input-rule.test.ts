@@ -177,6 +177,53 @@ describe.each(databaseKinds)("the input rule on %s", (kind) => {
       customer,
     );
     expect(response.status).toBe(200);
+    const family = await accountRequest(
+      app,
+      "devices/rename",
+      { deviceId: device!.id, name: "👨‍👩‍👧 iPad" },
+      customer,
+    );
+    expect(family.status).toBe(200);
+  });
+
+  it("refuses a device name with a bidi control or any other control or format character, keeping the old name", async () => {
+    const [device] = await queryRows<{ id: string; name: string | null }>(
+      app.services.db,
+      sql`select d.id, d.name from devices d join subscriptions s on s.id = d.subscription_id where s.checkout_session_id = ${sessionId}`,
+    );
+    for (const bad of [
+      "\u202a",
+      "\u202b",
+      "\u202c",
+      "\u202d",
+      "\u202e",
+      "\u2066",
+      "\u2067",
+      "\u2068",
+      "\u2069",
+      "\u200b",
+      "\u00ad",
+      "\u2028",
+      "\t",
+      "\ue000",
+    ]) {
+      const response = await accountRequest(
+        app,
+        "devices/rename",
+        { deviceId: device!.id, name: `phone${bad}gpj.exe` },
+        customer,
+      );
+      expect(response.status, JSON.stringify(bad)).toBe(400);
+      expect(await response.json()).toEqual({
+        error: "Invalid request",
+        message: "name: A device name cannot contain control or formatting characters.",
+      });
+    }
+    const [after] = await queryRows<{ name: string | null }>(
+      app.services.db,
+      sql`select name from devices where id = ${device!.id}`,
+    );
+    expect(after!.name).toBe(device!.name);
   });
 });
 
