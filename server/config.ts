@@ -63,6 +63,8 @@ const configSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: optionalUrl,
+  /** The owner role's connection, for migrations; the app then runs as DATABASE_URL's role (decision 089). */
+  DATABASE_MIGRATION_URL: optionalUrl,
   BRAND_NAME: z.string().min(1).default("NaijaLink"),
   SUPPORT_EMAIL: z.email().default("support@naijalink.example"),
   /** Staff with every right; `STAFF_EMAILS` (the older setting) means the same. */
@@ -180,6 +182,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const raw = result.data;
+  if (raw.DATABASE_MIGRATION_URL && !raw.DATABASE_URL)
+    throw new ConfigError([
+      "DATABASE_MIGRATION_URL: needs DATABASE_URL (the embedded PGlite has a single user, so it has no separate owner)",
+    ]);
   if (raw.NAIJALINK_MODE === "live") {
     const issues = liveModeIssues(raw);
     if (issues.length) throw new ConfigError(issues);
