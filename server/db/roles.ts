@@ -5,6 +5,7 @@
 // and DATA_DIR's file modes are what guard the log.
 import { sql } from "drizzle-orm";
 import { queryRows, type Executor } from "./client.ts";
+import { MIGRATION_LOCK_ID } from "./migrate.ts";
 
 /** The role an executor's connection runs as. */
 export async function currentRole(executor: Executor): Promise<string> {
@@ -21,6 +22,8 @@ export async function grantAppRole(owner: Executor, appRole: string): Promise<vo
   if (appRole === (await currentRole(owner))) return;
   const role = sql.identifier(appRole);
   await owner.transaction(async (tx) => {
+    // Two processes granting at once would fail ("tuple concurrently updated"): one at a time.
+    await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_ID})`);
     await tx.execute(sql`grant usage on schema public to ${role}`);
     await tx.execute(sql`grant select, insert, update, delete on all tables in schema public to ${role}`);
     await tx.execute(sql`grant usage, select on all sequences in schema public to ${role}`);
