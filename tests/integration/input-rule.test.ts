@@ -170,20 +170,10 @@ describe.each(databaseKinds)("the input rule on %s", (kind) => {
       app.services.db,
       sql`select d.id from devices d join subscriptions s on s.id = d.subscription_id where s.checkout_session_id = ${sessionId}`,
     );
-    const response = await accountRequest(
-      app,
-      "devices/rename",
-      { deviceId: device!.id, name: "Adé's 📱" },
-      customer,
-    );
-    expect(response.status).toBe(200);
-    const family = await accountRequest(
-      app,
-      "devices/rename",
-      { deviceId: device!.id, name: "👨‍👩‍👧 iPad" },
-      customer,
-    );
-    expect(family.status).toBe(200);
+    for (const name of ["Adé's 📱", "👨‍👩‍👧 iPad"]) {
+      const response = await accountRequest(app, "devices/rename", { deviceId: device!.id, name }, customer);
+      expect(response.status, name).toBe(200);
+    }
   });
 
   it("refuses a device name with a bidi control or any other control or format character, keeping the old name", async () => {
