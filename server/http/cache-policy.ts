@@ -35,11 +35,15 @@ export function withCachePolicy(handler: NodeHandler): NodeHandler {
   };
 }
 
-/** The policy on a Fetch answer (the in-process handler). */
+/**
+ * The personal-path half of the policy on a Fetch answer (the in-process handler). The default for
+ * answers that declare nothing is the HTTP server's alone: what the in-process handler renders may
+ * be kept by a page cache in front of it, which stores only answers without `private`.
+ */
 export function applyCachePolicy(pathname: string, response: Response): Response {
-  const value = cacheControlFor(pathname, response.headers.get("cache-control"));
-  if (response.headers.get("cache-control") === value) return response;
+  if (!isPersonalPath(pathname) || response.headers.get("cache-control") === PRIVATE_NO_STORE)
+    return response;
   const headers = new Headers(response.headers);
-  headers.set("Cache-Control", value);
+  headers.set("Cache-Control", PRIVATE_NO_STORE);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

@@ -41,7 +41,7 @@ describe("Cache-Control on staff and customer answers", () => {
     customer = await signedInCustomer(app, "cache-buyer@example.com");
     const rows = (await app.services.db.query.subscriptions.findMany()) as Array<{ id: string }>;
     subscriptionId = rows[0]!.id;
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await app?.close();
   });
