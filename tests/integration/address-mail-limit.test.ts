@@ -12,7 +12,7 @@ describe.each(databaseKinds)("per-address limits on staff account e-mails on %s"
   const other = "reset-flooded@naijalink.example";
   beforeAll(async () => {
     app = await createTestApp({ kind, env: { STAFF_ADMINS: `${owner},${other}` } });
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await app?.close();
   });

@@ -25,7 +25,7 @@ describe.each(databaseKinds)("the input rule on %s", (kind) => {
     staff = (await createAccount(app, STAFF_EMAIL)).cookie;
     sessionId = await buy(app, "pro-monthly", "rule-buyer@example.com");
     customer = await signedInCustomer(app, "rule-buyer@example.com");
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await app?.close();
   });

@@ -14,7 +14,7 @@ describe("what reaches the log when something breaks", () => {
   beforeAll(async () => {
     app = await createTestApp({ env: { STAFF_ADMINS: EMAIL } });
     await createAccount(app, EMAIL);
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await app?.close();
   });

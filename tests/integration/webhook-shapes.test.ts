@@ -37,7 +37,7 @@ describe.each(databaseKinds)("signed Stripe events of odd shapes on %s", (kind) 
   let standIn: StripeStandIn;
   beforeAll(async () => {
     ({ app, standIn } = await createStripeTestApp({ kind }));
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await app?.close();
     await standIn?.close();
