@@ -4,7 +4,8 @@
 // with the same bytes, compressed once.
 import { PassThrough } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
-import { ServerRouter, type AppLoadContext, type EntryContext } from "react-router";
+import { ServerRouter, type AppLoadContext, type EntryContext, type HandleErrorFunction } from "react-router";
+import { routeLabel } from "#server/http/api.ts";
 import { inlineScriptHashes } from "#server/http/security-headers.ts";
 
 export const streamTimeout = 5_000;
@@ -46,10 +47,23 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           status = 500;
-          // An error in the shell rejects, and React Router logs it; later ones only React sees.
-          if (shellRendered) console.error(error);
+          // An error in the shell rejects, and React Router logs it (handleError); later ones only React sees.
+          if (shellRendered) loadContext.services.logger.error({ err: error }, "page render failed");
         },
       },
     );
   });
 }
+
+/**
+ * Errors of loaders, actions and renders, through the one JSON logger (issue 25) instead of
+ * React Router's console.error: the error's class, message and frames, and the route, not the URL
+ * (its query may hold an address or a token).
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  (context as AppLoadContext).services.logger.error(
+    { err: error, route: routeLabel(new URL(request.url).pathname) },
+    "unexpected error in a route",
+  );
+};

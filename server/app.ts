@@ -14,7 +14,10 @@ import { clientAddress } from "./http/client-address.ts";
 import { measureRequests, routePatterns, staticFilePaths } from "./http/metrics.ts";
 import { createPageCache } from "./http/page-cache.ts";
 import { servePrecompressedAssets } from "./http/precompressed-assets.ts";
-import { withBodyLimit } from "./http/body-limit.ts";
+import { ApiError, errorResponse } from "./http/api.ts";
+import { withRequestIntake } from "./http/body-limit.ts";
+import { applyCachePolicy, withCachePolicy } from "./http/cache-policy.ts";
+import { admitFetchRequest, createIntake } from "./http/intake.ts";
 import { contentSecurityPolicy, CSP_HEADER, withSecurityHeaders } from "./http/security-headers.ts";
 import { staticPageSource, staticPagePaths } from "./http/static-pages.ts";
 import { startServices, type AppServices, type ServiceOptions } from "./services.ts";
@@ -41,8 +44,23 @@ declare module "react-router" {
 
 const loadBuild = () => import("virtual:react-router/server-build") as Promise<ServerBuild>;
 
-/** Fetch in, Fetch out: how tests call the app in-process. */
+/**
+ * Fetch in, Fetch out: how tests call the app in-process, through the same intake and cache
+ * policy as the HTTP server's requests (server/http/intake.ts, cache-policy.ts).
+ */
 export function createFetchHandler(services: AppServices) {
+  const render = createRenderHandler(services);
+  const intake = createIntake(services);
+  return async (request: Request, remoteAddress = "127.0.0.1") => {
+    const admitted = await admitFetchRequest(intake, request);
+    const response =
+      admitted instanceof ApiError ? errorResponse(admitted) : await render(admitted, remoteAddress);
+    return applyCachePolicy(new URL(request.url).pathname, response);
+  };
+}
+
+/** React Router on a Fetch request already admitted: what the page cache renders pages with. */
+function createRenderHandler(services: AppServices) {
   // Resolved once: handed a function, React Router would rebuild its route table on every request.
   let handler: ReturnType<typeof createRequestHandler> | undefined;
   const policy = { development: routerMode(services) === "development" };
@@ -87,7 +105,7 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
   const build = viteDevServer ? undefined : await loadBuild();
   const pageCache = build
     ? createPageCache({
-        handle: createFetchHandler(services),
+        handle: createRenderHandler(services),
         sources: [staticPageSource(staticPagePaths(build)), blogPageSource(services.blogFreshness)],
       })
     : undefined;
@@ -126,9 +144,11 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
   // decoration would cost most of a hit (decision 022).
   const answer = withSecurityHeaders(
     options,
-    withBodyLimit((request, response) => {
-      if (!pageCache?.serveHit(request, response)) app(request, response);
-    }),
+    withCachePolicy(
+      withRequestIntake(createIntake(services), (request, response) => {
+        if (!pageCache?.serveHit(request, response)) app(request, response);
+      }),
+    ),
   );
   // In development routes change under Vite, so requests carry one label there.
   const routeOf = build ? routePatterns(build.routes, staticFilePaths(clientDir)) : () => "development";

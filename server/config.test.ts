@@ -1,6 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, publicConfig, usesTestCheckout } from "./config.ts";
 
+/** Every setting live mode needs. */
+const LIVE = {
+  NAIJALINK_MODE: "live",
+  STRIPE_SECRET_KEY: "sk_live_x",
+  STRIPE_WEBHOOK_SECRET: "whsec_x",
+  SMTP_URL: "smtp://mail.naijalink.example:587",
+  PUBLIC_URL: "https://naijalink.example",
+  STAFF_ADMINS: "owner@naijalink.example",
+};
+
 describe("configuration", () => {
   it("starts on the embedded defaults with no settings at all", () => {
     const config = loadConfig({});
@@ -25,16 +35,9 @@ describe("configuration", () => {
   });
 
   it("refuses live mode without each setting a real store needs, naming every missing one", () => {
-    const live = {
-      NAIJALINK_MODE: "live",
-      STRIPE_SECRET_KEY: "sk_live_x",
-      STRIPE_WEBHOOK_SECRET: "whsec_x",
-      SMTP_URL: "smtp://mail.naijalink.example:587",
-      PUBLIC_URL: "https://naijalink.example",
-    };
-    expect(loadConfig(live).NAIJALINK_MODE).toBe("live");
+    expect(loadConfig(LIVE).NAIJALINK_MODE).toBe("live");
     for (const name of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SMTP_URL", "PUBLIC_URL"]) {
-      const { [name]: _missing, ...rest } = live as Record<string, string>;
+      const { [name]: _missing, ...rest } = LIVE as Record<string, string>;
       expect(() => loadConfig(rest), name).toThrow(new RegExp(`${name}: required when NAIJALINK_MODE=live`));
     }
     try {
@@ -44,21 +47,29 @@ describe("configuration", () => {
       for (const name of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SMTP_URL", "PUBLIC_URL"])
         expect(String(error)).toContain(name);
     }
-    expect(() => loadConfig({ ...live, PUBLIC_URL: "http://naijalink.example" })).toThrow(/https/);
+    expect(() => loadConfig({ ...LIVE, PUBLIC_URL: "http://naijalink.example" })).toThrow(/https/);
+  });
+
+  it("refuses live mode without staff of its own, naming the variable, and refuses the demo's staff addresses there", () => {
+    const { STAFF_ADMINS: _staff, ...live } = LIVE;
+    expect(() => loadConfig(live)).toThrow(/STAFF_ADMINS: required when NAIJALINK_MODE=live/);
+    expect(() => loadConfig({ ...live, STAFF_ADMINS: "admin@naijalink.example" })).toThrow(
+      /is a demo address/,
+    );
+    expect(() =>
+      loadConfig({ ...live, STAFF_ADMINS: "me@shop.example", STAFF_EDITORS: "editor@naijalink.example" }),
+    ).toThrow(/is a demo address/);
+    expect(loadConfig({ ...live, STAFF_EDITORS: "writer@shop.example" }).STAFF_EDITORS).toEqual([
+      "writer@shop.example",
+    ]);
+    expect(loadConfig({}).STAFF_ADMINS).toEqual(["admin@naijalink.example"]);
   });
 
   it("requires staff to use two-factor by default in live mode only, unless set either way", () => {
-    const live = {
-      NAIJALINK_MODE: "live",
-      STRIPE_SECRET_KEY: "sk_live_x",
-      STRIPE_WEBHOOK_SECRET: "whsec_x",
-      SMTP_URL: "smtp://mail.naijalink.example:587",
-      PUBLIC_URL: "https://naijalink.example",
-    };
     expect(loadConfig({}).STAFF_REQUIRE_TOTP).toBe(false);
-    expect(loadConfig(live).STAFF_REQUIRE_TOTP).toBe(true);
+    expect(loadConfig(LIVE).STAFF_REQUIRE_TOTP).toBe(true);
     expect(loadConfig({ STAFF_REQUIRE_TOTP: "true" }).STAFF_REQUIRE_TOTP).toBe(true);
-    expect(loadConfig({ ...live, STAFF_REQUIRE_TOTP: "false" }).STAFF_REQUIRE_TOTP).toBe(false);
+    expect(loadConfig({ ...LIVE, STAFF_REQUIRE_TOTP: "false" }).STAFF_REQUIRE_TOTP).toBe(false);
     expect(() => loadConfig({ STAFF_REQUIRE_TOTP: "yes" })).toThrow(/STAFF_REQUIRE_TOTP/);
   });
 

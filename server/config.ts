@@ -63,6 +63,8 @@ const configSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: optionalUrl,
+  /** The owner role's connection, for migrations; the app then runs as DATABASE_URL's role (decision 089). */
+  DATABASE_MIGRATION_URL: optionalUrl,
   BRAND_NAME: z.string().min(1).default("NaijaLink"),
   SUPPORT_EMAIL: z.email().default("support@naijalink.example"),
   /** Staff with every right; `STAFF_EMAILS` (the older setting) means the same. */
@@ -125,7 +127,7 @@ export type Config = Omit<
 /** Unset → the demo's two accounts, one of each role. */
 function staffRoles(raw: RawConfig): Pick<Config, "STAFF_ADMINS" | "STAFF_EDITORS"> {
   if (!raw.STAFF_ADMINS && !raw.STAFF_EMAILS && !raw.STAFF_EDITORS)
-    return { STAFF_ADMINS: ["admin@naijalink.example"], STAFF_EDITORS: ["editor@naijalink.example"] };
+    return { STAFF_ADMINS: [DEMO_STAFF[0]!], STAFF_EDITORS: [DEMO_STAFF[1]!] };
   const admins = [...new Set([...(raw.STAFF_ADMINS ?? []), ...(raw.STAFF_EMAILS ?? [])])];
   const editors = [...new Set(raw.STAFF_EDITORS ?? [])].filter((email) => !admins.includes(email));
   return { STAFF_ADMINS: admins, STAFF_EDITORS: editors };
@@ -139,10 +141,23 @@ const LIVE_REQUIREMENTS: Array<[keyof RawConfig, string]> = [
   ["PUBLIC_URL", "links in e-mails and Stripe's return address need the site's https address"],
 ];
 
+/** The demo's two staff accounts: addresses at a reserved domain, never a live store's staff. */
+const DEMO_STAFF = ["admin@naijalink.example", "editor@naijalink.example"];
+
 function liveModeIssues(raw: RawConfig): string[] {
   const issues = LIVE_REQUIREMENTS.filter(([name]) => !raw[name]).map(
     ([name, why]) => `${name}: required when NAIJALINK_MODE=live (${why})`,
   );
+  const staff = [...(raw.STAFF_ADMINS ?? []), ...(raw.STAFF_EMAILS ?? []), ...(raw.STAFF_EDITORS ?? [])];
+  if (staff.length === 0)
+    issues.push(
+      "STAFF_ADMINS: required when NAIJALINK_MODE=live (the demo's staff addresses are not used in a live store; name your own)",
+    );
+  const demo = staff.filter((email) => DEMO_STAFF.includes(email));
+  if (demo.length)
+    issues.push(
+      `STAFF_ADMINS / STAFF_EDITORS: ${demo.join(", ")} is a demo address; name your own staff in a live store`,
+    );
   if (raw.PUBLIC_URL && !raw.PUBLIC_URL.startsWith("https://"))
     issues.push("PUBLIC_URL: must be an https address when NAIJALINK_MODE=live");
   return issues;
@@ -167,6 +182,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     );
   }
   const raw = result.data;
+  if (raw.DATABASE_MIGRATION_URL && !raw.DATABASE_URL)
+    throw new ConfigError([
+      "DATABASE_MIGRATION_URL: needs DATABASE_URL (the embedded PGlite has a single user, so it has no separate owner)",
+    ]);
   if (raw.NAIJALINK_MODE === "live") {
     const issues = liveModeIssues(raw);
     if (issues.length) throw new ConfigError(issues);

@@ -7,6 +7,7 @@ import {
   type Executor,
 } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
+import { canAlterAuditLog, currentRole, grantAppRole } from "./db/roles.ts";
 import { createCustomerAuth, type CustomerAuth } from "./domain/account/customer-auth.ts";
 import { createAuth, type Auth } from "./domain/auth/auth.ts";
 import { queueDueReminders } from "./domain/billing/reminders.ts";
@@ -93,6 +94,22 @@ export interface RunningServices {
   close(): Promise<void>;
 }
 
+/**
+ * With DATABASE_MIGRATION_URL, the owner's connection migrates and grants the app's role what it
+ * may do (db/roles.ts); without it the app's own connection migrates (PGlite, or one role).
+ */
+async function migrateAsOwner(config: Config, database: DatabaseHandle): Promise<string[]> {
+  if (!config.DATABASE_MIGRATION_URL) return migrate(database.db);
+  const owner = await openDatabase({ databaseUrl: config.DATABASE_MIGRATION_URL, dataDir: config.DATA_DIR });
+  try {
+    const applied = await migrate(owner.db);
+    await grantAppRole(owner.db, await currentRole(database.db));
+    return applied;
+  } finally {
+    await owner.close();
+  }
+}
+
 export async function startServices(config: Config, options: ServiceOptions = {}): Promise<RunningServices> {
   const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL });
   const tightened = await securePrivateDirectory(config.DATA_DIR);
@@ -102,8 +119,13 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   // PGlite's WebAssembly file system gives its files mode 0666 whatever the umask: DATA_DIR's
   // 0700 keeps them from other users; they are tightened as well once it has opened and closed.
   await securePrivateDirectory(config.DATA_DIR);
-  const applied = await migrate(database.db);
+  const applied = await migrateAsOwner(config, database);
   if (applied.length) logger.info({ migrations: applied }, "database migrated");
+  if (database.kind === "postgres" && (await canAlterAuditLog(database.db)))
+    logger.warn(
+      { database: "DATABASE_URL" },
+      "the app's database role owns the staff audit log and could alter it: run the app as its own role and migrate with DATABASE_MIGRATION_URL (docs/operating.md, Database roles)",
+    );
   const developmentServer =
     config.NAIJALINK_MODE === "demo" ? await ensureDevelopmentServer(database.db, config) : undefined;
   if (developmentServer)

@@ -28,8 +28,6 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: "robots", content: "noindex" },
 ];
 
-export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
   const now = new Date();

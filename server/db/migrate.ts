@@ -8,7 +8,8 @@ const migrationFiles = import.meta.glob<string>("./migrations/*.sql", {
   eager: true,
 });
 
-const MIGRATION_LOCK_ID = 7_241_180;
+/** Held by whoever migrates or grants (roles.ts): concurrent starters take turns. */
+export const MIGRATION_LOCK_ID = 7_241_180;
 
 export function listMigrations(): Array<{ name: string; statements: string[] }> {
   return Object.entries(migrationFiles)

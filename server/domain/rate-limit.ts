@@ -22,6 +22,21 @@ export async function consumeRateLimit(
   return result!;
 }
 
+/** Keys longer than this are shortened (their start kept, the rest hashed): an index entry has a size limit. */
+const MAX_KEY_LENGTH = 300;
+
+/**
+ * The stored form of a key, whatever string a caller built it from (a typed e-mail address, say):
+ * NUL and unpaired surrogates, which PostgreSQL refuses, become U+FFFD, and a long key keeps its
+ * first characters and a hash of the whole. Ordinary keys are stored as they are, so a prefix
+ * still finds them (`clearSignInFailures`).
+ */
+export function rateLimitKey(key: string): string {
+  const safe = `app:${key}`.replaceAll("\u0000", "\ufffd").replace(/\p{Cs}/gu, "\ufffd");
+  if (safe.length <= MAX_KEY_LENGTH) return safe;
+  return `${safe.slice(0, 200)}#${crypto.createHash("sha256").update(safe).digest("base64url")}`;
+}
+
 /** Several counters of one window length, counted in one statement; results in the input order. */
 export async function consumeRateLimits(
   executor: Executor,
@@ -33,7 +48,13 @@ export async function consumeRateLimits(
   const rows = await executor
     .insert(rateLimit)
     .values(
-      counters.map(({ key }) => ({ id: crypto.randomUUID(), key: `app:${key}`, count: 1, lastRequest: now })),
+      // One row per stored key: two keys that store alike count as one (an upsert may touch a row once).
+      [...new Set(counters.map(({ key }) => rateLimitKey(key)))].map((key) => ({
+        id: crypto.randomUUID(),
+        key,
+        count: 1,
+        lastRequest: now,
+      })),
     )
     .onConflictDoUpdate({
       target: rateLimit.key,
@@ -45,7 +66,7 @@ export async function consumeRateLimits(
     .returning({ key: rateLimit.key, count: rateLimit.count, lastRequest: rateLimit.lastRequest });
   const byKey = new Map(rows.map((row) => [row.key, row]));
   return counters.map(({ key, limit }) => {
-    const row = byKey.get(`app:${key}`)!;
+    const row = byKey.get(rateLimitKey(key))!;
     return {
       allowed: row.count <= limit,
       remaining: Math.max(0, limit - row.count),

@@ -127,6 +127,13 @@ export function parseInput<T>(schema: ZodType<T>, input: unknown): T {
   throw badRequest(`${field}${issue.message}`);
 }
 
+/**
+ * A path as a log line may name it: segments of lower-case words kept, any other (an id, a
+ * capability token such as /api/configs/{token}) written `:param`.
+ */
+export const routeLabel = (pathname: string) =>
+  pathname.replace(/[^/]+/g, (segment) => (/^[a-z][a-z-]*(\.[a-z]+)?$/.test(segment) ? segment : ":param"));
+
 export interface ApiCall {
   request: Request;
   context: AppLoadContext;
@@ -154,7 +161,7 @@ export async function handleApi(
     if (error instanceof ApiError || error instanceof DomainError) return errorResponse(error);
     if (error instanceof Response) return error;
     call.context.services.logger.error(
-      { err: error, path: new URL(call.request.url).pathname },
+      { err: error, route: routeLabel(new URL(call.request.url).pathname) },
       "unexpected API error",
     );
     return Response.json(

@@ -7,6 +7,7 @@ import { queryRows } from "#server/db/client.ts";
 import { VPN_SERVER_STATUSES, vpnServers, type VpnServerStatus } from "#server/db/schema/index.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { buy, signedInCustomer } from "../support/account.ts";
+import { tableDigests } from "../support/table-digest.ts";
 import { addTestVpnServer } from "../support/vpn.ts";
 import { createAccount, OTHER_STAFF_EMAIL, STAFF_EMAIL } from "./admin-helpers.ts";
 
@@ -146,32 +147,12 @@ const PAGE_ADDRESSES: Record<string, (fixture: Fixture) => string> = {
 
 type Caller = "anonymous" | "customer" | "unverifiedStaff" | "editor" | "admin";
 
-/** Tables that change on reading (sessions, rate-limit counters) are left out of "changed nothing". */
-const VOLATILE_TABLES = /session|rate_limit|verification/;
-
 describe("staff console authorisation matrix", () => {
   let app: TestApp;
   let fixture: Fixture;
   const cookies = {} as Record<Caller, string>;
 
-  async function snapshot(): Promise<Record<string, string>> {
-    const tables = await queryRows<{ name: string }>(
-      app.services.db,
-      sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
-    );
-    const result: Record<string, string> = {};
-    for (const { name } of tables) {
-      if (VOLATILE_TABLES.test(name)) continue;
-      const [row] = await queryRows<{ digest: string | null }>(
-        app.services.db,
-        sql.raw(
-          `select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from "${name}" t`,
-        ),
-      );
-      result[name] = row?.digest ?? "";
-    }
-    return result;
-  }
+  const snapshot = () => tableDigests(app.services.db);
 
   function call(caller: Caller, path: string, body: unknown) {
     const headers: Record<string, string> = cookies[caller] ? { cookie: cookies[caller] } : {};

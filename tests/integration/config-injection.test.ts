@@ -32,7 +32,7 @@ describe.each(databaseKinds)("config injection on %s", (kind) => {
   beforeAll(async () => {
     app = await createTestApp({ kind });
     cookie = (await createAccount(app, STAFF_EMAIL)).cookie;
-  }, 120_000);
+  }, 240_000);
   afterAll(async () => {
     await app?.close();
   });

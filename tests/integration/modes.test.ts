@@ -11,7 +11,7 @@ import {
 } from "#server/db/schema/index.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { addTestSubscription, addTestVpnServer, issueTestDevice } from "../support/vpn.ts";
-import { signUp, STAFF_EMAIL } from "./admin-helpers.ts";
+import { signUp } from "./admin-helpers.ts";
 
 const LIVE_ENV = {
   NAIJALINK_MODE: "live",
@@ -19,6 +19,7 @@ const LIVE_ENV = {
   STRIPE_WEBHOOK_SECRET: "whsec_test_naijalink_unused",
   SMTP_URL: "smtp://mail.naijalink.example:587",
   PUBLIC_URL: "https://naijalink.example",
+  STAFF_ADMINS: "owner@naijalink.example",
 };
 
 /** A built-in checkout session as a demo store (or one without Stripe keys) left it, unpaid. */
@@ -69,7 +70,7 @@ describe("live mode", () => {
   });
 
   it("never writes a staff sign-up's confirmation link to the log", async () => {
-    const signedUp = await signUp(app, STAFF_EMAIL);
+    const signedUp = await signUp(app, LIVE_ENV.STAFF_ADMINS);
     expect(signedUp.status).toBe(200);
     const [queued] = await app.services.db
       .select()

@@ -5,7 +5,7 @@ import {
   CUSTOMER_AUTH_PATHS,
   CUSTOMER_CLIENT_IP_HEADER,
 } from "#server/domain/account/customer-auth.ts";
-import { errorResponse, notFound } from "#server/http/api.ts";
+import { errorResponse, handleApi, notFound } from "#server/http/api.ts";
 import { hideSessionToken } from "#server/http/session-token.ts";
 import type { Route } from "./+types/account-auth";
 
@@ -23,5 +23,6 @@ async function forward({ request, context }: Route.LoaderArgs | Route.ActionArgs
   return hideSessionToken(request, response);
 }
 
-export const loader = (args: Route.LoaderArgs) => forward(args);
-export const action = (args: Route.ActionArgs) => forward(args);
+// handleApi: an unexpected error is logged through the JSON logger and answered with a generic 500.
+export const loader = (args: Route.LoaderArgs) => handleApi(args, () => forward(args));
+export const action = (args: Route.ActionArgs) => handleApi(args, () => forward(args));

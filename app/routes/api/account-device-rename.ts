@@ -12,7 +12,13 @@ const renameDeviceSchema = z
       .trim()
       .min(1, "Give the device a name.")
       .max(40, "A device name has at most 40 characters.")
-      .regex(/^[^\p{Cc}]*$/u, "A device name cannot contain control characters."),
+      // No controls, no format characters (bidi overrides such as U+202E would let a name show
+      // as something else in the staff console and e-mails), no separators, no private use or
+      // unpaired surrogates. The zero-width joiner alone stays: emoji sequences need it.
+      .regex(
+        /^(?:(?![\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Zl}\p{Zp}])[\s\S]|\u200d)*$/u,
+        "A device name cannot contain control or formatting characters.",
+      ),
   })
   .strict();
 

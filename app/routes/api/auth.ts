@@ -1,5 +1,6 @@
 // better-auth's own endpoints (/api/auth/sign-in/email, /api/auth/sign-up/email, …).
 import { CLIENT_IP_HEADER } from "#server/domain/auth/auth.ts";
+import { handleApi } from "#server/http/api.ts";
 import { hideSessionToken } from "#server/http/session-token.ts";
 import type { Route } from "./+types/auth";
 
@@ -19,5 +20,6 @@ async function forward({ request, context }: Route.LoaderArgs | Route.ActionArgs
   return hideSessionToken(request, response);
 }
 
-export const loader = (args: Route.LoaderArgs) => forward(args);
-export const action = (args: Route.ActionArgs) => forward(args);
+// handleApi: an unexpected error is logged through the JSON logger and answered with a generic 500.
+export const loader = (args: Route.LoaderArgs) => handleApi(args, () => forward(args));
+export const action = (args: Route.ActionArgs) => handleApi(args, () => forward(args));

@@ -2,7 +2,7 @@
 import { eq, like } from "drizzle-orm";
 import type { Database } from "#server/db/client.ts";
 import * as authSchema from "#server/db/schema/auth.ts";
-import { consumeRateLimit, type RateLimitResult } from "#server/domain/rate-limit.ts";
+import { consumeRateLimit, rateLimitKey, type RateLimitResult } from "#server/domain/rate-limit.ts";
 
 /**
  * Failed sign-ins per account AND client address: a stranger guessing from one address locks
@@ -15,7 +15,7 @@ function normalised(email: string) {
   return email.trim().toLowerCase();
 }
 
-/** `consumeRateLimit` prefixes keys with `app:`; clearing deletes by the full key. */
+/** Clearing deletes by the key as stored (`rateLimitKey`). */
 function signInKey(email: string, clientIp: string) {
   return `sign-in:${normalised(email)}:${clientIp}`;
 }
@@ -41,9 +41,9 @@ export async function clearSignInFailures(db: Database, email: string, clientIp?
   if (clientIp !== undefined) {
     await db
       .delete(authSchema.rateLimit)
-      .where(eq(authSchema.rateLimit.key, `app:${signInKey(email, clientIp)}`));
+      .where(eq(authSchema.rateLimit.key, rateLimitKey(signInKey(email, clientIp))));
     return;
   }
-  const prefix = `app:${signInKey(email, "")}`.replace(/[\\%_]/g, (char) => `\\${char}`);
+  const prefix = rateLimitKey(signInKey(email, "")).replace(/[\\%_]/g, (char) => `\\${char}`);
   await db.delete(authSchema.rateLimit).where(like(authSchema.rateLimit.key, `${prefix}%`));
 }

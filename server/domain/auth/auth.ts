@@ -6,6 +6,7 @@ import { bearer, twoFactor } from "better-auth/plugins";
 import type { Config } from "#server/config.ts";
 import type { Database, Executor } from "#server/db/client.ts";
 import * as authSchema from "#server/db/schema/auth.ts";
+import { mayMailAddress } from "#server/domain/mail/address-limit.ts";
 import type { EmailRequest } from "#server/domain/mail/email-data.ts";
 import type { RateLimitResult } from "#server/domain/rate-limit.ts";
 import type { Logger } from "#server/logger.ts";
@@ -61,7 +62,12 @@ export function createAuth(deps: AuthDependencies) {
   const { config, db, logger } = deps;
   const brand = config.BRAND_NAME;
 
+  /** Queues an account mail unless its address has had its share for now (address-limit.ts). */
   async function queueEmail(email: EmailRequest) {
+    if (!(await mayMailAddress(db, "staff-account", email.to))) {
+      logger.info({ kind: email.template }, "account e-mail not sent: its address had its share for now");
+      return;
+    }
     await deps.mail.enqueue(db, email);
     deps.mail.wake();
   }
@@ -101,7 +107,7 @@ export function createAuth(deps: AuthDependencies) {
       },
       sendResetPassword: async ({ user: recipient, url }) => {
         await queueEmail({ template: "auth.password-reset", to: recipient.email, data: { url } });
-        logger.info({ email: recipient.email }, "password reset e-mail queued");
+        logger.info({ staff: recipient.id }, "password reset e-mail queued");
       },
     },
     emailVerification: {
@@ -114,7 +120,7 @@ export function createAuth(deps: AuthDependencies) {
         // Deliberate exception to "no tokens in logs" (decisions 030, 060), and only in demo mode
         // without a mail server: there it is how the first staff account gets confirmed.
         if (config.NAIJALINK_MODE === "demo" && !config.SMTP_URL)
-          logger.info({ email: recipient.email, link: url }, "e-mail verification link");
+          logger.info({ staff: recipient.id, link: url }, "e-mail verification link");
       },
     },
     rateLimit: {
@@ -134,6 +140,9 @@ export function createAuth(deps: AuthDependencies) {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
     },
     telemetry: { enabled: false },
+    // Unexpected errors leave better-auth for the route's handleApi, which logs them through the
+    // JSON logger; otherwise its router prints them with `# SERVER_ERROR:` to stdout (issue 25).
+    onAPIError: { throw: true },
     logger: {
       // "info": with "warn", "error" or "debug" better-auth also prints every refused request
       // (wrong password, rate limit) to the console through its own logger.

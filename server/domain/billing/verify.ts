@@ -13,7 +13,7 @@ import { deviceSummary, issueDevice, liveDevices } from "#server/domain/vpn/devi
 import type { Executor } from "#server/db/client.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import { rateLimited } from "#server/domain/errors.ts";
-import { consumeRateLimit, consumeRateLimits } from "#server/domain/rate-limit.ts";
+import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import { hashToken } from "#server/secrets.ts";
 import { recordPayment } from "./checkout.ts";
 import {
@@ -41,11 +41,16 @@ export interface VerifiedPayment {
   message: string;
 }
 
+/**
+ * Per client only. There is no per-session limit (issue 25): anyone holding a session id could
+ * spend it and block the buyer's success page; what it guarded (asking Stripe about one session)
+ * has its own throttle, `stripeCheck`, which decides whether Stripe is asked, never whether the
+ * caller is answered from the database.
+ */
 export const VERIFY_LIMITS = {
-  /** Calls per minute from one client, and for one session. */
+  /** Calls per minute from one client. */
   windowMs: 60_000,
   perClient: 60,
-  perSession: 30,
   /** How often Stripe is asked about one unpaid session. */
   stripeCheck: { limit: 1, windowMs: 5_000 },
 };
@@ -79,16 +84,12 @@ export async function verifyPayment(
   caller: VerifyCaller,
   now = new Date(),
 ): Promise<VerifiedPayment> {
-  const limits = await consumeRateLimits(
-    services.db,
-    [
-      { key: `verify-payment:client:${caller.clientIp}`, limit: VERIFY_LIMITS.perClient },
-      { key: `verify-payment:session:${input.sessionId}`, limit: VERIFY_LIMITS.perSession },
-    ],
-    { windowMs: VERIFY_LIMITS.windowMs, now: now.getTime() },
-  );
-  const refused = limits.find((result) => !result.allowed);
-  if (refused) throw rateLimited(refused.retryAfterSeconds);
+  const limit = await consumeRateLimit(services.db, `verify-payment:client:${caller.clientIp}`, {
+    limit: VERIFY_LIMITS.perClient,
+    windowMs: VERIFY_LIMITS.windowMs,
+    now: now.getTime(),
+  });
+  if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds);
   const [read] = await services.db
     .select({ session: checkoutSessions, subscription: subscriptions })
     .from(checkoutSessions)

@@ -9,16 +9,32 @@ import { isPaidUp } from "#server/domain/vpn/usable.ts";
 import { findCheckoutSession, recordPayment } from "./checkout.ts";
 import { fulfilCheckout, type BillingServices } from "./fulfil.ts";
 import { disputeCharge, disputedCharge, refundCharge, type DisputedCharge } from "./reversals.ts";
+import { checkEventShape } from "./webhook-shapes.ts";
 import { receivedPayment, sessionState, stripeClient, subscriptionChangesFrom } from "./stripe-provider.ts";
 
 export interface WebhookOutcome {
   received: true;
   duplicate: boolean;
   type: string;
+  /** A signed event whose shape the webhook cannot read (webhook-shapes.ts): nothing was applied. */
+  ignored?: true;
 }
 
 const idOf = (value: string | { id: string } | null | undefined) =>
   typeof value === "string" ? value : (value?.id ?? null);
+
+/**
+ * Whether a `Stripe-Signature` header has the shape Stripe sends (`t=<unix time>,v1=<hex>`, more
+ * signatures optional): checked before the body is read, so an unsigned stranger's body is never.
+ */
+export function isStripeSignatureShaped(header: string | null | undefined): boolean {
+  return (
+    typeof header === "string" &&
+    header.length <= 1024 &&
+    /^t=\d{1,12}(?:,v\d=[0-9a-f]{64})+$/.test(header) &&
+    header.includes(",v1=")
+  );
+}
 
 /**
  * Verifies a Stripe webhook on its raw body, then handles it exactly once: the event id is
@@ -34,13 +50,35 @@ export async function handleStripeWebhook(
   if (!services.config.STRIPE_SECRET_KEY || !secret) {
     throw notFound("Stripe webhooks are not enabled on this server.");
   }
-  if (!signature) throw invalidInput("The Stripe-Signature header is missing.");
-  let event: Stripe.Event;
+  if (!signature || !isStripeSignatureShaped(signature))
+    throw invalidInput("The Stripe-Signature header is missing or malformed.");
+  let signed: Stripe.Event;
   try {
-    event = stripeClient(services.config).webhooks.constructEvent(rawBody, signature, secret);
+    signed = stripeClient(services.config).webhooks.constructEvent(rawBody, signature, secret);
   } catch {
     throw invalidInput("The webhook signature does not match.");
   }
+  // Signed but not shaped as the webhook reads it: acknowledged (a retry would bring the same
+  // bytes), changes nothing, and logged for the operator.
+  const shape = checkEventShape(signed);
+  if (!shape.ok) {
+    const { id, type } = signed as { id?: unknown; type?: unknown };
+    services.logger.error(
+      {
+        eventId: typeof id === "string" ? id : null,
+        type: typeof type === "string" ? type : null,
+        problem: shape.problem,
+      },
+      "stripe webhook with an unexpected shape: acknowledged, not applied",
+    );
+    return {
+      received: true,
+      duplicate: false,
+      type: typeof type === "string" ? type : "unknown",
+      ignored: true,
+    };
+  }
+  const event = shape.event;
   // Asked of Stripe before the transaction opens: no network call holds a transaction open.
   const disputed =
     event.type === "charge.dispute.created" ? await disputedCharge(services, event.data.object) : undefined;

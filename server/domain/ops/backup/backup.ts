@@ -106,6 +106,11 @@ export const PASSPHRASE_VARIABLE = "NAIJALINK_BACKUP_PASSPHRASE";
  * argument, which every user on the machine can read in `ps`.
  */
 export async function readPassphrase(file: string | undefined, fromEnvironment: string | undefined) {
+  // A passphrase every user of the machine can read protects nothing (issue 25).
+  if (file && ((await fs.stat(file)).mode & 0o004) !== 0)
+    throw new BackupArchiveError(
+      `${file} can be read by every user on this machine: run chmod 600 ${file} (or keep the passphrase in ${PASSPHRASE_VARIABLE}) and try again.`,
+    );
   const passphrase = file ? (await fs.readFile(file, "utf8")).replace(/\r?\n$/, "") : fromEnvironment;
   if (!passphrase)
     throw new BackupArchiveError(
