@@ -23,8 +23,12 @@ const unsupported = (message: string) => new ApiError(415, "Unsupported media ty
 
 type BodyKind = "json" | "form";
 
+/** API routes a plain HTML form posts to: a download the browser saves, with or without JavaScript. */
+const FORM_API_ROUTES = new Set(["/api/admin/export"]);
+
 /** What a route reads its body as: the JSON API under /api/, a page action's urlencoded form elsewhere. */
-export const bodyKindOf = (pathname: string): BodyKind => (pathname.startsWith("/api/") ? "json" : "form");
+export const bodyKindOf = (pathname: string): BodyKind =>
+  pathname.startsWith("/api/") && !FORM_API_ROUTES.has(pathname) ? "json" : "form";
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
