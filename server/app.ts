@@ -21,6 +21,7 @@ import { startServices, type AppServices, type ServiceOptions } from "./services
 
 export { ConfigError, loadConfig } from "./config.ts";
 export { startServices } from "./services.ts";
+export { startupSummary } from "./startup-summary.ts";
 
 declare module "react-router" {
   interface AppLoadContext {

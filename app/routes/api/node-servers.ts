@@ -23,6 +23,8 @@ const commandSchema = z.discriminatedUnion("command", [
     addresses: z.array(z.string().max(64)).max(64),
   }),
   z.object({ command: z.literal("remove-server"), server: serverRef }),
+  z.object({ command: z.literal("move-devices"), server: serverRef, to: serverRef.optional() }),
+  z.object({ command: z.literal("revoke-devices"), server: serverRef }),
 ]);
 
 export function action({ request, context, params }: Route.ActionArgs) {
@@ -33,7 +35,7 @@ export function action({ request, context, params }: Route.ActionArgs) {
       throw nodeUnauthorized("Send the token from DATA_DIR/vpn-admin.json as Authorization: Bearer <token>.");
     }
     const input = parseInput(commandSchema, await readJsonBody(request));
-    const result = await runServerCommand(services.db, services.config, input);
+    const result = await runServerCommand(services.db, services, input);
     if (input.command !== "list-servers") {
       const vpnServer = "server" in input ? input.server : input.name;
       services.logger.info({ command: input.command, vpnServer }, "VPN server command done");

@@ -8,9 +8,11 @@ import {
   configurationPendingEmail,
   nodeSilentEmail,
   outboxStuckEmail,
+  salesStoppedEmail,
 } from "#server/domain/mail/templates/staff-alert.tsx";
 import { awaitingConfiguration } from "#server/domain/vpn/configuration-pending.ts";
 import { listServerHealth } from "#server/domain/vpn/server-health.ts";
+import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import type { AppServices } from "#server/services.ts";
 
 // Staff alerts (decision 083): each outage e-mails the admins once. An outage is a key with an
@@ -39,7 +41,16 @@ async function currentConditions(tx: Transaction, site: EmailSite, now: Date): P
   const nodes = await listServerHealth(tx, now);
   const backlog = await outboxBacklog(tx);
   const waiting = await awaitingConfiguration(tx, now);
+  const selling = await anyServerCanTakeDevice(tx);
   const conditions: Condition[] = [];
+  if (!selling) {
+    conditions.push({
+      key: "sales-stopped",
+      summary: "sales are stopped: no VPN server can take a device",
+      fields: { vpnServers: nodes.map((node) => `${node.name}: ${node.state}`) },
+      email: () => salesStoppedEmail(site, nodes),
+    });
+  }
   for (const node of nodes) {
     const lastSeenAt = node.lastSeenAt ? new Date(node.lastSeenAt) : null;
     // A node that never reported is being set up (or is the demo's placeholder), and a server out
