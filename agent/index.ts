@@ -9,8 +9,8 @@
 // It needs `wg`, Node built-ins, zod (for the node API contract, agent/node-api.ts) and
 // prom-client (its metrics on 127.0.0.1, agent/metrics.ts): no app code, no React Router.
 import fs from "node:fs";
-import { parseArgs } from "node:util";
 import { jsonLog, startAgent } from "./agent.ts";
+import { parseCommandLine, usageError } from "./command-line.ts";
 import { createAgentMetrics, DEFAULT_METRICS_PORT, serveAgentMetrics } from "./metrics.ts";
 import { exitAddressesSchema, MAX_WAIT_SECONDS } from "./node-api.ts";
 import { SetupError, setup, uninstall } from "./setup/setup.ts";
@@ -29,40 +29,30 @@ const usage = `Usage: naijalink-agent [run] --api URL (--token-file FILE | --tok
              removes exactly what setup added`;
 
 function fail(message: string): never {
-  process.stderr.write(`${message}\n${usage}\n`);
-  process.exit(2);
+  usageError(message, usage);
 }
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    api: { type: "string" },
-    token: { type: "string" },
-    "token-file": { type: "string" },
-    interface: { type: "string" },
-    "private-key-file": { type: "string" },
-    wg: { type: "string" },
-    "wait-seconds": { type: "string" },
-    "poll-ms": { type: "string" },
-    "reconcile-ms": { type: "string" },
-    "status-ms": { type: "string" },
-    "exit-addresses": { type: "string" },
-    egress: { type: "string" },
-    "listen-port": { type: "string" },
-    "state-file": { type: "string" },
-    firewall: { type: "string" },
-    "no-systemd": { type: "boolean" },
-    "systemd-dir": { type: "string" },
-    "dry-run": { type: "boolean" },
-    "metrics-port": { type: "string" },
-    help: { type: "boolean" },
-  },
-  strict: true,
+const { values, positionals } = parseCommandLine(usage, process.argv.slice(2), {
+  api: { type: "string" },
+  token: { type: "string" },
+  "token-file": { type: "string" },
+  interface: { type: "string" },
+  "private-key-file": { type: "string" },
+  wg: { type: "string" },
+  "wait-seconds": { type: "string" },
+  "poll-ms": { type: "string" },
+  "reconcile-ms": { type: "string" },
+  "status-ms": { type: "string" },
+  "exit-addresses": { type: "string" },
+  egress: { type: "string" },
+  "listen-port": { type: "string" },
+  "state-file": { type: "string" },
+  firewall: { type: "string" },
+  "no-systemd": { type: "boolean" },
+  "systemd-dir": { type: "string" },
+  "dry-run": { type: "boolean" },
+  "metrics-port": { type: "string" },
 });
-if (values.help) {
-  process.stdout.write(`${usage}\n`);
-  process.exit(0);
-}
 const [command = "run", ...extra] = positionals;
 if (!["run", "setup", "uninstall"].includes(command) || extra.length > 0)
   fail(`unknown command: ${positionals.join(" ")}`);

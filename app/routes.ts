@@ -47,6 +47,7 @@ const API_ROUTES: Record<string, string> = {
   "admin/servers/move-devices": "admin-servers-move-devices",
   "admin/servers/disable": "admin-servers-disable",
   "admin/servers/enable": "admin-servers-enable",
+  "ops/doctor": "ops-doctor",
   "*": "unknown",
 };
 

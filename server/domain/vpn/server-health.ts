@@ -21,6 +21,8 @@ export interface ServerHealth {
   name: string;
   region: string;
   endpoint: string;
+  /** The public addresses its traffic leaves from (/check compares visitors with them). */
+  exitAddresses: string[];
   status: VpnServerStatus;
   /** What it is doing, in the operator's words (server-state.ts), and whether it takes devices now. */
   state: ServerState;
@@ -92,6 +94,7 @@ export async function listServerHealth(executor: Executor, now = new Date()): Pr
       name: server.name,
       region: server.region,
       endpoint: server.endpoint,
+      exitAddresses: server.exitAddresses,
       status: server.status,
       ...serverCondition({ ...server, keyRegistered, capacity }, context),
       development: server.development,
