@@ -9,6 +9,7 @@
 // It needs `wg`, Node built-ins, zod (for the node API contract, agent/node-api.ts) and
 // prom-client (its metrics on 127.0.0.1, agent/metrics.ts): no app code, no React Router.
 import fs from "node:fs";
+import { createInterface } from "node:readline/promises";
 import { jsonLog, startAgent } from "./agent.ts";
 import { parseCommandLine, usageError } from "./command-line.ts";
 import { createAgentMetrics, DEFAULT_METRICS_PORT, serveAgentMetrics } from "./metrics.ts";
@@ -23,8 +24,9 @@ const usage = `Usage: naijalink-agent [run] --api URL (--token-file FILE | --tok
        naijalink-agent setup --api URL --token-file FILE --interface wg0 --egress eth0[,eth1]
              [--listen-port 51820] [--exit-addresses IP[,IP]] [--private-key-file FILE]
              [--state-file /var/lib/naijalink-agent/setup.json] [--firewall nft|iptables]
-             [--no-systemd | --systemd-dir /etc/systemd/system] [--dry-run]
-             creates the interface, its addresses, forwarding, NAT and the agent's service unit
+             [--no-systemd | --systemd-dir /etc/systemd/system] [--dry-run] [--yes]
+             creates the interface, its addresses, forwarding, NAT and the agent's service unit;
+             behind NAT it offers the address the control plane sees as the exit address (--yes takes it)
        naijalink-agent uninstall [--state-file FILE] [--no-systemd | --systemd-dir DIR] [--dry-run]
              removes exactly what setup added`;
 
@@ -52,11 +54,13 @@ const { values, positionals } = parseCommandLine(usage, process.argv.slice(2), {
   "systemd-dir": { type: "string" },
   "dry-run": { type: "boolean" },
   "metrics-port": { type: "string" },
+  yes: { type: "boolean" },
 });
 const [command = "run", ...extra] = positionals;
 if (!["run", "setup", "uninstall"].includes(command) || extra.length > 0)
   fail(`unknown command: ${positionals.join(" ")}`);
 const hostFlags = [
+  "yes",
   "egress",
   "listen-port",
   "state-file",
@@ -76,6 +80,15 @@ const firewall = values.firewall;
 if (firewall !== undefined && firewall !== "nft" && firewall !== "iptables")
   fail("--firewall must be nft or iptables");
 const print = (line: string) => process.stdout.write(`${line}\n`);
+
+async function askYesNo(question: string): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return !/^n/i.test((await prompt.question(`${question} [Y/n] `)).trim());
+  } finally {
+    prompt.close();
+  }
+}
 
 /** Setup and uninstall end the process: 0 when done, 1 with the reason when a step failed. */
 async function hostCommand(work: () => Promise<unknown>): Promise<never> {
@@ -158,6 +171,8 @@ if (command === "setup") {
       firewall,
       dryRun: values["dry-run"] ?? false,
       print,
+      assumeYes: values.yes ?? false,
+      confirm: process.stdin.isTTY ? askYesNo : undefined,
     }),
   );
 }
