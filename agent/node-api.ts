@@ -102,6 +102,28 @@ export function canonicalIpAddress(text: string): string | null {
 
 export const MAX_EXIT_ADDRESSES = 16;
 
+/**
+ * Addresses no traffic leaves a host from: unspecified, loopback, link-local, multicast and
+ * (IPv4) broadcast. A node reporting one would make /check call every visitor with that address
+ * (a proxy's own loopback, say) connected.
+ */
+const NOT_EXIT_ADDRESSES = new BlockList();
+for (const [network, prefix] of [
+  ["0.0.0.0", 8],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["224.0.0.0", 4],
+  ["255.255.255.255", 32],
+] as const)
+  NOT_EXIT_ADDRESSES.addSubnet(network, prefix, "ipv4");
+for (const [network, prefix] of [
+  ["::", 128],
+  ["::1", 128],
+  ["fe80::", 10],
+  ["ff00::", 8],
+] as const)
+  NOT_EXIT_ADDRESSES.addSubnet(network, prefix, "ipv6");
+
 /** A server's public exit addresses (IPv4 and/or IPv6), canonical and without repeats. */
 export const exitAddressesSchema = z
   .array(
@@ -110,12 +132,21 @@ export const exitAddressesSchema = z
       .max(64)
       .transform((text, context) => {
         const canonical = canonicalIpAddress(text);
-        if (canonical) return canonical;
-        context.addIssue({
-          code: "custom",
-          message: `${JSON.stringify(text)} is not an IPv4 or IPv6 address`,
-        });
-        return z.NEVER;
+        if (!canonical) {
+          context.addIssue({
+            code: "custom",
+            message: `${JSON.stringify(text)} is not an IPv4 or IPv6 address`,
+          });
+          return z.NEVER;
+        }
+        if (NOT_EXIT_ADDRESSES.check(canonical, isIPv4(canonical) ? "ipv4" : "ipv6")) {
+          context.addIssue({
+            code: "custom",
+            message: `${canonical} cannot be an exit address: it is unspecified, loopback, link-local, multicast or broadcast`,
+          });
+          return z.NEVER;
+        }
+        return canonical;
       }),
   )
   .max(MAX_EXIT_ADDRESSES, `at most ${MAX_EXIT_ADDRESSES} exit addresses`)

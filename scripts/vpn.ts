@@ -4,6 +4,7 @@
 import { ConfigError, loadConfig, type Config } from "#server/config.ts";
 import {
   runServerCommand,
+  serverCommandSchema,
   type ServerCommand,
   type ServerCommandResult,
 } from "#server/domain/vpn/server-admin.ts";
@@ -26,6 +27,9 @@ const usage = `Usage: npm run vpn -- add-server --name NAME --endpoint HOST:PORT
        npm run vpn -- remove-server SERVER            only with no live device
 Every command takes [--url URL] (the running server; default http://127.0.0.1:$PORT) and --help.
 SERVER is a server's name or id (list-servers shows both); an IPv6 endpoint goes in brackets: [2001:db8::1]:51820.`;
+
+/** A command whose values break a rule (exit status 1, as when the server refuses it). */
+class RefusedCommand extends Error {}
 
 function parseCommand(argv: string[]): { command: ServerCommand; url?: string } {
   const { values, positionals } = parseCommandLine(usage, argv, {
@@ -84,7 +88,13 @@ function parseCommand(argv: string[]): { command: ServerCommand; url?: string } 
     }
   };
   if (values.to !== undefined && name !== "move-devices") usageError("--to belongs to move-devices", usage);
-  return { url: values.url, command: command() };
+  // The same rules the server applies (serverCommandSchema), checked before anything is sent.
+  const checked = serverCommandSchema.safeParse(command());
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw new RefusedCommand(`${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}`);
+  }
+  return { url: values.url, command: checked.data };
 }
 
 /** Opens the database itself: no server holds DATA_DIR. */
@@ -110,6 +120,10 @@ async function main() {
     if (error instanceof ConfigError) {
       console.error(error.message);
       return 2;
+    }
+    if (error instanceof RefusedCommand) {
+      console.error(error.message);
+      return 1;
     }
     throw error;
   }

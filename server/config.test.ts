@@ -14,6 +14,11 @@ describe("configuration", () => {
     expect(config.DATA_DIR).toMatch(/\/data$/);
   });
 
+  it("takes VPN_DNS only as IP addresses: a line break cannot reach the development server's configs", () => {
+    expect(loadConfig({ VPN_DNS: "1.1.1.1,1.0.0.1" }).VPN_DNS).toBe("1.1.1.1, 1.0.0.1");
+    expect(() => loadConfig({ VPN_DNS: "1.1.1.1\nPostUp = touch /tmp/x" })).toThrow(/VPN_DNS: dns must be/);
+  });
+
   it("runs in demo mode unless live mode is chosen", () => {
     expect(loadConfig({}).NAIJALINK_MODE).toBe("demo");
     expect(() => loadConfig({ NAIJALINK_MODE: "production" })).toThrow(/NAIJALINK_MODE/);

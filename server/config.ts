@@ -2,6 +2,7 @@ import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { ENDPOINT_RULE, isEndpoint } from "#server/domain/vpn/endpoint.ts";
+import { dnsSchema } from "#server/domain/vpn/server-fields.ts";
 
 const emailList = z
   .string()
@@ -82,7 +83,7 @@ const configSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   STRIPE_API_BASE: optionalUrl,
   VPN_ENDPOINT: z.string().refine(isEndpoint, ENDPOINT_RULE).default("vpn.naijalink.example:51820"),
-  VPN_DNS: z.string().min(1).default("1.1.1.1, 2606:4700:4700::1111"),
+  VPN_DNS: dnsSchema.default("1.1.1.1, 2606:4700:4700::1111"),
   /** The tutorial's YouTube video; unset, the tutorial shows its poster and "Video coming soon". */
   TUTORIAL_VIDEO_ID: z
     .string()

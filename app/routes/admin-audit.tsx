@@ -71,6 +71,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
               <th className="py-2 pr-4">Action</th>
               <th className="py-2 pr-4">Target</th>
               <th className="py-2 pr-4">Reason</th>
+              <th className="py-2 pr-4">Details</th>
             </tr>
           </thead>
           <tbody>
@@ -83,6 +84,9 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
                   {entry.targetType} <span className="font-mono text-xs">{entry.targetId}</span>
                 </td>
                 <td className="py-2 pr-4">{entry.reason ?? "—"}</td>
+                <td className="py-2 pr-4">
+                  <AuditDetails details={entry.details} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -95,5 +99,21 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
         </Link>
       ) : null}
     </section>
+  );
+}
+
+/** Every field the entry recorded (what the action changed), as stored. */
+function AuditDetails({ details }: { details: unknown }) {
+  const fields = details && typeof details === "object" ? Object.entries(details) : [];
+  if (fields.length === 0) return <>—</>;
+  return (
+    <dl className="grid grid-cols-[auto_1fr] gap-x-2 text-xs">
+      {fields.map(([name, value]) => (
+        <div key={name} className="contents">
+          <dt className="text-muted-foreground">{name}</dt>
+          <dd className="break-all font-mono">{typeof value === "string" ? value : JSON.stringify(value)}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }

@@ -126,6 +126,11 @@ export async function handleApi(
     if (result instanceof Response) return result;
     return Response.json(result, { headers: { "Cache-Control": "no-store" } });
   } catch (error) {
+    if (error instanceof DomainError && statusOf(error).status >= 500) {
+      // The operator's to fix (a provider down, a server setting refused): its own words, and
+      // not the path, which may hold a capability token (/api/configs/{token}).
+      call.context.services.logger.warn({ error: error.name }, error.message);
+    }
     if (error instanceof ApiError || error instanceof DomainError) return errorResponse(error);
     if (error instanceof Response) return error;
     call.context.services.logger.error(

@@ -11,6 +11,12 @@ const FIELDS = [
   { name: "ipv4", label: "IPv4 pool", placeholder: "10.67.0.0/16", required: true },
   { name: "ipv6", label: "IPv6 pool", placeholder: "fd67::/64", required: true },
   {
+    name: "dns",
+    label: "DNS (optional: VPN_DNS otherwise)",
+    placeholder: "1.1.1.1, 1.0.0.1",
+    required: false,
+  },
+  {
     name: "publicKey",
     label: "Node public key (optional: the agent registers it)",
     placeholder: "",

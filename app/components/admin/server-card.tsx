@@ -71,6 +71,12 @@ export function ServerCard({
         <dd>{regionLabel(server.region)}</dd>
         <dt className="text-muted-foreground">Endpoint</dt>
         <dd className="break-all font-mono">{server.endpoint}</dd>
+        <dt className="text-muted-foreground">DNS</dt>
+        <dd className="break-all font-mono">{server.dns}</dd>
+        <dt className="text-muted-foreground">Address pools</dt>
+        <dd className="break-all font-mono">
+          {server.ipv4Cidr}, {server.ipv6Cidr}
+        </dd>
         <dt className="text-muted-foreground">Agent last seen</dt>
         <dd>
           {server.keyRegistered ? formatDateTimeUtc(server.lastSeenAt) : "Never: waiting for its agent"}

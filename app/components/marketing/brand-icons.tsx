@@ -1,24 +1,14 @@
-import type { SimpleIcon } from "simple-icons";
-import {
-  siApple,
-  siBitcoin,
-  siMastercard,
-  siNetflix,
-  siPaypal,
-  siSpotify,
-  siVisa,
-  siYoutube,
-} from "simple-icons";
+import { BRAND_ICONS, type BrandIconData } from "./brand-icon-data.ts";
 import { cn } from "#app/lib/utils.ts";
 
-/** A simple-icons logo drawn inline (no hot-linked image, no request). */
+/** A logo drawn inline from its generated path data (no hot-linked image, no request). */
 export function BrandIcon({
   icon,
   label,
   className,
   colored = true,
 }: {
-  icon: SimpleIcon;
+  icon: BrandIconData;
   /** Accessible name; omit when a visible text already names it. */
   label?: string;
   className?: string;
@@ -43,7 +33,7 @@ export function BrandIcon({
 /**
  * simple-icons no longer ships Microsoft's, Amazon's or MultiChoice's marks (their owners asked
  * for removal), so these are drawn by hand: plain wordmarks here, the Windows four panes in
- * platform-icon-files.ts.
+ * icon-sources.ts.
  */
 function Wordmark({ text, color }: { text: string; color: string; className?: string }) {
   // Wider than a square icon, so it keeps its own size wherever it is placed.
@@ -73,7 +63,7 @@ export interface Logo {
 
 export interface Platform {
   name: string;
-  /** File in public/icons (written by scripts/generate-platform-icons.ts from simple-icons). */
+  /** File in public/icons (written by scripts/generate-icons.ts). */
   file: string;
 }
 
@@ -91,15 +81,20 @@ export const PLATFORMS: Platform[] = [
 
 /** The "Trusted by thousands" row of spec §2 /pricing. */
 export const SERVICE_LOGOS: Logo[] = [
-  { name: "Spotify", icon: (props) => <BrandIcon icon={siSpotify} {...props} /> },
-  { name: "Netflix", icon: (props) => <BrandIcon icon={siNetflix} {...props} /> },
-  { name: "YouTube", icon: (props) => <BrandIcon icon={siYoutube} {...props} /> },
+  { name: "Spotify", icon: (props) => <BrandIcon icon={BRAND_ICONS.spotify} {...props} /> },
+  { name: "Netflix", icon: (props) => <BrandIcon icon={BRAND_ICONS.netflix} {...props} /> },
+  { name: "YouTube", icon: (props) => <BrandIcon icon={BRAND_ICONS.youtube} {...props} /> },
   { name: "DSTV", icon: (props) => <Wordmark text="DStv" color="#0072BC" {...props} /> },
   { name: "Amazon", icon: (props) => <Wordmark text="amazon" color="#111111" {...props} /> },
-  { name: "Apple", icon: (props) => <BrandIcon icon={siApple} {...props} /> },
+  { name: "Apple", icon: (props) => <BrandIcon icon={BRAND_ICONS.apple} {...props} /> },
 ];
 
-export const PAYMENT_ICONS = { visa: siVisa, mastercard: siMastercard, paypal: siPaypal, bitcoin: siBitcoin };
+export const PAYMENT_ICONS = {
+  visa: BRAND_ICONS.visa,
+  mastercard: BRAND_ICONS.mastercard,
+  paypal: BRAND_ICONS.paypal,
+  bitcoin: BRAND_ICONS.bitcoin,
+};
 
 export const SERVICE_ICON_BY_NAME: Record<string, (props: { className?: string }) => React.ReactElement> =
   Object.fromEntries(SERVICE_LOGOS.map((logo) => [logo.name, logo.icon]));

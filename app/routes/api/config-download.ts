@@ -10,9 +10,11 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
     const access = await findDeviceByToken(services.db, params.token);
     if (access.state === "unknown") throw notFound("There is no config at this address.");
     if (access.state === "gone") throw new ApiError(410, "Gone", access.reason);
+    // Rendered first: a config refused for a bad setting (ConfigRefused) activates nothing.
+    const text = renderClientConfig(access.device, access.server, services.sealer);
     if (isActivatingFetch(request.headers)) await markActivated(services.db, access.device.id, "download");
     const fileName = configFileName(services.config.BRAND_NAME, access.device.slot);
-    return new Response(renderClientConfig(access.device, access.server, services.sealer), {
+    return new Response(text, {
       headers: {
         "Content-Type": "text/plain; charset=utf-8",
         "Content-Disposition": `attachment; filename="${fileName}"`,

@@ -7,34 +7,48 @@ import { conflict, notFound } from "#server/domain/errors.ts";
 import { parseExitAddresses } from "./exit-addresses.ts";
 import { bumpPeerVersion } from "./peer-changes.ts";
 import { moveServerDevices, revokeServerDevices, type ServerDevicesServices } from "./server-devices.ts";
-import { addVpnServer, checkEndpoint, listVpnServers, rotateNodeToken } from "./servers.ts";
+import { vpnServerFields } from "./server-fields.ts";
+import { addVpnServer, listVpnServers, parseServerField, rotateNodeToken } from "./servers.ts";
 
 // What an operator does to VPN servers (`npm run vpn`, decision 043): the one dispatcher that
 // both the admin route (POST /api/nodes/servers) and the CLI's direct database path call.
 
+/** What `add-server` takes, wherever it comes from (the CLI, the staff console). */
+export const newServerFieldsSchema = z
+  .object({
+    name: vpnServerFields.name,
+    region: vpnServerFields.region.optional(),
+    endpoint: vpnServerFields.endpoint,
+    ipv4: vpnServerFields.ipv4Cidr,
+    ipv6: vpnServerFields.ipv6Cidr,
+    publicKey: vpnServerFields.publicKey.optional(),
+    dns: vpnServerFields.dns.optional(),
+  })
+  .strict();
+
 /** A server is named by its id or its name. */
-type ServerRef = { server: string };
+const serverRef = z.string().min(1).max(63);
 
-/** What `add-server` takes, wherever it comes from (the CLI, the staff console); addVpnServer checks each. */
-export const newServerFieldsSchema = z.object({
-  name: z.string().min(1).max(63),
-  region: z.string().min(1).max(63).optional(),
-  endpoint: z.string().min(3).max(300),
-  ipv4: z.string().min(9).max(18),
-  ipv6: z.string().min(3).max(43),
-  publicKey: z.string().max(44).optional(),
-  dns: z.string().min(1).max(300).optional(),
-});
+/** Every `npm run vpn` command, as the CLI sends it and as `runServerCommand` takes it. */
+export const serverCommandSchema = z.discriminatedUnion("command", [
+  newServerFieldsSchema.extend({ command: z.literal("add-server") }),
+  z.object({ command: z.literal("rotate-node-token"), name: z.string().min(1).max(63) }).strict(),
+  z.object({ command: z.literal("list-servers") }).strict(),
+  z.object({ command: z.literal("drain-server"), server: serverRef }).strict(),
+  z.object({ command: z.literal("disable-server"), server: serverRef }).strict(),
+  z.object({ command: z.literal("enable-server"), server: serverRef }).strict(),
+  z
+    .object({ command: z.literal("set-endpoint"), server: serverRef, endpoint: vpnServerFields.endpoint })
+    .strict(),
+  z
+    .object({ command: z.literal("set-exit"), server: serverRef, addresses: vpnServerFields.exitAddresses })
+    .strict(),
+  z.object({ command: z.literal("remove-server"), server: serverRef }).strict(),
+  z.object({ command: z.literal("move-devices"), server: serverRef, to: serverRef.optional() }).strict(),
+  z.object({ command: z.literal("revoke-devices"), server: serverRef }).strict(),
+]);
 
-export type ServerCommand =
-  | ({ command: "add-server" } & z.infer<typeof newServerFieldsSchema>)
-  | { command: "rotate-node-token"; name: string }
-  | { command: "list-servers" }
-  | ({ command: "drain-server" | "disable-server" | "enable-server" | "remove-server" } & ServerRef)
-  | ({ command: "set-endpoint"; endpoint: string } & ServerRef)
-  | ({ command: "set-exit"; addresses: string[] } & ServerRef)
-  | ({ command: "move-devices"; to?: string } & ServerRef)
-  | ({ command: "revoke-devices" } & ServerRef);
+export type ServerCommand = z.input<typeof serverCommandSchema>;
 
 export type ServerSummary = Awaited<ReturnType<typeof listVpnServers>>[number];
 
@@ -51,12 +65,14 @@ export type ServerCommandServices = Omit<ServerDevicesServices, "config"> & {
   config: ServerDevicesServices["config"] & Pick<Config, "VPN_DNS" | "NAIJALINK_MODE">;
 };
 
+/** Runs one command; it is parsed here, so every caller (the admin route, the CLI's direct path) is held to the same rules. */
 export async function runServerCommand(
   executor: Database,
   services: ServerCommandServices,
-  command: ServerCommand,
+  input: ServerCommand,
 ): Promise<ServerCommandResult> {
   const { config } = services;
+  const command = parseServerField(serverCommandSchema, input);
   switch (command.command) {
     case "list-servers":
       return { servers: await listVpnServers(executor) };
@@ -157,8 +173,8 @@ export async function setServerStatus(
  * Configs rendered from now on carry the new endpoint; configs already handed out keep the old
  * one. A new port is the node's listen port (`nodeServerOf`), so its agent is told at once.
  */
-export async function setServerEndpoint(executor: Executor, ref: string, endpoint: string) {
-  checkEndpoint(endpoint);
+export async function setServerEndpoint(executor: Executor, ref: string, newEndpoint: string) {
+  const endpoint = parseServerField(vpnServerFields.endpoint, newEndpoint);
   return executor.transaction(async (tx) => {
     const server = await lockServer(tx, ref);
     await tx.update(vpnServers).set({ endpoint }).where(eq(vpnServers.id, server.id));

@@ -23,6 +23,10 @@ export interface ServerHealth {
   endpoint: string;
   /** The public addresses its traffic leaves from (/check compares visitors with them). */
   exitAddresses: string[];
+  /** The settings every config of it carries or its node is given, shown as stored. */
+  dns: string;
+  ipv4Cidr: string;
+  ipv6Cidr: string;
   status: VpnServerStatus;
   /** What it is doing, in the operator's words (server-state.ts), and whether it takes devices now. */
   state: ServerState;
@@ -95,6 +99,9 @@ export async function listServerHealth(executor: Executor, now = new Date()): Pr
       region: server.region,
       endpoint: server.endpoint,
       exitAddresses: server.exitAddresses,
+      dns: server.dns,
+      ipv4Cidr: server.ipv4Cidr,
+      ipv6Cidr: server.ipv6Cidr,
       status: server.status,
       ...serverCondition({ ...server, keyRegistered, capacity }, context),
       development: server.development,

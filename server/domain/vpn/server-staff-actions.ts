@@ -15,6 +15,7 @@ import {
   setServerEndpoint,
   setServerStatus,
 } from "./server-admin.ts";
+import { vpnServerFields } from "./server-fields.ts";
 import { rotateNodeToken } from "./servers.ts";
 
 // The staff console's server actions (/api/admin/servers/*, decision 078): the operator's own
@@ -28,7 +29,7 @@ export const addServerSchema = newServerFieldsSchema.extend({ reason: staffReaso
 export const serverActionSchema = z.object({ serverId: z.uuid(), reason: staffReasonSchema }).strict();
 
 export const setEndpointSchema = z
-  .object({ serverId: z.uuid(), endpoint: z.string().min(1).max(300), reason: staffReasonSchema })
+  .object({ serverId: z.uuid(), endpoint: vpnServerFields.endpoint, reason: staffReasonSchema })
   .strict();
 
 type AddServerInput = z.infer<typeof addServerSchema>;
@@ -45,13 +46,23 @@ export async function addServerAsStaff(
 ) {
   return db.transaction(async (tx) => {
     const added = await addServer(tx, config, fields);
+    const server = await serverSummary(tx, added.id);
+    // Every setting the new server took, defaults included: the entry says what configs will carry.
     await recordStaffAction(tx, staff, {
       action: "server.add",
       ...target(added.id),
       reason,
-      details: { name: added.name, endpoint: fields.endpoint, region: fields.region ?? null },
+      details: {
+        name: server.name,
+        region: server.region,
+        endpoint: server.endpoint,
+        ipv4: server.ipv4Cidr,
+        ipv6: server.ipv6Cidr,
+        dns: server.dns,
+        publicKey: server.publicKey,
+      },
     });
-    return { server: await serverSummary(tx, added.id), nodeToken: added.nodeToken };
+    return { server, nodeToken: added.nodeToken };
   });
 }
 

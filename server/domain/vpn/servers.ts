@@ -1,13 +1,13 @@
 import { asc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { toSnakeCase } from "drizzle-orm/casing";
+import { z } from "zod";
 import { queryRows, type Executor } from "#server/db/client.ts";
 import { vpnServers, type VpnServer } from "#server/db/schema/index.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import { generateToken, hashToken } from "#server/secrets.ts";
-import { isValidPool, poolCapacity } from "./addresses.ts";
-import { ENDPOINT_RULE, isEndpoint } from "./endpoint.ts";
-import { isWireGuardKey } from "./keys.ts";
+import { poolCapacity } from "./addresses.ts";
 import { realNodeRegistered } from "./development-server.ts";
+import { vpnServerFields } from "./server-fields.ts";
 import { serverCondition } from "./server-state.ts";
 
 export interface NewVpnServer {
@@ -29,25 +29,30 @@ export class InvalidVpnServer extends DomainError {
   }
 }
 
-/** Throws unless a WireGuard client can dial `endpoint` (endpoint.ts). */
-export function checkEndpoint(endpoint: string): void {
-  if (!isEndpoint(endpoint)) throw new InvalidVpnServer(ENDPOINT_RULE);
+const newVpnServerSchema = z.object({
+  name: vpnServerFields.name,
+  region: vpnServerFields.region.optional(),
+  endpoint: vpnServerFields.endpoint,
+  publicKey: vpnServerFields.publicKey.nullable().optional(),
+  ipv4Cidr: vpnServerFields.ipv4Cidr,
+  ipv6Cidr: vpnServerFields.ipv6Cidr,
+  dns: vpnServerFields.dns,
+  development: z.boolean().optional(),
+});
+
+/** `value` as `schema` takes it, or an `InvalidVpnServer` naming the first rule it broke. */
+export function parseServerField<T>(schema: z.ZodType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new InvalidVpnServer(parsed.error.issues[0]!.message);
+  return parsed.data;
 }
 
 /** Registers a VPN server; the node token is returned once and only its hash is stored. */
 export async function addVpnServer(
   executor: Executor,
-  input: NewVpnServer,
+  fields: NewVpnServer,
 ): Promise<{ server: VpnServer; nodeToken: string }> {
-  if (input.publicKey != null && !isWireGuardKey(input.publicKey))
-    throw new InvalidVpnServer("publicKey is not a WireGuard public key");
-  if (!/^[a-z0-9][a-z0-9-]{0,62}$/.test(input.name))
-    throw new InvalidVpnServer("name must be lower-case letters, digits and dashes, such as ng-lagos-1");
-  if (!isValidPool(input.ipv4Cidr, 4))
-    throw new InvalidVpnServer("ipv4 must be an IPv4 CIDR such as 10.66.0.0/16");
-  if (!isValidPool(input.ipv6Cidr, 6))
-    throw new InvalidVpnServer("ipv6 must be an IPv6 CIDR such as fd66::/64");
-  checkEndpoint(input.endpoint);
+  const input = parseServerField(newVpnServerSchema, fields);
   const [taken] = await executor
     .select({ id: vpnServers.id })
     .from(vpnServers)
@@ -247,6 +252,7 @@ export async function listVpnServers(executor: Executor, id?: string, now = new 
       publicKey: vpnServers.publicKey,
       ipv4Cidr: vpnServers.ipv4Cidr,
       ipv6Cidr: vpnServers.ipv6Cidr,
+      dns: vpnServers.dns,
       status: vpnServers.status,
       development: vpnServers.development,
       lastSeenAt: vpnServers.lastSeenAt,

@@ -1,0 +1,71 @@
+// The one grammar of every VPN server setting that reaches a client's config or a node (issue 25).
+// Each entry point parses with these: the staff API, `npm run vpn` (both its paths), the node's
+// reports, and every row read back from the database before a config is rendered. A value that
+// could change what a config means (a line break that starts a `PostUp =` line) is refused
+// wherever it comes from. A new setting is one more entry in `vpnServerFields` (and, if it
+// reaches the client's config, in `configServerSchema`).
+import { z } from "zod";
+import { canonicalIpAddress, exitAddressesSchema, wireGuardKeySchema } from "#agent/node-api.ts";
+import { isValidPool } from "./addresses.ts";
+import { ENDPOINT_RULE, isEndpoint } from "./endpoint.ts";
+
+const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
+
+/** Resolvers a config's `DNS =` line may name. */
+export const MAX_DNS_SERVERS = 4;
+
+export const DNS_RULE = `dns must be 1 to ${MAX_DNS_SERVERS} IP addresses separated by commas, such as 1.1.1.1, 2606:4700:4700::1111`;
+
+/**
+ * Plain IP addresses only, written canonically and joined with ", ". WireGuard's `DNS =` would
+ * also take search domains; a config of ours never needs one, so no name is accepted.
+ */
+export const dnsSchema = z
+  .string()
+  .max(300)
+  .transform((text, context) => {
+    // Spaces around the commas only: any other white space (a line break) is refused.
+    const entries = text.split(",").map((entry) => entry.replace(/^ +| +$/g, ""));
+    const addresses = entries.map((entry) =>
+      /^[0-9A-Fa-f:.]+$/.test(entry) ? canonicalIpAddress(entry) : null,
+    );
+    if (entries.length > MAX_DNS_SERVERS || addresses.some((address) => address === null)) {
+      context.addIssue({ code: "custom", message: DNS_RULE });
+      return z.NEVER;
+    }
+    return [...new Set(addresses)].join(", ");
+  });
+
+const poolSchema = (family: 4 | 6) =>
+  z
+    .string()
+    .max(64)
+    .refine(
+      (text) => /^[0-9A-Fa-f:.]+\/[0-9]{1,3}$/.test(text) && isValidPool(text, family),
+      family === 4
+        ? "ipv4 must be an IPv4 CIDR such as 10.66.0.0/16"
+        : "ipv6 must be an IPv6 CIDR such as fd66::/64",
+    );
+
+/** Each setting of a VPN server, as every entry point must take it. */
+export const vpnServerFields = {
+  name: z.string().regex(SLUG, "name must be lower-case letters, digits and dashes, such as ng-lagos-1"),
+  region: z.string().regex(SLUG, "region must be lower-case letters, digits and dashes, such as ng-lagos"),
+  endpoint: z.string().max(300).refine(isEndpoint, ENDPOINT_RULE),
+  publicKey: wireGuardKeySchema,
+  ipv4Cidr: poolSchema(4),
+  ipv6Cidr: poolSchema(6),
+  dns: dnsSchema,
+  exitAddresses: exitAddressesSchema,
+};
+
+/**
+ * The settings of a server that a client's config carries, checked again on every read from the
+ * database: a row written there directly (by hand, or by a bug) still cannot reach a config.
+ */
+export const configServerSchema = z.object({
+  name: vpnServerFields.name,
+  endpoint: vpnServerFields.endpoint,
+  publicKey: vpnServerFields.publicKey,
+  dns: vpnServerFields.dns,
+});
