@@ -81,7 +81,15 @@ async function discoverExitAddresses(options: SetupOptions): Promise<string[]> {
 async function run(steps: Step[], options: { dryRun: boolean; print: (line: string) => void }) {
   for (const step of steps) {
     options.print(formatStep(step));
-    if (!options.dryRun) await applyStep(step);
+    if (options.dryRun) continue;
+    try {
+      await applyStep(step);
+    } catch (error) {
+      // Every step is planned from what the host holds, and the record goes last: a re-run carries on.
+      throw new SetupError(
+        `${(error as Error).message}\n(stopped at: ${step.why}; run the same command again once that is fixed: it carries on from here)`,
+      );
+    }
   }
 }
 
@@ -155,6 +163,10 @@ export async function setup(options: SetupOptions): Promise<{ changed: number; e
     listenPort: server.listenPort,
     server,
     recordFile: options.recordFile,
+    secretFiles: [
+      path.resolve(options.privateKeyFile),
+      ...(options.tokenFile ? [path.resolve(options.tokenFile)] : []),
+    ],
     unit,
   });
   options.print(
