@@ -13,7 +13,8 @@ import { queueDueReminders } from "./domain/billing/reminders.ts";
 import { watchBlogFreshness, type BlogFreshness } from "./domain/blog/freshness.ts";
 import { seedSamplePosts } from "./domain/blog/seed.ts";
 import { createShareCards, type ShareCards } from "./domain/share-cards/cards.tsx";
-import { enqueueEmail, type OutgoingEmail } from "./domain/mail/outbox.ts";
+import type { EmailRequest } from "./domain/mail/email-data.ts";
+import { enqueueEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
 import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
 import { removeAdminToken, writeAdminToken } from "./domain/vpn/admin-token.ts";
@@ -49,13 +50,16 @@ export interface AppServices {
   mail: {
     from: string;
     transport: MailTransport;
-    /** Queue inside the caller's transaction; call `wake()` after it commits. */
-    enqueue(executor: Executor, email: OutgoingEmail): Promise<string>;
+    /**
+     * Queue inside the caller's transaction (a template's name and data; the worker renders it
+     * when it sends, decision 098); call `wake()` after it commits.
+     */
+    enqueue(executor: Executor, email: EmailRequest): Promise<string>;
     /**
      * Composes and queues an e-mail after the caller has answered, for answers whose timing must
      * not tell whether one was sent (`compose` answers null for "none"). Failures are logged.
      */
-    enqueueDetached(kind: string, compose: () => Promise<OutgoingEmail | null>): void;
+    enqueueDetached(kind: string, compose: () => Promise<EmailRequest | null>): void;
     /** Resolves once every detached e-mail is queued (shutdown and tests wait on it). */
     detachedSettled(): Promise<void>;
     wake(): void;
@@ -136,7 +140,7 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     `${config.NAIJALINK_MODE} mode`,
   );
 
-  const workerDeps = { db: database.db, sealer, transport, logger, from };
+  const workerDeps = { db: database.db, sealer, transport, logger, from, site: config };
   const backgroundJobs = options.backgroundJobs ?? true;
   const outboxWorker: OutboxWorker | undefined = backgroundJobs ? startOutboxWorker(workerDeps) : undefined;
 

@@ -1,23 +1,19 @@
 // Staff-account helpers for the admin tests: real sign-up, confirmation and sign-in.
 import crypto from "node:crypto";
-import { asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { outboxMessages } from "#server/db/schema/index.ts";
-import type { OutgoingEmail } from "#server/domain/mail/outbox.ts";
+import type { OutgoingEmail } from "#server/domain/mail/transport.ts";
 import type { TestApp } from "../support/app.ts";
+import { queuedEmailsWhere } from "../support/outbox.ts";
 
 export const STAFF_EMAIL = "admin@naijalink.example";
 export const OTHER_STAFF_EMAIL = "editor@naijalink.example";
 export const PASSWORD = "correct horse battery staple";
 
 /** The e-mails queued in the outbox for `to`, oldest first, as the mail worker will send them. */
-export async function queuedEmails(app: TestApp, to: string): Promise<OutgoingEmail[]> {
-  const rows = await app.services.db
-    .select()
-    .from(outboxMessages)
-    .where(eq(outboxMessages.toAddress, to))
-    .orderBy(asc(outboxMessages.createdAt));
-  return rows.map((row) => JSON.parse(app.services.sealer.unseal(row.sealedMessage)) as OutgoingEmail);
+export function queuedEmails(app: TestApp, to: string): Promise<OutgoingEmail[]> {
+  return queuedEmailsWhere(app.services, eq(outboxMessages.toAddress, to));
 }
 
 /** The first link in the newest queued e-mail of this kind to `to`. */

@@ -10,6 +10,7 @@ import {
 import { devices, subscriptions } from "#server/db/schema/index.ts";
 import { queueDueReminders } from "#server/domain/billing/reminders.ts";
 import { cancelAtPeriodEnd, orderNumberOf } from "#server/domain/billing/self-service.ts";
+import { qrCodePng } from "#server/domain/mail/qr-code.ts";
 import { expireDue } from "#server/domain/vpn/lifecycle.ts";
 import type { TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
@@ -79,13 +80,14 @@ describe.each(databaseKinds)("customer e-mails on %s", (kind) => {
     const [conf, qr] = config!.attachments!;
     expect(conf).toMatchObject({ filename: "NaijaLink1.conf" });
     expect(conf!.content).toContain("[Interface]");
+    // The QR code of the same text as the .conf, as a PNG: mail clients do not show SVG.
     expect(qr).toEqual({
       filename: "config-qr.png",
-      content: conf!.content,
+      content: await qrCodePng(conf!.content as string),
       contentType: "image/png",
-      asQrCode: true,
       contentId: "config-qr",
     });
+    expect((qr!.content as Buffer).subarray(1, 4).toString()).toBe("PNG");
   });
 
   it("adding a device from the paying browser queues its config as the device-added notice, once", async () => {

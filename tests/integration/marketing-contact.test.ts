@@ -76,8 +76,8 @@ async function startSmtp(port: number) {
 }
 
 function workerDeps(app: TestApp) {
-  const { db, sealer, logger, mail } = app.services;
-  return { db, sealer, logger, transport: mail.transport, from: mail.from };
+  const { db, sealer, logger, mail, config } = app.services;
+  return { db, sealer, logger, transport: mail.transport, from: mail.from, site: config };
 }
 
 describe.each(databaseKinds)("the contact form endpoint on %s", (kind) => {

@@ -15,6 +15,7 @@ import {
 import { fullPeerSet } from "#server/domain/vpn/node-peers.ts";
 import type { TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
+import { queuedEmailsWhere } from "../support/outbox.ts";
 import { startCheckout, verify as verifyAs } from "../support/purchase.ts";
 import {
   deliverStripeEvent,
@@ -114,16 +115,8 @@ describe.each(databaseKinds)("Stripe payment checks on %s", (kind) => {
   }
 
   async function staffNotices(disputeId: string) {
-    const rows = await app.services.db
-      .select()
-      .from(outboxMessages)
-      .where(eq(outboxMessages.kind, "dispute-notice"));
-    return rows
-      .map((row) => ({
-        to: row.toAddress,
-        ...(JSON.parse(app.services.sealer.unseal(row.sealedMessage)) as { subject: string; text: string }),
-      }))
-      .filter((message) => message.text.includes(disputeId));
+    const notices = await queuedEmailsWhere(app.services, eq(outboxMessages.kind, "dispute-notice"));
+    return notices.filter((message) => message.text.includes(disputeId));
   }
 
   it("records a webhook payment of another amount or currency than the plan's price and fulfils nothing", async () => {

@@ -2,14 +2,14 @@
 // development server while its first real node is being set up; whenever no server can take a
 // device, every admin page says so, /metrics says so and staff get one e-mail per outage.
 import crypto from "node:crypto";
-import { asc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { outboxMessages } from "#server/db/schema/index.ts";
 import { checkStaffAlerts } from "#server/domain/ops/alerts.ts";
-import type { OutgoingEmail } from "#server/domain/mail/outbox.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
+import { queuedEmailsWhere } from "../support/outbox.ts";
 import { newPlace, startApp } from "../support/place.ts";
 import { parsePrometheusText, sampleValue } from "../support/prometheus.ts";
 import { addTestSubscription, issueTestDevice } from "../support/vpn.ts";
@@ -63,14 +63,8 @@ describe.each(databaseKinds)("sales never stop silently on %s", (kind) => {
     expect(response.status, path).toBe(200);
     return visibleText(await response.text());
   };
-  const alertEmails = async (app: TestApp) => {
-    const rows = await app.services.db
-      .select()
-      .from(outboxMessages)
-      .where(eq(outboxMessages.kind, "staff-alert"))
-      .orderBy(asc(outboxMessages.createdAt));
-    return rows.map((row) => JSON.parse(app.services.sealer.unseal(row.sealedMessage)) as OutgoingEmail);
-  };
+  const alertEmails = (app: TestApp) =>
+    queuedEmailsWhere(app.services, eq(outboxMessages.kind, "staff-alert"));
 
   it("adding a server whose node has not registered keeps a demo store selling on the development server", async () => {
     const app = await start();

@@ -1,9 +1,11 @@
 // Staff alert e-mails (decision 083): each outage — a silent node, a stuck outbox, buyers waiting
 // at Configuration Pending — e-mails every admin once, however often the check runs and however
 // many processes run it; after recovery the next outage e-mails again. Time is injected.
-import { asc, eq } from "drizzle-orm";
+import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
+  checkoutSessions,
   outboxMessages,
   staffAlerts,
   subscriptions,
@@ -11,10 +13,12 @@ import {
   type VpnServer,
 } from "#server/db/schema/index.ts";
 import { checkStaffAlerts } from "#server/domain/ops/alerts.ts";
-import { enqueueEmail, type OutgoingEmail } from "#server/domain/mail/outbox.ts";
+import { enqueueEmail } from "#server/domain/mail/outbox.ts";
+import type { OutgoingEmail } from "#server/domain/mail/transport.ts";
 import { recordNodeStatus } from "#server/domain/vpn/nodes.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
+import { contactEmail, queuedEmailsWhere } from "../support/outbox.ts";
 import { addTestSubscription, addTestVpnServer, captureTransport, issueTestDevice } from "../support/vpn.ts";
 
 const ADMINS = ["ops-lead@naijalink.example", "founder@naijalink.example"];
@@ -26,13 +30,17 @@ describe.each(databaseKinds)("staff alerts on %s", (kind) => {
   const transport = captureTransport();
 
   /** The alert e-mails queued so far, oldest first, as the worker will send them. */
-  async function alertEmails(): Promise<OutgoingEmail[]> {
-    const rows = await app.services.db
-      .select()
-      .from(outboxMessages)
-      .where(eq(outboxMessages.kind, "staff-alert"))
-      .orderBy(asc(outboxMessages.createdAt));
-    return rows.map((row) => JSON.parse(app.services.sealer.unseal(row.sealedMessage)) as OutgoingEmail);
+  function alertEmails(): Promise<OutgoingEmail[]> {
+    return queuedEmailsWhere(app.services, eq(outboxMessages.kind, "staff-alert"));
+  }
+
+  /**
+   * The alert about `subjectPart` sent to the first admin. One check queues every alert and every
+   * admin's copy in one transaction, so the outbox holds them in no particular order.
+   */
+  async function firstAdminsAlert(subjectPart: string): Promise<OutgoingEmail | undefined> {
+    const emails = (await alertEmails()).filter((email) => email.subject.includes(subjectPart));
+    return emails.find((email) => email.to === ADMINS[0]);
   }
 
   /** The outages so far: one e-mail per admin each. */
@@ -110,9 +118,8 @@ describe.each(databaseKinds)("staff alerts on %s", (kind) => {
       const start = new Date(Date.now() - 3_600_000);
       await report(start);
       await checkStaffAlerts(app.services, at(start, 7.5));
-      const [email] = await alertEmails();
+      const email = await firstAdminsAlert("VPN node ng-abuja-3");
       expect(email!.subject).toBe("VPN node ng-abuja-3 has not reported for 7 minutes");
-      expect(email!.to).toBe(ADMINS[0]);
       expect(email!.text).toContain("VPN node ng-abuja-3 has stopped reporting");
       expect(email!.text).toContain(`Last report: ${start.toISOString()}`);
       expect(email!.text).toContain("journalctl -u naijalink-agent");
@@ -168,13 +175,7 @@ describe.each(databaseKinds)("staff alerts on %s", (kind) => {
   });
 
   describe("the stuck-outbox alert", () => {
-    const queueContactEmail = () =>
-      enqueueEmail(app.services.db, app.services.sealer, {
-        kind: "contact",
-        to: "support@naijalink.example",
-        subject: "A question",
-        text: "Hello",
-      });
+    const queueContactEmail = () => enqueueEmail(app.services.db, app.services.sealer, contactEmail());
     const queuedAt = async (id: string) =>
       (await app.services.db.select().from(outboxMessages).where(eq(outboxMessages.id, id)))[0]!.createdAt;
 
@@ -214,7 +215,7 @@ describe.each(databaseKinds)("staff alerts on %s", (kind) => {
       const alsoWaiting = await addTestSubscription(db); // during the same outage: no second e-mail
       await checkStaffAlerts(app.services);
       expect(await outages("waiting for a config")).toBe(1);
-      const [email] = await alertEmails();
+      const email = await firstAdminsAlert("waiting for a config");
       expect(email!.subject).toBe("1 paid buyer is waiting for a config");
       expect(email!.text).toContain(`Subscription ${waiting.id}: pro-monthly, paid`);
       expect(email!.text, "no buyer's address in a staff alert").not.toContain("waiting.buyer@example.com");
@@ -226,6 +227,35 @@ describe.each(databaseKinds)("staff alerts on %s", (kind) => {
       await addTestSubscription(db);
       await checkStaffAlerts(app.services);
       expect(await outages("waiting for a config"), "a new outage after recovery").toBe(2);
+    });
+
+    it("names each waiting buyer in its log line: the subscription, or the checkout session before it has one", async () => {
+      const { db } = app.services;
+      const waiting = await addTestSubscription(db);
+      const sessionId = `cs_test_paid_${crypto.randomUUID()}`;
+      await db.insert(checkoutSessions).values({
+        id: sessionId,
+        provider: "test",
+        planId: "unlock",
+        amountCents: 999,
+        status: "paid",
+        paidAt: new Date(),
+      });
+      await checkStaffAlerts(app.services);
+      const logged = app.log
+        .entries()
+        .filter((entry) => entry.alert === "configuration-pending")
+        .at(-1);
+      // Earlier tests may have left buyers waiting: only this test's two are checked.
+      const { subscriptionIds, checkoutSessionIds } = logged as Record<string, string[]>;
+      expect(subscriptionIds).toContain(waiting.id);
+      expect(subscriptionIds).not.toContain(null);
+      expect(checkoutSessionIds).toEqual([sessionId]);
+      const email = await firstAdminsAlert("waiting for a config");
+      expect(email!.text).toContain(`Subscription ${waiting.id}: pro-monthly`);
+      expect(email!.text).toContain(`No subscription recorded yet: unlock, paid`);
+      await issueTestDevice(app.services, waiting);
+      await db.delete(checkoutSessions).where(eq(checkoutSessions.id, sessionId));
     });
   });
 });

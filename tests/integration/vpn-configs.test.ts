@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devices, outboxMessages, subscriptions } from "#server/db/schema/index.ts";
-import { configEmail } from "#server/domain/vpn/config-email.ts";
+import { queueConfigEmail } from "#server/domain/vpn/config-email.ts";
 import { activatingFetchHeaders } from "#app/lib/config-activation.ts";
 import { issueDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
@@ -198,7 +198,7 @@ describe("the config e-mail", () => {
     for (const customerEmail of [null, "not an address"]) {
       const subscription = await addTestSubscription(app.services.db, { customerEmail, deviceLimit: 1 });
       const issued = await issueTestDevice(app.services, subscription);
-      expect(await configEmail(app.services, issued, subscription)).toBeNull();
+      expect(await queueConfigEmail(app.services.db, app.services, issued, subscription)).toBeNull();
     }
     expect(await queued()).toBe(before);
   });

@@ -4,11 +4,11 @@ import { eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#server/db/client.ts";
 import { vpnServers, type VpnServer } from "#server/db/schema/index.ts";
-import type { OutgoingEmail } from "#server/domain/mail/outbox.ts";
 import { DeviceNotMovable, moveDevice, moveDevicesOffServer } from "#server/domain/vpn/device-moves.ts";
 import { issueDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
 import { runServerCommand } from "#server/domain/vpn/server-admin.ts";
 import { createSealer } from "#server/secrets.ts";
+import { renderAsSent } from "../support/outbox.ts";
 import { createTestDatabase, databaseKinds, ignoreTerminatedConnections } from "../support/database.ts";
 import {
   addTestSubscription,
@@ -85,7 +85,11 @@ describe.each(databaseKinds)("moving devices between VPN servers on %s", (kind) 
     expect(await serverRow(handle, sameRegion.id)).toMatchObject({ liveDevices: 4 });
 
     // Each owner is told once, with where the device is now and what to do; no "was this you?".
-    const notices = (services.queued as OutgoingEmail[]).filter((email) => email.kind === "device-relocated");
+    const notices = await Promise.all(
+      services.queued
+        .filter((email) => email.template === "device-relocated")
+        .map((email) => renderAsSent(services.config, email)),
+    );
     expect(notices.map((email) => email.to)).toEqual([
       "owner0@example.com",
       "owner1@example.com",

@@ -7,8 +7,8 @@ import {
   type VpnServer,
 } from "#server/db/schema/index.ts";
 import type { Database, Executor } from "#server/db/client.ts";
-import type { QueuedEmail } from "#server/domain/mail/outbox.ts";
-import type { MailTransport } from "#server/domain/mail/transport.ts";
+import type { EmailRequest } from "#server/domain/mail/email-data.ts";
+import type { MailTransport, OutgoingEmail } from "#server/domain/mail/transport.ts";
 import { issueDevice, type IssuedDevice, type VpnServices } from "#server/domain/vpn/devices.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
 import { fullPeerSet } from "#server/domain/vpn/node-peers.ts";
@@ -88,8 +88,8 @@ export async function issueTestDevice(
 }
 
 /** What tests give issueDevice when they run on a bare database instead of the app's services. */
-export function bareVpnServices(sealer: VpnServices["sealer"]): VpnServices & { queued: unknown[] } {
-  const queued: unknown[] = [];
+export function bareVpnServices(sealer: VpnServices["sealer"]): VpnServices & { queued: EmailRequest[] } {
+  const queued: EmailRequest[] = [];
   return {
     config: {
       BRAND_NAME: "NaijaLink",
@@ -115,8 +115,8 @@ export async function deviceRow(executor: Executor, id: string) {
 }
 
 /** A mail transport that keeps what it is asked to send. */
-export function captureTransport(): MailTransport & { sent: QueuedEmail[] } {
-  const sent: QueuedEmail[] = [];
+export function captureTransport(): MailTransport & { sent: OutgoingEmail[] } {
+  const sent: OutgoingEmail[] = [];
   return {
     description: "capture",
     sent,

@@ -7,8 +7,7 @@ import type { Config } from "#server/config.ts";
 import type { Database } from "#server/db/client.ts";
 import * as customerSchema from "#server/db/schema/customer.ts";
 import { subscriptions } from "#server/db/schema/index.ts";
-import type { OutgoingEmail } from "#server/domain/mail/outbox.ts";
-import { signInEmail } from "#server/domain/mail/templates/sign-in.tsx";
+import type { EmailRequest } from "#server/domain/mail/email-data.ts";
 import { consumeRateLimits } from "#server/domain/rate-limit.ts";
 import type { Logger } from "#server/logger.ts";
 
@@ -50,7 +49,7 @@ export interface CustomerAuthDependencies {
   logger: Logger;
   authSecret: string;
   mail: {
-    enqueueDetached(kind: string, compose: () => Promise<OutgoingEmail | null>): void;
+    enqueueDetached(kind: string, compose: () => Promise<EmailRequest | null>): void;
   };
 }
 
@@ -156,13 +155,10 @@ export function createCustomerAuth(deps: CustomerAuthDependencies) {
               return null;
             }
             return {
-              kind: "account.sign-in",
+              template: "account.sign-in",
               to: email,
               replyTo: config.SUPPORT_EMAIL,
-              ...(await signInEmail(config, {
-                url: signInPageUrl(config.PUBLIC_URL, token),
-                minutes: SIGN_IN_LINK_MINUTES,
-              })),
+              data: { url: signInPageUrl(config.PUBLIC_URL, token), minutes: SIGN_IN_LINK_MINUTES },
             };
           });
         },

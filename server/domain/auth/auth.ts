@@ -6,12 +6,7 @@ import { bearer, twoFactor } from "better-auth/plugins";
 import type { Config } from "#server/config.ts";
 import type { Database, Executor } from "#server/db/client.ts";
 import * as authSchema from "#server/db/schema/auth.ts";
-import type { OutgoingEmail } from "#server/domain/mail/outbox.ts";
-import {
-  confirmationEmail,
-  existingAccountEmail,
-  passwordResetEmail,
-} from "#server/domain/mail/templates/staff-account.tsx";
+import type { EmailRequest } from "#server/domain/mail/email-data.ts";
 import type { RateLimitResult } from "#server/domain/rate-limit.ts";
 import type { Logger } from "#server/logger.ts";
 import { clearSignInFailures, consumeSignInAttempt, consumeSignUpAttempt } from "./account-limit.ts";
@@ -37,7 +32,7 @@ export interface AuthDependencies {
   logger: Logger;
   authSecret: string;
   mail: {
-    enqueue(executor: Executor, email: OutgoingEmail): Promise<string>;
+    enqueue(executor: Executor, email: EmailRequest): Promise<string>;
     wake(): void;
   };
 }
@@ -66,7 +61,7 @@ export function createAuth(deps: AuthDependencies) {
   const { config, db, logger } = deps;
   const brand = config.BRAND_NAME;
 
-  async function queueEmail(email: OutgoingEmail) {
+  async function queueEmail(email: EmailRequest) {
     await deps.mail.enqueue(db, email);
     deps.mail.wake();
   }
@@ -102,18 +97,10 @@ export function createAuth(deps: AuthDependencies) {
       // better-auth answers a sign-up for a taken address like a new one and keeps the stored
       // password; the owner is told, in case it was them.
       onExistingUserSignUp: async ({ user: owner }) => {
-        await queueEmail({
-          kind: "auth.existing-account",
-          to: owner.email,
-          ...(await existingAccountEmail(config)),
-        });
+        await queueEmail({ template: "auth.existing-account", to: owner.email, data: {} });
       },
       sendResetPassword: async ({ user: recipient, url }) => {
-        await queueEmail({
-          kind: "auth.password-reset",
-          to: recipient.email,
-          ...(await passwordResetEmail(config, url)),
-        });
+        await queueEmail({ template: "auth.password-reset", to: recipient.email, data: { url } });
         logger.info({ email: recipient.email }, "password reset e-mail queued");
       },
     },
@@ -123,11 +110,7 @@ export function createAuth(deps: AuthDependencies) {
       // better-auth's /verify-email, which would confirm on a bare click.
       sendVerificationEmail: async ({ user: recipient, token }) => {
         const url = confirmationPageUrl(config.PUBLIC_URL, token);
-        await queueEmail({
-          kind: "auth.verify-email",
-          to: recipient.email,
-          ...(await confirmationEmail(config, url)),
-        });
+        await queueEmail({ template: "auth.verify-email", to: recipient.email, data: { url } });
         // Deliberate exception to "no tokens in logs" (decisions 030, 060), and only in demo mode
         // without a mail server: there it is how the first staff account gets confirmed.
         if (config.NAIJALINK_MODE === "demo" && !config.SMTP_URL)

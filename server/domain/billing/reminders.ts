@@ -2,11 +2,7 @@ import { and, eq, gt, inArray, lte, notExists, or, sql } from "drizzle-orm";
 import { PLANS } from "#app/lib/plans.ts";
 import type { Database } from "#server/db/client.ts";
 import { subscriptionNotices, subscriptions } from "#server/db/schema/index.ts";
-import {
-  queuePassEndingEmail,
-  queueRenewalReminderEmail,
-  type CustomerEmailDeps,
-} from "#server/domain/mail/customer-emails.ts";
+import { queuePeriodEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -71,10 +67,7 @@ export async function queueDueReminders(
         .onConflictDoNothing()
         .returning({ kind: subscriptionNotices.kind });
       if (!marked) continue;
-      const queuedId =
-        kind === "pass-ending"
-          ? await queuePassEndingEmail(tx, services, subscription)
-          : await queueRenewalReminderEmail(tx, services, subscription);
+      const queuedId = await queuePeriodEmail(tx, services, subscription, kind);
       if (queuedId) queued += 1;
     }
     return queued;

@@ -8,7 +8,6 @@ import {
   type ReversalKind,
   type Subscription,
 } from "#server/db/schema/index.ts";
-import { disputeNoticeEmail } from "#server/domain/mail/templates/dispute-notice.tsx";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { usableSubscription } from "#server/domain/vpn/usable.ts";
 import { providerUnavailable } from "./errors.ts";
@@ -276,7 +275,7 @@ async function notifyStaffOfDispute(
   dispute: { respondBy: Date | null; email: string | null },
 ): Promise<void> {
   if (services.config.STAFF_ADMINS.length === 0) return;
-  const email = await disputeNoticeEmail(services.config, {
+  const data = {
     disputeId: reversal.id,
     reason: reversal.reason,
     amount: `${(reversal.amountCents / 100).toFixed(2)} ${reversal.currency.toUpperCase()}`,
@@ -285,8 +284,8 @@ async function notifyStaffOfDispute(
     stripeCustomerId: reversal.customerId,
     paymentIntentId: reversal.paymentIntentId,
     respondBy: dispute.respondBy,
-  });
+  };
   for (const to of services.config.STAFF_ADMINS) {
-    await services.mail.enqueue(tx, { kind: "dispute-notice", to, ...email });
+    await services.mail.enqueue(tx, { template: "dispute-notice", to, data });
   }
 }

@@ -2,11 +2,7 @@ import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { Transaction } from "#server/db/client.ts";
 import { paymentEvents, subscriptions } from "#server/db/schema/index.ts";
-import {
-  queueCancelledEmail,
-  queueExpiredEmail,
-  queuePaymentFailedEmail,
-} from "#server/domain/mail/customer-emails.ts";
+import { queueCancelledEmail, queuePeriodEmail } from "#server/domain/mail/customer-emails.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { invalidInput, notFound } from "#server/domain/errors.ts";
 import { isPaidUp } from "#server/domain/vpn/usable.ts";
@@ -141,7 +137,7 @@ async function applyEvent(
         .update(subscriptions)
         .set({ status: "past_due", updatedAt: now })
         .where(eq(subscriptions.id, subscription.id));
-      await queuePaymentFailedEmail(tx, services, subscription);
+      await queuePeriodEmail(tx, services, subscription, "payment-failed");
       return;
     }
     case "customer.subscription.updated":
@@ -167,7 +163,7 @@ async function applyEvent(
         // Told of the cancellation when it was asked for at period end, the customer now hears it ended.
         const endedSubscription = { ...subscription, expiresAt: endedAt };
         if (paidUp && subscription.cancelAtPeriodEnd)
-          await queueExpiredEmail(tx, services, endedSubscription);
+          await queuePeriodEmail(tx, services, endedSubscription, "subscription-expired");
         else if (paidUp) await queueCancelledEmail(tx, services, endedSubscription, now);
         return;
       }

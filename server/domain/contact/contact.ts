@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { contactMessages } from "#server/db/schema/index.ts";
 import { rateLimited } from "#server/domain/errors.ts";
-import { contactMessageEmail } from "#server/domain/mail/templates/contact-message.tsx";
 import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import type { AppServices } from "#server/services.ts";
 
@@ -62,10 +61,14 @@ export async function submitContactMessage(
   );
   if (!perSender.allowed) throw rateLimited(perSender.retryAfterSeconds);
 
-  const email = await contactMessageEmail(config, message);
   const id = await db.transaction(async (tx) => {
     const [row] = await tx.insert(contactMessages).values(message).returning({ id: contactMessages.id });
-    await mail.enqueue(tx, { kind: "contact", to: config.SUPPORT_EMAIL, replyTo: message.email, ...email });
+    await mail.enqueue(tx, {
+      template: "contact",
+      to: config.SUPPORT_EMAIL,
+      replyTo: message.email,
+      data: message,
+    });
     return row!.id;
   });
   mail.wake();

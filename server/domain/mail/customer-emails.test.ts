@@ -1,18 +1,10 @@
 // Each customer e-mail, rendered as it is queued: its subject, its plain-text part and the links
 // of both parts (a preview of every template).
 import { describe, expect, it } from "vitest";
-import type { RenderedEmail } from "./render.ts";
-import { configDeliveryEmail, type ConfigDelivery } from "./templates/config-delivery.tsx";
-import { deviceNoticeEmail } from "./templates/device-notice.tsx";
-import { receiptEmail } from "./templates/receipt.tsx";
-import { signInEmail } from "./templates/sign-in.tsx";
-import {
-  cancelledEmail,
-  expiredEmail,
-  passEndingEmail,
-  paymentFailedEmail,
-  renewalReminderEmail,
-} from "./templates/subscription-notices.tsx";
+import { previewEmail } from "../../../tests/support/outbox.ts";
+import type { MailMessage } from "./compose.ts";
+import { queueCancelledEmail } from "./customer-emails.ts";
+import type { EmailData, EmailRequest, EmailTemplate } from "./email-data.ts";
 
 const site = {
   BRAND_NAME: "NaijaLink",
@@ -24,20 +16,23 @@ const PRICING = "https://naijalink.example/pricing";
 const SUPPORT = "mailto:support@naijalink.example";
 const DOWNLOAD = "https://naijalink.example/api/configs/tok_0123456789abcdef";
 
+const preview = <T extends EmailTemplate>(template: T, data: EmailData<T>) =>
+  previewEmail(site, template, data);
+
 /** The href of every link in the HTML part, in order. */
-function linksOf(email: RenderedEmail): string[] {
-  return [...email.html.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!);
+function linksOf(email: MailMessage): string[] {
+  return [...email.html!.matchAll(/href="([^"]+)"/g)].map((match) => match[1]!);
 }
 
 /** Every link of the HTML part, and the text part shows each web address in full. */
-function expectLinks(email: RenderedEmail, expected: string[]) {
+function expectLinks(email: MailMessage, expected: string[]) {
   expect(new Set(linksOf(email))).toEqual(new Set([...expected, ACCOUNT, SUPPORT]));
   for (const link of [...expected, ACCOUNT]) expect(email.text).toContain(link);
   expect(email.text).toContain("support@naijalink.example");
   expect(email.text).not.toMatch(/<[a-z]/i);
 }
 
-const delivery: ConfigDelivery = {
+const delivery: EmailData<"vpn-config"> = {
   planName: "Pro Monthly",
   oneTime: false,
   endsAt: new Date("2026-12-23T10:00:00Z"),
@@ -45,12 +40,12 @@ const delivery: ConfigDelivery = {
   deviceName: "Device 1",
   fileName: "NaijaLink1.conf",
   downloadUrl: DOWNLOAD,
-  qrContentId: "config-qr",
+  clientConfig: "[Interface]\nPrivateKey = abc\n",
 };
 
 describe("customer e-mails", () => {
   it("receipt: the amount, plan, order number and renewal date", async () => {
-    const email = await receiptEmail(site, {
+    const email = await preview("receipt", {
       planName: "Pro Yearly",
       amount: "$79.99",
       orderNumber: "a1B2c3D4e5",
@@ -67,7 +62,7 @@ describe("customer e-mails", () => {
   });
 
   it("config delivery: the download link, the QR code inline, the import steps", async () => {
-    const email = await configDeliveryEmail(site, delivery);
+    const email = await preview("vpn-config", delivery);
     expect(email.subject).toBe("Your NaijaLink VPN config (NaijaLink1.conf)");
     expect(email.text).toContain(`Download your config: ${DOWNLOAD}`);
     expect(email.text).toContain("Import the attached NaijaLink1.conf with Add Tunnel");
@@ -78,12 +73,12 @@ describe("customer e-mails", () => {
   });
 
   it("config delivery of a pass says until when it gives access", async () => {
-    const email = await configDeliveryEmail(site, { ...delivery, planName: "Unlock Pass", oneTime: true });
+    const email = await preview("vpn-config", { ...delivery, planName: "Unlock Pass", oneTime: true });
     expect(email.text).toContain("Access until: December 23, 2026");
   });
 
   it("device added: the config of a later device asks whether it was the customer", async () => {
-    const email = await configDeliveryEmail(site, {
+    const email = await preview("vpn-config", {
       ...delivery,
       slot: 2,
       deviceName: "Device 2",
@@ -97,8 +92,7 @@ describe("customer e-mails", () => {
   });
 
   it("device revoked: which device, and what to do if it was not the customer", async () => {
-    const email = await deviceNoticeEmail(site, {
-      change: "revoked",
+    const email = await preview("device-revoked", {
       deviceName: "Ada's phone",
       planName: "Pro Monthly",
       at: new Date("2026-11-23T10:00:00Z"),
@@ -111,8 +105,7 @@ describe("customer e-mails", () => {
   });
 
   it("new keys: the old config stopped working, the new one is on the account page", async () => {
-    const email = await deviceNoticeEmail(site, {
-      change: "rekeyed",
+    const email = await preview("device-rekeyed", {
       deviceName: "Device 2",
       planName: "Pro Monthly",
       at: new Date("2026-11-23T10:00:00Z"),
@@ -124,8 +117,7 @@ describe("customer e-mails", () => {
   });
 
   it("device moved by its owner: where it is now, the new config to download, was this you?", async () => {
-    const email = await deviceNoticeEmail(site, {
-      change: "moved",
+    const email = await preview("device-moved", {
       deviceName: "Ada's laptop",
       planName: "Pro Monthly",
       at: new Date("2026-11-23T10:00:00Z"),
@@ -140,8 +132,7 @@ describe("customer e-mails", () => {
   });
 
   it("device moved by us off a server: why, and the new config, without asking whether it was them", async () => {
-    const email = await deviceNoticeEmail(site, {
-      change: "relocated",
+    const email = await preview("device-relocated", {
       deviceName: "Device 2",
       planName: "Pro Monthly",
       at: new Date("2026-11-23T10:00:00Z"),
@@ -157,14 +148,14 @@ describe("customer e-mails", () => {
   const yearly = { planName: "Pro Yearly", price: "$79.99/year", date: new Date("2027-11-23T10:00:00Z") };
 
   it("renewal reminder: the date and the price of the renewal", async () => {
-    const email = await renewalReminderEmail(site, yearly);
+    const email = await preview("renewal-reminder", yearly);
     expect(email.subject).toBe("Your NaijaLink Pro Yearly renews on November 23, 2027");
     expect(email.text).toContain("On November 23, 2027 we will charge $79.99/year");
     expectLinks(email, []);
   });
 
   it("pass ending: the date it ends and where to choose a plan", async () => {
-    const email = await passEndingEmail(site, {
+    const email = await preview("pass-ending", {
       planName: "Unlock Pass",
       price: "$9.99",
       date: new Date("2026-11-30T10:00:00Z"),
@@ -176,7 +167,7 @@ describe("customer e-mails", () => {
   });
 
   it("payment failed: what failed and where to update the payment method", async () => {
-    const email = await paymentFailedEmail(site, {
+    const email = await preview("payment-failed", {
       ...yearly,
       planName: "Pro Monthly",
       price: "$7.99/month",
@@ -189,25 +180,43 @@ describe("customer e-mails", () => {
 
   it("cancelled: until when the configs work, or that they stopped", async () => {
     const now = new Date("2026-11-23T10:00:00Z");
-    const later = await cancelledEmail(site, yearly, now);
+    const queued: EmailRequest[] = [];
+    const deps = {
+      config: site,
+      mail: { enqueue: async (_: unknown, email: EmailRequest) => `${queued.push(email)}` },
+    };
+    /** What cancelling a subscription that ends at `expiresAt` queues, as the customer reads it. */
+    async function cancelled(expiresAt: Date) {
+      const subscription = {
+        customerEmail: "ada@example.com",
+        planId: "pro-yearly",
+        planType: "pro_yearly" as const,
+        expiresAt,
+      };
+      await queueCancelledEmail({} as never, deps, subscription, now);
+      const email = queued.at(-1)!;
+      expect(email.template).toBe("subscription-cancelled");
+      return preview("subscription-cancelled", email.data as EmailData<"subscription-cancelled">);
+    }
+    const later = await cancelled(yearly.date);
     expect(later.subject).toBe("Your NaijaLink Pro Yearly is cancelled");
     expect(later.text).toContain("Your configs keep working until November 23, 2027");
     expect(later.text).toContain("Resume it on your account page");
     expectLinks(later, []);
-    const ended = await cancelledEmail(site, { ...yearly, date: now }, now);
+    const ended = await cancelled(now);
     expect(ended.text).toContain("Your configs stopped working on November 23, 2026");
     expect(ended.text).not.toContain("Resume");
   });
 
   it("expired: when it ended and where to choose a plan", async () => {
-    const email = await expiredEmail(site, { ...yearly, planName: "Basic Monthly" });
+    const email = await preview("subscription-expired", { ...yearly, planName: "Basic Monthly" });
     expect(email.subject).toBe("Your NaijaLink Basic Monthly has ended");
     expect(email.text).toContain("Your configs stopped working on November 23, 2027");
     expectLinks(email, [PRICING]);
   });
 
   it("sign-in: the /account page link (not better-auth's verify URL), once, for 15 minutes", async () => {
-    const email = await signInEmail(site, { url: `${ACCOUNT}?token=tok_abc`, minutes: 15 });
+    const email = await preview("account.sign-in", { url: `${ACCOUNT}?token=tok_abc`, minutes: 15 });
     expect(email.subject).toBe("Your NaijaLink sign-in link");
     expect(email.text).toContain("Someone, perhaps you, asked to sign in to your NaijaLink account.");
     expect(email.text).toContain(
@@ -219,8 +228,7 @@ describe("customer e-mails", () => {
   });
 
   it("escapes what it is given instead of writing it into the HTML as markup", async () => {
-    const email = await deviceNoticeEmail(site, {
-      change: "revoked",
+    const email = await preview("device-revoked", {
       deviceName: '<img src=x onerror="alert(1)">',
       planName: "Pro Monthly",
       at: new Date(),

@@ -2,19 +2,8 @@ import { z } from "zod";
 import { findPlan, PLAN_TYPE_LABELS } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import type { Device, Subscription } from "#server/db/schema/index.ts";
-import type { OutgoingEmail } from "./outbox.ts";
-import type { RenderedEmail } from "./render.ts";
-import { deviceNoticeEmail, type DeviceChange } from "./templates/device-notice.tsx";
+import type { DeviceChange, EmailContent, EmailData, EmailRequest } from "./email-data.ts";
 import type { EmailSite } from "./templates/layout.tsx";
-import { receiptEmail } from "./templates/receipt.tsx";
-import {
-  cancelledEmail,
-  expiredEmail,
-  passEndingEmail,
-  paymentFailedEmail,
-  renewalReminderEmail,
-  type PlanPeriod,
-} from "./templates/subscription-notices.tsx";
 
 // The e-mails a customer gets about their subscription. Each queue function is called inside
 // the transaction of the event that causes it, so the e-mail goes exactly when that commits;
@@ -23,9 +12,8 @@ import {
 
 export interface CustomerEmailDeps {
   config: EmailSite;
-  mail: { enqueue(executor: Executor, email: OutgoingEmail): Promise<string> };
+  mail: { enqueue(executor: Executor, email: EmailRequest): Promise<string> };
 }
-
 export type CustomerSubscription = Pick<Subscription, "customerEmail" | "planId" | "planType" | "expiresAt">;
 
 const emailAddress = z.email();
@@ -39,7 +27,10 @@ export function planName(subscription: Pick<Subscription, "planId" | "planType">
   return findPlan(subscription.planId)?.name ?? PLAN_TYPE_LABELS[subscription.planType];
 }
 
-function planPeriod(subscription: CustomerSubscription, date = subscription.expiresAt): PlanPeriod {
+function planPeriod(
+  subscription: CustomerSubscription,
+  date = subscription.expiresAt,
+): EmailData<"renewal-reminder"> {
   const plan = findPlan(subscription.planId);
   const price = plan ? `${plan.price}${plan.period === "one-time" ? "" : plan.period}` : "the plan's price";
   return { planName: planName(subscription), price, date };
@@ -55,17 +46,16 @@ export function formatAmount(cents: number, currency: string): string {
   }
 }
 
-/** Renders (only when the customer has an address) and queues; null when nothing was queued. */
-async function queueToCustomer(
+/** Queues it when the customer has an address (replies go to support); null when nothing was queued. */
+export async function queueToCustomer(
   tx: Executor,
   deps: CustomerEmailDeps,
   subscription: Pick<Subscription, "customerEmail">,
-  kind: string,
-  render: () => Promise<RenderedEmail>,
+  email: EmailContent,
 ): Promise<string | null> {
   const to = customerAddress(subscription);
   if (!to) return null;
-  return deps.mail.enqueue(tx, { kind, to, replyTo: deps.config.SUPPORT_EMAIL, ...(await render()) });
+  return deps.mail.enqueue(tx, { ...email, to, replyTo: deps.config.SUPPORT_EMAIL });
 }
 
 /** What the receipt says about the payment (billing's `receipt` computes the same for the account page). */
@@ -82,16 +72,17 @@ export function queueReceiptEmail(
   subscription: CustomerSubscription,
   payment: PaymentReceipt,
 ) {
-  return queueToCustomer(tx, deps, subscription, "receipt", () =>
-    receiptEmail(deps.config, {
+  return queueToCustomer(tx, deps, subscription, {
+    template: "receipt",
+    data: {
       planName: planName(subscription),
       amount: formatAmount(payment.amountCents, payment.currency),
       orderNumber: payment.orderNumber,
       paidAt: payment.paidAt,
       oneTime: subscription.planType === "unlock",
       endsAt: subscription.expiresAt,
-    }),
-  );
+    },
+  });
 }
 
 /**
@@ -107,45 +98,27 @@ export function queueDeviceNoticeEmail(
   now = new Date(),
   details: { location?: string } = {},
 ) {
-  return queueToCustomer(tx, deps, subscription, `device-${change}`, () =>
-    deviceNoticeEmail(deps.config, {
-      change,
+  return queueToCustomer(tx, deps, subscription, {
+    template: `device-${change}`,
+    data: {
       deviceName: device.name ?? `Device ${device.slot}`,
       planName: planName(subscription),
       at: now,
       location: details.location,
-    }),
-  );
+    },
+  });
 }
 
-export function queueRenewalReminderEmail(
+type PeriodNotice = "renewal-reminder" | "pass-ending" | "payment-failed" | "subscription-expired";
+
+/** A notice about the subscription's current period: it renews, ends, could not be paid, ended. */
+export function queuePeriodEmail(
   tx: Executor,
   deps: CustomerEmailDeps,
   subscription: CustomerSubscription,
+  template: PeriodNotice,
 ) {
-  return queueToCustomer(tx, deps, subscription, "renewal-reminder", () =>
-    renewalReminderEmail(deps.config, planPeriod(subscription)),
-  );
-}
-
-export function queuePassEndingEmail(
-  tx: Executor,
-  deps: CustomerEmailDeps,
-  subscription: CustomerSubscription,
-) {
-  return queueToCustomer(tx, deps, subscription, "pass-ending", () =>
-    passEndingEmail(deps.config, planPeriod(subscription)),
-  );
-}
-
-export function queuePaymentFailedEmail(
-  tx: Executor,
-  deps: CustomerEmailDeps,
-  subscription: CustomerSubscription,
-) {
-  return queueToCustomer(tx, deps, subscription, "payment-failed", () =>
-    paymentFailedEmail(deps.config, planPeriod(subscription)),
-  );
+  return queueToCustomer(tx, deps, subscription, { template, data: planPeriod(subscription) });
 }
 
 /** The subscription will not renew: its access ends at `expiresAt` (or ended already, when that is past). */
@@ -155,13 +128,9 @@ export function queueCancelledEmail(
   subscription: CustomerSubscription,
   now = new Date(),
 ) {
-  return queueToCustomer(tx, deps, subscription, "subscription-cancelled", () =>
-    cancelledEmail(deps.config, planPeriod(subscription), now),
-  );
-}
-
-export function queueExpiredEmail(tx: Executor, deps: CustomerEmailDeps, subscription: CustomerSubscription) {
-  return queueToCustomer(tx, deps, subscription, "subscription-expired", () =>
-    expiredEmail(deps.config, planPeriod(subscription)),
-  );
+  const period = planPeriod(subscription);
+  return queueToCustomer(tx, deps, subscription, {
+    template: "subscription-cancelled",
+    data: { ...period, endedAlready: period.date <= now },
+  });
 }

@@ -4,67 +4,91 @@ import { z } from "zod";
 import type { Database, Executor } from "#server/db/client.ts";
 import { outboxMessages } from "#server/db/schema/index.ts";
 import type { Sealer } from "#server/secrets.ts";
+import { emailDataSchema, isEmailTemplate, type EmailRequest, type EmailTemplate } from "./email-data.ts";
 
-export const outgoingEmailSchema = z.object({
-  kind: z.string().min(1),
+/**
+ * A message as the outbox stores it, sealed with the at-rest key (a config e-mail's data holds the
+ * device's private key): its template, the template's data (JSON), who gets it (decision 098).
+ */
+const templatedEmailSchema = z.object({
+  template: z.string().refine(isEmailTemplate),
   to: z.email(),
   replyTo: z.email().optional(),
-  subject: z.string().min(1),
+  data: z.unknown(),
+});
+
+/**
+ * A message queued before decision 098, already rendered: sent as it is, so an upgrade loses none.
+ * Its QR attachment (`asQrCode`) is drawn from `content` when it is sent.
+ */
+const renderedEmailSchema = z.object({
+  kind: z.string(),
+  to: z.email(),
+  replyTo: z.email().optional(),
+  subject: z.string(),
   text: z.string(),
   html: z.string().optional(),
   attachments: z
     .array(
       z.object({
-        filename: z.string().min(1),
+        filename: z.string(),
         content: z.string(),
-        contentType: z.string().min(1),
-        /**
-         * Send a PNG of `content`'s QR code in its place, drawn when the message is sent: drawing
-         * takes longer than the rest of the message, too long for the transaction that queues it.
-         */
+        contentType: z.string(),
         asQrCode: z.literal(true).optional(),
-        /** Shown inline where the HTML part says `cid:{contentId}`. */
-        contentId: z.string().min(1).optional(),
+        contentId: z.string().optional(),
       }),
     )
     .optional(),
 });
 
-export type OutgoingEmail = z.infer<typeof outgoingEmailSchema>;
+export type StoredEmail =
+  (z.infer<typeof templatedEmailSchema> & { template: EmailTemplate }) | z.infer<typeof renderedEmailSchema>;
 
-export interface QueuedEmail extends OutgoingEmail {
-  id: string;
-  attempts: number;
+const storedEmailSchema = z.union([templatedEmailSchema, renderedEmailSchema]);
+
+export function unsealStoredEmail(sealer: Sealer, sealedMessage: string): StoredEmail {
+  return storedEmailSchema.parse(JSON.parse(sealer.unseal(sealedMessage))) as StoredEmail;
 }
 
-/** Queues an e-mail inside the caller's transaction: it is sent only if that commits. */
-export async function enqueueEmail(
-  executor: Executor,
-  sealer: Sealer,
-  email: OutgoingEmail,
-): Promise<string> {
-  const [row] = outboxRows(sealer, [email]);
-  await executor.insert(outboxMessages).values(row!);
-  return row!.id;
-}
+/** A claimed message; the worker unseals and renders it as it sends it. */
+export type QueuedEmail = Pick<
+  typeof outboxMessages.$inferSelect,
+  "id" | "kind" | "attempts" | "sealedMessage"
+>;
 
 /**
- * The outbox rows of these messages (validated, sealed), for a caller that inserts them within
- * a larger statement. Ids are chosen here, so the insert needs no RETURNING of the sealed text.
+ * Queues an e-mail inside the caller's transaction: it is sent only if that commits. Only its
+ * data is stored (checked against its template's schema here); the worker renders it when it
+ * sends, so the transaction never waits for a render.
  */
-export function outboxRows(sealer: Sealer, emails: OutgoingEmail[]) {
-  return emails.map((email) => {
-    const message = outgoingEmailSchema.parse(email);
-    return {
-      id: randomUUID(),
-      kind: message.kind,
-      toAddress: message.to,
-      sealedMessage: sealer.seal(JSON.stringify(message)),
-      // Due now by the app's clock, which the worker claims with: the database's now() carries
-      // microseconds, so a message queued in the same millisecond as a wake-up looked not yet due.
-      nextAttemptAt: new Date(),
-    } satisfies typeof outboxMessages.$inferInsert;
-  });
+export async function enqueueEmail(executor: Executor, sealer: Sealer, email: EmailRequest): Promise<string> {
+  const row = outboxRow(sealer, email);
+  await executor.insert(outboxMessages).values(row);
+  return row.id;
+}
+
+/** What the outbox stores of this message: checked against its template's schema, dates as text. */
+export function storedEmailOf(email: EmailRequest): StoredEmail {
+  return templatedEmailSchema.parse({
+    template: email.template,
+    to: email.to,
+    replyTo: email.replyTo,
+    data: z.encode(emailDataSchema(email.template), email.data),
+  }) as StoredEmail;
+}
+
+/** The outbox row of this message (validated, sealed); its id is chosen here, so no RETURNING. */
+function outboxRow(sealer: Sealer, email: EmailRequest) {
+  const stored = storedEmailOf(email);
+  return {
+    id: randomUUID(),
+    kind: email.template,
+    toAddress: stored.to,
+    sealedMessage: sealer.seal(JSON.stringify(stored)),
+    // Due now by the app's clock, which the worker claims with: the database's now() carries
+    // microseconds, so a message queued in the same millisecond as a wake-up looked not yet due.
+    nextAttemptAt: new Date(),
+  } satisfies typeof outboxMessages.$inferInsert;
 }
 
 /**
@@ -79,12 +103,7 @@ export const OUTBOX_LEASE_MS = 10_000;
  * Claims due messages so that parallel workers (several app processes on one
  * PostgreSQL) never send the same message at the same time.
  */
-export async function claimDueEmails(
-  db: Database,
-  sealer: Sealer,
-  now: Date,
-  limit: number,
-): Promise<QueuedEmail[]> {
+export async function claimDueEmails(db: Database, now: Date, limit: number): Promise<QueuedEmail[]> {
   const due = db
     .select({ id: outboxMessages.id })
     .from(outboxMessages)
@@ -102,12 +121,13 @@ export async function claimDueEmails(
     .update(outboxMessages)
     .set({ lockedUntil: new Date(now.getTime() + OUTBOX_LEASE_MS) })
     .where(sql`${outboxMessages.id} in ${due}`)
-    .returning();
-  return claimed.map((row) => ({
-    ...(JSON.parse(sealer.unseal(row.sealedMessage)) as OutgoingEmail),
-    id: row.id,
-    attempts: row.attempts,
-  }));
+    .returning({
+      id: outboxMessages.id,
+      kind: outboxMessages.kind,
+      attempts: outboxMessages.attempts,
+      sealedMessage: outboxMessages.sealedMessage,
+    });
+  return claimed;
 }
 
 /** Extends the claims on these messages, still pending, to a full lease from `now`. */

@@ -1,10 +1,20 @@
 import { render, toPlainText } from "@react-email/render";
 import type { ReactElement } from "react";
 
+export interface MailAttachment {
+  filename: string;
+  content: string | Buffer;
+  contentType: string;
+  /** Shown inline where the HTML part says `cid:{contentId}`. */
+  contentId?: string;
+}
+
+/** A template's output: what the transport sends besides the addresses. */
 export interface RenderedEmail {
   subject: string;
   html: string;
   text: string;
+  attachments?: MailAttachment[];
 }
 
 // html-to-text writes headings in capitals by default; the text part should read like the HTML.

@@ -1,30 +1,23 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import QRCode from "qrcode";
 import type { Config } from "#server/config.ts";
-import type { QueuedEmail } from "./outbox.ts";
+import type { MailMessage } from "./compose.ts";
+
+/** A rendered message with its outbox id and kind. */
+export interface OutgoingEmail extends MailMessage {
+  id: string;
+  kind: string;
+}
 
 export interface MailTransport {
   /** Where messages go, for the start-up log line (never includes credentials). */
   description: string;
-  send(email: QueuedEmail, from: string): Promise<void>;
+  send(email: OutgoingEmail, from: string): Promise<void>;
   close(): void;
 }
 
-async function toNodemailerAttachment(attachment: NonNullable<QueuedEmail["attachments"]>[number]) {
-  const content = attachment.asQrCode
-    ? await QRCode.toBuffer(attachment.content, { type: "png", errorCorrectionLevel: "M", margin: 2 })
-    : attachment.content;
-  return {
-    filename: attachment.filename,
-    content,
-    contentType: attachment.contentType,
-    cid: attachment.contentId,
-  };
-}
-
-async function toNodemailerMessage(email: QueuedEmail, from: string) {
+function toNodemailerMessage(email: OutgoingEmail, from: string) {
   return {
     from,
     to: email.to,
@@ -34,7 +27,10 @@ async function toNodemailerMessage(email: QueuedEmail, from: string) {
     html: email.html,
     // A stable Message-ID lets a mailbox recognise a retry of a message that did arrive.
     messageId: `<${email.id}@naijalink.outbox>`,
-    attachments: email.attachments && (await Promise.all(email.attachments.map(toNodemailerAttachment))),
+    attachments: email.attachments?.map(({ contentId, ...attachment }) => ({
+      ...attachment,
+      cid: contentId,
+    })),
   };
 }
 
@@ -45,7 +41,7 @@ export function createMailTransport(config: Config): MailTransport {
     return {
       description: `SMTP ${url.hostname}:${url.port || "(default port)"}`,
       async send(email, from) {
-        await transporter.sendMail(await toNodemailerMessage(email, from));
+        await transporter.sendMail(toNodemailerMessage(email, from));
       },
       close: () => transporter.close(),
     };
@@ -55,7 +51,7 @@ export function createMailTransport(config: Config): MailTransport {
   return {
     description: `files in ${directory}`,
     async send(email, from) {
-      const info = await transporter.sendMail(await toNodemailerMessage(email, from));
+      const info = await transporter.sendMail(toNodemailerMessage(email, from));
       await fs.mkdir(directory, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, "-");
       await fs.writeFile(

@@ -1,13 +1,16 @@
 import type { Database } from "#server/db/client.ts";
 import type { Logger } from "#server/logger.ts";
 import type { Sealer } from "#server/secrets.ts";
+import { composeEmail } from "./compose.ts";
 import {
   claimDueEmails,
   markEmailFailed,
   markEmailSent,
   OUTBOX_LEASE_MS,
   renewEmailClaims,
+  unsealStoredEmail,
 } from "./outbox.ts";
+import type { EmailSite } from "./templates/layout.tsx";
 import type { MailTransport } from "./transport.ts";
 
 export interface OutboxWorkerDeps {
@@ -16,6 +19,8 @@ export interface OutboxWorkerDeps {
   transport: MailTransport;
   logger: Logger;
   from: string;
+  /** What the templates say about the site (brand, links, support address). */
+  site: EmailSite;
 }
 
 /** Sends what is due; returns how many were sent. A failure only delays that message. */
@@ -24,7 +29,7 @@ export async function deliverDueEmails(
   now = new Date(),
   batchSize = 20,
 ): Promise<number> {
-  const batch = await claimDueEmails(deps.db, deps.sealer, now, batchSize);
+  const batch = await claimDueEmails(deps.db, now, batchSize);
   if (batch.length === 0) return 0;
   // Claims are short (OUTBOX_LEASE_MS) so a dead process's are taken over soon; while this one
   // works through the batch it renews the claims it still holds.
@@ -40,7 +45,9 @@ export async function deliverDueEmails(
   try {
     for (const email of batch) {
       try {
-        await deps.transport.send(email, deps.from);
+        // Rendered here, when it is sent: the transaction that queued it held no React work.
+        const message = await composeEmail(deps.site, unsealStoredEmail(deps.sealer, email.sealedMessage));
+        await deps.transport.send({ id: email.id, kind: email.kind, ...message }, deps.from);
         await markEmailSent(deps.db, email.id, new Date());
         sent += 1;
       } catch (error) {

@@ -2,14 +2,7 @@ import { and, eq, isNull, notInArray, sql } from "drizzle-orm";
 import type { Transaction } from "#server/db/client.ts";
 import { staffAlerts } from "#server/db/schema/index.ts";
 import { outboxBacklog } from "#server/domain/mail/backlog.ts";
-import type { RenderedEmail } from "#server/domain/mail/render.ts";
-import type { EmailSite } from "#server/domain/mail/templates/layout.tsx";
-import {
-  configurationPendingEmail,
-  nodeSilentEmail,
-  outboxStuckEmail,
-  salesStoppedEmail,
-} from "#server/domain/mail/templates/staff-alert.tsx";
+import { LISTED_WAITING_BUYERS, type EmailData } from "#server/domain/mail/email-data.ts";
 import { awaitingConfiguration } from "#server/domain/vpn/configuration-pending.ts";
 import { listServerHealth } from "#server/domain/vpn/server-health.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
@@ -33,10 +26,10 @@ interface Condition {
   /** The log line, at error level: the alert's own e-mail may be late (the outbox may be what is stuck). */
   summary: string;
   fields: Record<string, unknown>;
-  email(): Promise<RenderedEmail>;
+  email: EmailData<"staff-alert">;
 }
 
-async function currentConditions(tx: Transaction, site: EmailSite, now: Date): Promise<Condition[]> {
+async function currentConditions(tx: Transaction, now: Date): Promise<Condition[]> {
   // One after another: a transaction runs one statement at a time.
   const nodes = await listServerHealth(tx, now);
   const backlog = await outboxBacklog(tx);
@@ -48,7 +41,10 @@ async function currentConditions(tx: Transaction, site: EmailSite, now: Date): P
       key: "sales-stopped",
       summary: "sales are stopped: no VPN server can take a device",
       fields: { vpnServers: nodes.map((node) => `${node.name}: ${node.state}`) },
-      email: () => salesStoppedEmail(site, nodes),
+      email: {
+        alert: "sales-stopped",
+        servers: nodes.slice(0, 100).map(({ name, explanation }) => ({ name, explanation })),
+      },
     });
   }
   for (const node of nodes) {
@@ -61,7 +57,11 @@ async function currentConditions(tx: Transaction, site: EmailSite, now: Date): P
       key: `node-silent:${node.id}`,
       summary: `VPN node ${node.name} has stopped reporting`,
       fields: { vpnServer: node.name, lastSeenAt: lastSeenAt.toISOString() },
-      email: () => nodeSilentEmail(site, { ...node, lastSeenAt }, now),
+      email: {
+        alert: "node-silent",
+        node: { name: node.name, lastSeenAt, desiredPeers: node.desiredPeers },
+        now,
+      },
     });
   }
   const { oldestPendingAt } = backlog;
@@ -70,15 +70,21 @@ async function currentConditions(tx: Transaction, site: EmailSite, now: Date): P
       key: "outbox-stuck",
       summary: "e-mail is not going out; this alert's own e-mail waits in the same outbox",
       fields: { pending: backlog.pending, oldestPendingAt: oldestPendingAt.toISOString() },
-      email: () => outboxStuckEmail(site, { pending: backlog.pending, oldestPendingAt }, now),
+      email: { alert: "outbox-stuck", outbox: { pending: backlog.pending, oldestPendingAt }, now },
     });
   }
   if (waiting.length > 0) {
+    const listed = waiting.slice(0, LISTED_WAITING_BUYERS);
     conditions.push({
       key: "configuration-pending",
       summary: "paid buyers are waiting at Configuration Pending",
-      fields: { waiting: waiting.length, subscriptionIds: waiting.slice(0, 20).map((w) => w.subscriptionId) },
-      email: () => configurationPendingEmail(site, waiting),
+      fields: {
+        waiting: waiting.length,
+        // A buyer whose fulfilment has not recorded a subscription is named by its checkout session.
+        subscriptionIds: listed.flatMap((buyer) => buyer.subscriptionId ?? []),
+        checkoutSessionIds: listed.flatMap((buyer) => (buyer.subscriptionId ? [] : buyer.checkoutSessionId)),
+      },
+      email: { alert: "configuration-pending", waiting: waiting.length, listed },
     });
   }
   return conditions;
@@ -96,7 +102,6 @@ async function openAlert(
     .from(staffAlerts)
     .where(and(eq(staffAlerts.key, condition.key), isNull(staffAlerts.resolvedAt)));
   if (open) return false;
-  const email = await condition.email();
   const [row] = await tx
     .insert(staffAlerts)
     .values({ key: condition.key, openedAt: now })
@@ -104,7 +109,7 @@ async function openAlert(
     .returning({ id: staffAlerts.id });
   if (!row) return false;
   for (const to of services.config.STAFF_ADMINS)
-    await services.mail.enqueue(tx, { kind: "staff-alert", to, ...email });
+    await services.mail.enqueue(tx, { template: "staff-alert", to, data: condition.email });
   return true;
 }
 
@@ -120,7 +125,7 @@ export async function checkStaffAlerts(
 ): Promise<{ alertsOpened: number; alertsResolved: number }> {
   const { opened, resolved } = await services.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('staff-alerts'))`);
-    const conditions = await currentConditions(tx, services.config, now);
+    const conditions = await currentConditions(tx, now);
     const opened: Condition[] = [];
     for (const condition of conditions)
       if (await openAlert(tx, services, condition, now)) opened.push(condition);

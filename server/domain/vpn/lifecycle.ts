@@ -1,7 +1,7 @@
 import { and, exists, inArray, isNull, lte, notInArray, sql } from "drizzle-orm";
 import type { Database } from "#server/db/client.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
-import { queueExpiredEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
+import { queuePeriodEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
 import { revokeSubscriptionDevices } from "./devices.ts";
 import { USABLE_STATUSES } from "./usable.ts";
 
@@ -29,7 +29,8 @@ export async function expireDue(services: ExpiryServices, now = new Date()): Pro
       })
       .where(and(inArray(subscriptions.status, [...USABLE_STATUSES]), lte(subscriptions.expiresAt, now)))
       .returning();
-    for (const subscription of ended) await queueExpiredEmail(tx, services, subscription);
+    for (const subscription of ended)
+      await queuePeriodEmail(tx, services, subscription, "subscription-expired");
     const unusable = await tx
       .select({ id: subscriptions.id })
       .from(subscriptions)

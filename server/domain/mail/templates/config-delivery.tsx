@@ -1,6 +1,8 @@
 import { Img, Section, Text } from "@react-email/components";
 import type { CSSProperties } from "react";
 import { formatLongDate } from "#app/lib/format.ts";
+import type { EmailData } from "../email-data.ts";
+import { qrCodePng } from "../qr-code.ts";
 import { renderEmail, type RenderedEmail } from "../render.ts";
 import { WasThisYou } from "./device-notice.tsx";
 import { EmailLayout, Facts, LinkLine, Paragraph, type EmailSite } from "./layout.tsx";
@@ -12,18 +14,10 @@ const steps: CSSProperties = {
   paddingLeft: "24px",
 };
 
-export interface ConfigDelivery {
-  planName: string;
-  /** A pass ends; the other plans renew. */
-  oneTime: boolean;
-  endsAt: Date;
-  slot: number;
-  deviceName: string;
-  fileName: string;
-  downloadUrl: string;
-  /** Content-ID of the attached PNG of the config's QR code. */
-  qrContentId: string;
-}
+export type ConfigDelivery = EmailData<"vpn-config">;
+
+/** Content-ID of the attached PNG of the config's QR code. */
+const QR_CONTENT_ID = "config-qr";
 
 /**
  * The config of one device: link, QR code, steps, with the `.conf` attached. A device beyond
@@ -45,12 +39,7 @@ export function ConfigDeliveryEmail({ site, delivery }: { site: EmailSite; deliv
       />
       <LinkLine lead="Download your config:" href={delivery.downloadUrl} />
       <Section>
-        <Img
-          src={`cid:${delivery.qrContentId}`}
-          alt={`QR code of ${delivery.fileName}`}
-          width={220}
-          height={220}
-        />
+        <Img src={`cid:${QR_CONTENT_ID}`} alt={`QR code of ${delivery.fileName}`} width={220} height={220} />
         <Text data-skip-in-text="true">
           On a phone, scan this code in the WireGuard app (Add Tunnel, then Create from QR code).
         </Text>
@@ -75,10 +64,26 @@ export function ConfigDeliveryEmail({ site, delivery }: { site: EmailSite; deliv
   );
 }
 
-export function configDeliveryEmail(site: EmailSite, delivery: ConfigDelivery): Promise<RenderedEmail> {
+/** The e-mail, with the `.conf` attached first (the tutorial promises it) and its QR code as a PNG. */
+export async function configDeliveryEmail(site: EmailSite, delivery: ConfigDelivery): Promise<RenderedEmail> {
   const subject =
     delivery.slot > 1
       ? `${delivery.deviceName} added: your ${site.BRAND_NAME} VPN config (${delivery.fileName})`
       : `Your ${site.BRAND_NAME} VPN config (${delivery.fileName})`;
-  return renderEmail(subject, <ConfigDeliveryEmail site={site} delivery={delivery} />);
+  const [rendered, qrCode] = await Promise.all([
+    renderEmail(subject, <ConfigDeliveryEmail site={site} delivery={delivery} />),
+    qrCodePng(delivery.clientConfig),
+  ]);
+  return {
+    ...rendered,
+    attachments: [
+      {
+        filename: delivery.fileName,
+        content: delivery.clientConfig,
+        contentType: "text/plain; charset=utf-8",
+      },
+      // The same text as the success page's QR code.
+      { filename: "config-qr.png", content: qrCode, contentType: "image/png", contentId: QR_CONTENT_ID },
+    ],
+  };
 }

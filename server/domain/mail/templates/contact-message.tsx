@@ -1,14 +1,10 @@
 import { Fragment } from "react";
+import type { EmailData } from "../email-data.ts";
 import { renderEmail, type RenderedEmail } from "../render.ts";
 import { EmailLayout, Facts, Paragraph, type EmailSite } from "./layout.tsx";
 
 /** A visitor's message from the contact form, for the support inbox (a reply goes to the visitor). */
-export interface ContactFormMessage {
-  name: string;
-  email: string;
-  subject: string;
-  message: string;
-}
+export type ContactFormMessage = EmailData<"contact">;
 
 export function ContactMessageEmail({ site, message }: { site: EmailSite; message: ContactFormMessage }) {
   return (

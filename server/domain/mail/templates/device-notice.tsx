@@ -1,4 +1,5 @@
 import { formatLongDate } from "#app/lib/format.ts";
+import type { DeviceChange, EmailData } from "../email-data.ts";
 import { renderEmail, type RenderedEmail } from "../render.ts";
 import { accountUrl, EmailLayout, Facts, LinkLine, Paragraph, type EmailSite } from "./layout.tsx";
 
@@ -15,17 +16,7 @@ export function WasThisYou({ site, change }: { site: EmailSite; change: string }
   );
 }
 
-/** `moved`: the customer moved it on the account page; `relocated`: staff moved it off a server. */
-export type DeviceChange = "revoked" | "rekeyed" | "moved" | "relocated";
-
-export interface DeviceNotice {
-  change: DeviceChange;
-  deviceName: string;
-  planName: string;
-  at: Date;
-  /** Where a moved device is now, as a buyer reads it ("Lagos, Nigeria"). */
-  location?: string;
-}
+export type DeviceNotice = EmailData<`device-${DeviceChange}`>;
 
 const NEW_CONFIG =
   "Download the new config from your account page and import it in WireGuard in place of the old one.";
@@ -66,8 +57,16 @@ const WORDING: Record<
   },
 };
 
-export function DeviceNoticeEmail({ site, notice }: { site: EmailSite; notice: DeviceNotice }) {
-  const wording = WORDING[notice.change];
+export function DeviceNoticeEmail({
+  site,
+  change,
+  notice,
+}: {
+  site: EmailSite;
+  change: DeviceChange;
+  notice: DeviceNotice;
+}) {
+  const wording = WORDING[change];
   const title = wording.title(notice);
   return (
     <EmailLayout site={site} preview={wording.change ? `${title}. Was this you?` : title} title={title}>
@@ -89,9 +88,13 @@ export function DeviceNoticeEmail({ site, notice }: { site: EmailSite; notice: D
   );
 }
 
-export function deviceNoticeEmail(site: EmailSite, notice: DeviceNotice): Promise<RenderedEmail> {
+export function deviceNoticeEmail(
+  site: EmailSite,
+  change: DeviceChange,
+  notice: DeviceNotice,
+): Promise<RenderedEmail> {
   return renderEmail(
-    WORDING[notice.change].subject(notice, site.BRAND_NAME),
-    <DeviceNoticeEmail site={site} notice={notice} />,
+    WORDING[change].subject(notice, site.BRAND_NAME),
+    <DeviceNoticeEmail site={site} change={change} notice={notice} />,
   );
 }

@@ -1,19 +1,9 @@
+import type { EmailData } from "../email-data.ts";
 import { renderEmail, type RenderedEmail } from "../render.ts";
 import { EmailLayout, Facts, Paragraph, type EmailSite } from "./layout.tsx";
 
 /** What staff learn of a disputed payment; no links or keys. */
-export interface DisputeNotice {
-  disputeId: string;
-  reason: string | null;
-  /** Formatted with its currency, e.g. "7.99 USD". */
-  amount: string;
-  /** The subscription it paid for, when that payment is already recorded. */
-  subscription: { id: string; planId: string } | null;
-  customerEmail: string | null;
-  stripeCustomerId: string | null;
-  paymentIntentId: string | null;
-  respondBy: Date | null;
-}
+export type DisputeNotice = EmailData<"dispute-notice">;
 
 export function DisputeNoticeEmail({ site, notice }: { site: EmailSite; notice: DisputeNotice }) {
   const { subscription } = notice;

@@ -1,16 +1,9 @@
 import { formatLongDate } from "#app/lib/format.ts";
+import type { EmailData } from "../email-data.ts";
 import { renderEmail, type RenderedEmail } from "../render.ts";
 import { accountUrl, EmailLayout, Facts, LinkLine, Paragraph, type EmailSite } from "./layout.tsx";
 
-export interface Receipt {
-  planName: string;
-  /** Formatted with its currency, e.g. "$79.99". */
-  amount: string;
-  orderNumber: string;
-  paidAt: Date;
-  oneTime: boolean;
-  endsAt: Date;
-}
+export type Receipt = EmailData<"receipt">;
 
 export function ReceiptEmail({ site, receipt }: { site: EmailSite; receipt: Receipt }) {
   return (

@@ -1,11 +1,8 @@
+import type { EmailData } from "../email-data.ts";
 import { renderEmail, type RenderedEmail } from "../render.ts";
 import { EmailLayout, LinkLine, Paragraph, type EmailSite } from "./layout.tsx";
 
-export interface SignInLink {
-  /** The `/account?token=` page: its button spends the token, so a mail scanner's GET does not. */
-  url: string;
-  minutes: number;
-}
+export type SignInLink = EmailData<"account.sign-in">;
 
 export function SignInEmail({ site, link }: { site: EmailSite; link: SignInLink }) {
   return (

@@ -1,3 +1,4 @@
+import type { EmailData } from "../email-data.ts";
 import { renderEmail, type RenderedEmail } from "../render.ts";
 import { EmailLayout, LinkLine, Paragraph, type EmailSite } from "./layout.tsx";
 
@@ -29,7 +30,10 @@ export function ConfirmationEmail({ site, url }: { site: EmailSite; url: string 
   );
 }
 
-export function confirmationEmail(site: EmailSite, url: string): Promise<RenderedEmail> {
+export function confirmationEmail(
+  site: EmailSite,
+  { url }: EmailData<"auth.verify-email">,
+): Promise<RenderedEmail> {
   return renderEmail(`Confirm your ${site.BRAND_NAME} account`, <ConfirmationEmail site={site} url={url} />);
 }
 
@@ -48,7 +52,10 @@ export function PasswordResetEmail({ site, url }: { site: EmailSite; url: string
   );
 }
 
-export function passwordResetEmail(site: EmailSite, url: string): Promise<RenderedEmail> {
+export function passwordResetEmail(
+  site: EmailSite,
+  { url }: EmailData<"auth.password-reset">,
+): Promise<RenderedEmail> {
   return renderEmail(`Reset your ${site.BRAND_NAME} password`, <PasswordResetEmail site={site} url={url} />);
 }
 

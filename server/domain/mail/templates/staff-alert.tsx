@@ -1,3 +1,4 @@
+import type { EmailData } from "../email-data.ts";
 import { renderEmail, type RenderedEmail } from "../render.ts";
 import { EmailLayout, Facts, Paragraph, type EmailSite } from "./layout.tsx";
 
@@ -7,11 +8,9 @@ import { EmailLayout, Facts, Paragraph, type EmailSite } from "./layout.tsx";
 const minutesSince = (then: Date, now: Date) =>
   Math.max(0, Math.floor((now.getTime() - then.getTime()) / 60_000));
 
-export interface SilentNode {
-  name: string;
-  lastSeenAt: Date;
-  desiredPeers: number;
-}
+type StaffAlert = EmailData<"staff-alert">;
+type Alert<Name extends StaffAlert["alert"]> = Extract<StaffAlert, { alert: Name }>;
+export type SilentNode = Alert<"node-silent">["node"];
 
 export function NodeSilentEmail({ site, node, now }: { site: EmailSite; node: SilentNode; now: Date }) {
   const minutes = minutesSince(node.lastSeenAt, now);
@@ -41,17 +40,14 @@ export function NodeSilentEmail({ site, node, now }: { site: EmailSite; node: Si
   );
 }
 
-export function nodeSilentEmail(site: EmailSite, node: SilentNode, now: Date): Promise<RenderedEmail> {
+function nodeSilentEmail(site: EmailSite, { node, now }: Alert<"node-silent">): Promise<RenderedEmail> {
   return renderEmail(
     `VPN node ${node.name} has not reported for ${minutesSince(node.lastSeenAt, now)} minutes`,
     <NodeSilentEmail site={site} node={node} now={now} />,
   );
 }
 
-export interface StuckOutbox {
-  pending: number;
-  oldestPendingAt: Date;
-}
+export type StuckOutbox = Alert<"outbox-stuck">["outbox"];
 
 export function OutboxStuckEmail({ site, outbox, now }: { site: EmailSite; outbox: StuckOutbox; now: Date }) {
   const minutes = minutesSince(outbox.oldestPendingAt, now);
@@ -80,36 +76,31 @@ export function OutboxStuckEmail({ site, outbox, now }: { site: EmailSite; outbo
   );
 }
 
-export function outboxStuckEmail(site: EmailSite, outbox: StuckOutbox, now: Date): Promise<RenderedEmail> {
+function outboxStuckEmail(site: EmailSite, { outbox, now }: Alert<"outbox-stuck">): Promise<RenderedEmail> {
   return renderEmail(
     `E-mail is stuck: ${outbox.pending} waiting, the oldest for ${minutesSince(outbox.oldestPendingAt, now)} minutes`,
     <OutboxStuckEmail site={site} outbox={outbox} now={now} />,
   );
 }
 
-export interface WaitingBuyer {
-  subscriptionId: string | null;
-  checkoutSessionId: string;
-  planId: string;
-  paidAt: Date;
-}
-
-/** At most this many are listed; the count says how many wait. */
-const LISTED_BUYERS = 20;
-
-export function ConfigurationPendingEmail({ site, waiting }: { site: EmailSite; waiting: WaitingBuyer[] }) {
-  const listed = waiting.slice(0, LISTED_BUYERS);
+export function ConfigurationPendingEmail({
+  site,
+  pending: { waiting, listed },
+}: {
+  site: EmailSite;
+  pending: Alert<"configuration-pending">;
+}) {
   return (
     <EmailLayout
       site={site}
       audience="staff"
-      preview={`${waiting.length} paid buyers are waiting for their config.`}
+      preview={`${waiting} paid buyers are waiting for their config.`}
       title="Paid buyers are waiting at Configuration Pending"
     >
       <Paragraph>
-        {waiting.length === 1 ? "A buyer has" : `${waiting.length} buyers have`} paid but no config could be
-        issued: no active VPN server with a registered node has room. Add a VPN server or enable one; the
-        server log says why each was refused ("config pending: cannot issue a device").
+        {waiting === 1 ? "A buyer has" : `${waiting} buyers have`} paid but no config could be issued: no
+        active VPN server with a registered node has room. Add a VPN server or enable one; the server log says
+        why each was refused ("config pending: cannot issue a device").
       </Paragraph>
       <Facts
         rows={listed.map((buyer): [string, string] => [
@@ -117,24 +108,45 @@ export function ConfigurationPendingEmail({ site, waiting }: { site: EmailSite; 
           `${buyer.planId}, paid ${buyer.paidAt.toISOString()}, checkout ${buyer.checkoutSessionId}`,
         ])}
       />
-      {waiting.length > listed.length && <Paragraph>And {waiting.length - listed.length} more.</Paragraph>}
+      {waiting > listed.length && <Paragraph>And {waiting - listed.length} more.</Paragraph>}
     </EmailLayout>
   );
 }
 
-export function configurationPendingEmail(site: EmailSite, waiting: WaitingBuyer[]): Promise<RenderedEmail> {
+function configurationPendingEmail(
+  site: EmailSite,
+  pending: Alert<"configuration-pending">,
+): Promise<RenderedEmail> {
+  const { waiting } = pending;
   return renderEmail(
-    `${waiting.length} paid ${waiting.length === 1 ? "buyer is" : "buyers are"} waiting for a config`,
-    <ConfigurationPendingEmail site={site} waiting={waiting} />,
+    `${waiting} paid ${waiting === 1 ? "buyer is" : "buyers are"} waiting for a config`,
+    <ConfigurationPendingEmail site={site} pending={pending} />,
   );
 }
 
-export interface StoppedServer {
-  name: string;
-  explanation: string;
+export function staffAlertEmail(site: EmailSite, alert: StaffAlert): Promise<RenderedEmail> {
+  switch (alert.alert) {
+    case "node-silent":
+      return nodeSilentEmail(site, alert);
+    case "outbox-stuck":
+      return outboxStuckEmail(site, alert);
+    case "configuration-pending":
+      return configurationPendingEmail(site, alert);
+    case "sales-stopped":
+      return renderEmail(
+        "Sales are stopped: no VPN server can take a device",
+        <SalesStoppedEmail site={site} servers={alert.servers} />,
+      );
+  }
 }
 
-export function SalesStoppedEmail({ site, servers }: { site: EmailSite; servers: StoppedServer[] }) {
+export function SalesStoppedEmail({
+  site,
+  servers,
+}: {
+  site: EmailSite;
+  servers: Alert<"sales-stopped">["servers"];
+}) {
   return (
     <EmailLayout
       site={site}
@@ -158,12 +170,5 @@ export function SalesStoppedEmail({ site, servers }: { site: EmailSite; servers:
         get one e-mail per outage; the next one comes only after sales have started again.
       </Paragraph>
     </EmailLayout>
-  );
-}
-
-export function salesStoppedEmail(site: EmailSite, servers: StoppedServer[]): Promise<RenderedEmail> {
-  return renderEmail(
-    "Sales are stopped: no VPN server can take a device",
-    <SalesStoppedEmail site={site} servers={servers} />,
   );
 }

@@ -1,15 +1,10 @@
 import { formatLongDate } from "#app/lib/format.ts";
+import type { EmailData } from "../email-data.ts";
 import { renderEmail, type RenderedEmail } from "../render.ts";
 import { accountUrl, EmailLayout, LinkLine, Paragraph, pricingUrl, type EmailSite } from "./layout.tsx";
 
 /** What the notices about a subscription's period say about it. */
-export interface PlanPeriod {
-  planName: string;
-  /** The plan's price with its period, e.g. "$79.99/year". */
-  price: string;
-  /** When the period renews, ends or ended. */
-  date: Date;
-}
+export type PlanPeriod = EmailData<"renewal-reminder">;
 
 type Props = { site: EmailSite; period: PlanPeriod };
 
@@ -120,10 +115,13 @@ export function paymentFailedEmail(site: EmailSite, period: PlanPeriod): Promise
   );
 }
 
-export function cancelledEmail(site: EmailSite, period: PlanPeriod, now: Date): Promise<RenderedEmail> {
+export function cancelledEmail(
+  site: EmailSite,
+  cancelled: EmailData<"subscription-cancelled">,
+): Promise<RenderedEmail> {
   return renderEmail(
-    `Your ${site.BRAND_NAME} ${period.planName} is cancelled`,
-    <CancelledEmail site={site} period={period} endedAlready={period.date <= now} />,
+    `Your ${site.BRAND_NAME} ${cancelled.planName} is cancelled`,
+    <CancelledEmail site={site} period={cancelled} endedAlready={cancelled.endedAlready} />,
   );
 }
 

@@ -65,7 +65,6 @@ export async function mailCheck(config: Config, to?: string): Promise<DoctorChec
     await transport.send(
       {
         id: randomUUID(),
-        attempts: 0,
         kind: "doctor-test",
         to,
         subject: `${config.BRAND_NAME}: test message from npm run doctor`,

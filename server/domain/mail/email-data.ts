@@ -1,0 +1,139 @@
+import { z } from "zod";
+
+// What the outbox stores of each e-mail: the name of its template and the data it is rendered
+// from (decision 098). The outbox worker renders it when it sends, so no transaction waits for
+// React. One schema per template: `enqueueEmail` encodes the data with it (JSON-safe, dates as
+// ISO text) and the worker decodes it with it. Everything a template shows is in its data,
+// `now` included: a message rendered later reads as it would have when it was queued.
+
+const timestamp = z.codec(z.iso.datetime(), z.date(), {
+  decode: (text) => new Date(text),
+  encode: (date) => date.toISOString(),
+});
+
+const planPeriod = z.object({
+  planName: z.string(),
+  /** The plan's price with its period, e.g. "$79.99/year". */
+  price: z.string(),
+  /** When the period renews, ends or ended. */
+  date: timestamp,
+});
+
+const deviceNotice = z.object({
+  deviceName: z.string(),
+  planName: z.string(),
+  at: timestamp,
+  /** Where a moved device is now, as a buyer reads it ("Lagos, Nigeria"). */
+  location: z.string().optional(),
+});
+
+/** `moved`: the customer moved it on the account page; `relocated`: staff moved it off a server. */
+export type DeviceChange = "revoked" | "rekeyed" | "moved" | "relocated";
+
+const link = z.object({ url: z.url() });
+
+/** A staff alert about buyers waiting for a config names at most this many; the count says how many wait. */
+export const LISTED_WAITING_BUYERS = 20;
+
+export const EMAIL_DATA = {
+  receipt: z.object({
+    planName: z.string(),
+    /** Formatted with its currency, e.g. "$79.99". */
+    amount: z.string(),
+    orderNumber: z.string(),
+    paidAt: timestamp,
+    oneTime: z.boolean(),
+    endsAt: timestamp,
+  }),
+  /** A device's config; for a device beyond the first also the "device added" notice. */
+  "vpn-config": z.object({
+    planName: z.string(),
+    /** A pass ends; the other plans renew. */
+    oneTime: z.boolean(),
+    endsAt: timestamp,
+    slot: z.number().int().positive(),
+    deviceName: z.string(),
+    fileName: z.string(),
+    downloadUrl: z.url(),
+    /** The `.conf` text: private keys, so the outbox row is sealed. */
+    clientConfig: z.string(),
+  }),
+  "device-revoked": deviceNotice,
+  "device-rekeyed": deviceNotice,
+  "device-moved": deviceNotice,
+  "device-relocated": deviceNotice,
+  "renewal-reminder": planPeriod,
+  "pass-ending": planPeriod,
+  "payment-failed": planPeriod,
+  "subscription-cancelled": planPeriod.extend({ endedAlready: z.boolean() }),
+  "subscription-expired": planPeriod,
+  /** The `/account?token=` page: its button spends the token, so a mail scanner's GET does not. */
+  "account.sign-in": link.extend({ minutes: z.number().int().positive() }),
+  "auth.verify-email": link,
+  "auth.password-reset": link,
+  "auth.existing-account": z.object({}),
+  /** A visitor's message from the contact form, for the support inbox. */
+  contact: z.object({ name: z.string(), email: z.string(), subject: z.string(), message: z.string() }),
+  "dispute-notice": z.object({
+    disputeId: z.string(),
+    reason: z.string().nullable(),
+    /** Formatted with its currency, e.g. "7.99 USD". */
+    amount: z.string(),
+    /** The subscription it paid for, when that payment is already recorded. */
+    subscription: z.object({ id: z.string(), planId: z.string() }).nullable(),
+    customerEmail: z.string().nullable(),
+    stripeCustomerId: z.string().nullable(),
+    paymentIntentId: z.string().nullable(),
+    respondBy: timestamp.nullable(),
+  }),
+  "staff-alert": z.discriminatedUnion("alert", [
+    z.object({
+      alert: z.literal("node-silent"),
+      node: z.object({ name: z.string(), lastSeenAt: timestamp, desiredPeers: z.number().int() }),
+      now: timestamp,
+    }),
+    z.object({
+      alert: z.literal("outbox-stuck"),
+      outbox: z.object({ pending: z.number().int(), oldestPendingAt: timestamp }),
+      now: timestamp,
+    }),
+    z.object({
+      alert: z.literal("configuration-pending"),
+      /** How many wait; `listed` names the first of them. */
+      waiting: z.number().int().positive(),
+      listed: z
+        .array(
+          z.object({
+            subscriptionId: z.string().nullable(),
+            checkoutSessionId: z.string(),
+            planId: z.string(),
+            paidAt: timestamp,
+          }),
+        )
+        .max(LISTED_WAITING_BUYERS),
+    }),
+    z.object({
+      alert: z.literal("sales-stopped"),
+      /** Each VPN server and what it is doing (server-state.ts), so the e-mail says why. */
+      servers: z.array(z.object({ name: z.string(), explanation: z.string() })).max(100),
+    }),
+  ]),
+};
+
+export type EmailTemplate = keyof typeof EMAIL_DATA;
+export type EmailData<T extends EmailTemplate> = z.output<(typeof EMAIL_DATA)[T]>;
+
+/** A template and its data. */
+export type EmailContent = { [T in EmailTemplate]: { template: T; data: EmailData<T> } }[EmailTemplate];
+
+/** An e-mail to queue: its template, the template's data, and who gets it. */
+export type EmailRequest = EmailContent & { to: string; replyTo?: string };
+
+/** One schema for every template's data, for the code that handles them all alike. */
+export function emailDataSchema(template: EmailTemplate): z.ZodType<unknown, unknown> {
+  return EMAIL_DATA[template] as z.ZodType<unknown, unknown>;
+}
+
+export function isEmailTemplate(name: string): name is EmailTemplate {
+  return Object.hasOwn(EMAIL_DATA, name);
+}
