@@ -15,7 +15,9 @@ import { storeChecks } from "#server/domain/ops/doctor/store.ts";
 import { WEBHOOK_EVENTS } from "#server/domain/billing/webhook.ts";
 import { createTestApp, startTestServer, type TestApp, type TestServer } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
+import { buy, signedInCustomer } from "../support/account.ts";
 import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in.ts";
+import { addServerViaAdmin, adminToken } from "../support/vpn-admin.ts";
 import { addTestSubscription, addTestVpnServer, issueTestDevice } from "../support/vpn.ts";
 import { createAccount, STAFF_EMAIL } from "./admin-helpers.ts";
 
@@ -184,6 +186,37 @@ describe.each(databaseKinds)("npm run doctor's checks on %s", (kind) => {
       );
       expect(refused.text).not.toContain("sk_test_doctor_revoked");
       stripe.webhookEndpoints.length = 0;
+    });
+  });
+
+  it("POST /api/ops/doctor answers only the holder of DATA_DIR's admin token; a bad body is a 400", async () => {
+    await withApp(async (app) => {
+      const staff = await createAccount(app, STAFF_EMAIL);
+      await buy(app, "unlock", "buyer@example.com");
+      const customer = await signedInCustomer(app, "buyer@example.com");
+      const { nodeToken } = await addServerViaAdmin(app, "ng-doctor");
+      const call = (headers: Record<string, string>, json: unknown = {}) =>
+        app.request("/api/ops/doctor", { json, headers });
+      const refused: Array<Record<string, string>> = [
+        {},
+        { cookie: staff.cookie },
+        { cookie: customer },
+        { authorization: `Bearer ${nodeToken}` },
+      ];
+      for (const headers of refused) {
+        const response = await call(headers);
+        expect(response.status).toBe(401);
+        expect(await response.json()).toMatchObject({ error: "Unauthorized", message: expect.any(String) });
+      }
+      const authorization = `Bearer ${await adminToken(app)}`;
+      expect((await call({ authorization }, { drop: "tables" })).status).toBe(400);
+      const answered = await call({ authorization });
+      expect(answered.status).toBe(200);
+      const { checks } = (await answered.json()) as { checks: Array<{ name: string }> };
+      expect(checks.map((check) => check.name)).toEqual(
+        expect.arrayContaining(["database", "sales", "node ng-doctor", "staff", "backups"]),
+      );
+      expect((await app.request("/api/ops/doctor", { headers: { authorization } })).status).toBe(405);
     });
   });
 
