@@ -5,6 +5,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readLastBackup } from "#server/domain/ops/backup/last-backup.ts";
 import { secretsFile } from "#server/secrets.ts";
 import { buy } from "../support/account.ts";
 import { makeDataDir, type TestApp } from "../support/app.ts";
@@ -92,6 +93,8 @@ describe.each(databaseKinds)("backup and restore on %s", (kind) => {
     const backup = await runScript("backup", ["--out", archive], { ...source.env, ...passphraseEnv });
     expect(backup.output).toContain(`Backup written to ${archive}`);
     expect(backup.code).toBe(0);
+    // npm run doctor reads when the last one was made.
+    expect(await readLastBackup(source.dataDir)).toMatchObject({ file: archive });
   }, 300_000);
 
   afterAll(async () => {

@@ -103,6 +103,15 @@ describe("emptying the development server from the command line", () => {
     for (const owner of owners)
       expect((await queuedEmails(app, owner)).map((email) => email.kind)).toContain("device-relocated");
 
+    const listed = await vpn("list-servers");
+    const lines = listed.stdout.trim().split("\n");
+    expect(lines.find((line) => line.startsWith("ng-lagos-dev "))).toContain(
+      "retired (development)  takes no new devices",
+    );
+    expect(lines.find((line) => line.startsWith("ng-lagos-1 "))).toContain(
+      "awaiting its node  takes new devices",
+    );
+
     const removed = await vpn("remove-server", "ng-lagos-dev");
     expect(removed.stdout).toContain("VPN server ng-lagos-dev removed");
     expect(removed.code).toBe(0);
