@@ -1,5 +1,5 @@
 // What `npm run vpn` prints for each answer (scripts/vpn.ts).
-import { nodeSetupAdvice } from "#server/domain/vpn/node-setup-advice.ts";
+import { nodeSetupAdvice } from "#app/lib/node-setup-advice.ts";
 import type { ServerCommand, ServerCommandResult, ServerSummary } from "#server/domain/vpn/server-admin.ts";
 
 const STATE_WORDS: Record<ServerSummary["state"], string> = {

@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDoctor } from "#server/domain/ops/doctor/run.ts";
 import { storeChecks } from "#server/domain/ops/doctor/store.ts";
-import { nodeSetupCommand } from "#server/domain/vpn/node-setup-advice.ts";
+import { nodeSetupCommand } from "#app/lib/node-setup-advice.ts";
 import { serverCommandSchema } from "#server/domain/vpn/server-admin.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { adminCommand } from "../support/vpn-admin.ts";

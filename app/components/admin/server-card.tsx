@@ -184,7 +184,12 @@ export function ServerCard({
         ) : null}
       </div>
       {token ? (
-        <NodeTokenNotice serverName={server.name} token={token} onDismiss={() => setToken(null)} />
+        <NodeTokenNotice
+          serverName={server.name}
+          endpoint={server.endpoint}
+          token={token}
+          onDismiss={() => setToken(null)}
+        />
       ) : null}
     </article>
   );
