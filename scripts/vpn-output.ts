@@ -31,14 +31,14 @@ export function describeServer(server: ServerSummary): string {
   ].join("  ");
 }
 
-const STATUS_LINES: Partial<Record<ServerCommand["command"], (name: string) => string>> = {
-  "drain-server": (name) =>
+const STATUS_LINES: Partial<Record<ServerCommand["command"], (server: ServerSummary) => string>> = {
+  "drain-server": ({ name }) =>
     `VPN server ${name} draining: it takes no new devices; the devices on it keep working.`,
-  "disable-server": (name) =>
+  "disable-server": ({ name }) =>
     `VPN server ${name} disabled: it takes no new devices and its node drops their peers, so the devices on it stop connecting until it is enabled again.`,
-  "enable-server": (name) => `VPN server ${name} active: it takes new devices and carries its peers.`,
-  "set-endpoint": (name) =>
-    `VPN server ${name} endpoint changed: configs downloaded from now on carry it; configs handed out before keep the old endpoint.`,
+  "enable-server": ({ name }) => `VPN server ${name} active: it takes new devices and carries its peers.`,
+  "set-endpoint": ({ name, endpoint }) =>
+    `VPN server ${name} now at ${endpoint}: configs downloaded from now on carry it; configs handed out before keep the old endpoint.`,
 };
 
 export function printResult(
@@ -77,7 +77,7 @@ export function printResult(
           ? `VPN server ${server.name} exits from ${server.exitAddresses.join(", ")}: /check recognises them.`
           : `VPN server ${server.name} has no exit addresses: /check recognises none of its visitors.`,
       );
-    else print(STATUS_LINES[command.command]?.(server.name) ?? `VPN server ${server.name}:`);
+    else print(STATUS_LINES[command.command]?.(server) ?? `VPN server ${server.name}:`);
     print(describeServer(server));
     return;
   }

@@ -1,9 +1,11 @@
 // A newcomer's `npm start` (issue 23): `.env` in the working directory is read, the environment
 // first; `.env.example` works as it is, blank keys and all; the terminal ends with a short block
 // saying what runs and what to do next.
+import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listeningUrl, runServer, waitFor, type ServerProcess } from "../support/app-process.ts";
 
@@ -64,5 +66,31 @@ describe("npm start in a directory holding .env", () => {
     expect(lines[7]).toBe("Next:");
     expect(block).toContain("npm run doctor");
     expect(lines.length).toBeLessThanOrEqual(12);
+  });
+
+  it("npm run doctor reads a stopped store's database itself, without changing it", async () => {
+    server!.child.kill("SIGTERM");
+    expect(await server!.exited).toBe(0);
+    server = undefined;
+    const doctor = await promisify(execFile)(
+      path.join(ROOT, "node_modules/.bin/tsx"),
+      [path.join(ROOT, "scripts/doctor.ts")],
+      {
+        cwd,
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" },
+        timeout: 180_000,
+      },
+    ).then(
+      ({ stdout }) => ({ code: 0, stdout }),
+      (error: { code: number; stdout: string }) => error,
+    );
+    const lines = doctor.stdout.split("\n");
+    expect(lines[0]).toBe(
+      "✓ settings: demo mode, valid; keys generated into DATA_DIR/secrets.json (set both explicitly before running a second app process)",
+    );
+    expect(lines[1]).toMatch(/^✓ database: embedded PGlite reachable, all \d+ migrations applied$/);
+    expect(lines).toContain(
+      "✗ staff: no admin account yet — fix: sign up at http://localhost:3000/admin/login with an address on STAFF_ADMINS and confirm it",
+    );
   });
 });

@@ -32,19 +32,22 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe.each(databaseKinds)("npm run doctor's checks on %s", (kind) => {
-  let site: TestServer;
-  let stripe: StripeStandIn;
-  beforeAll(async () => {
-    // Serves PUBLIC_URL/healthz as the app does behind Caddy.
-    site = await startTestServer({ backgroundJobs: false });
-    stripe = await startStripeStandIn();
-  });
-  afterAll(async () => {
-    await site?.stop();
-    await stripe?.close();
-  });
+/** A first start on a loaded 2-core machine can take minutes (PGlite's initdb). */
+const SERVER_START_MS = 300_000;
 
+// Serves PUBLIC_URL/healthz as the app does behind Caddy, for every database kind below.
+let site: TestServer;
+let stripe: StripeStandIn;
+beforeAll(async () => {
+  site = await startTestServer({ backgroundJobs: false });
+  stripe = await startStripeStandIn();
+}, SERVER_START_MS);
+afterAll(async () => {
+  await site?.stop();
+  await stripe?.close();
+});
+
+describe.each(databaseKinds)("npm run doctor's checks on %s", (kind) => {
   /** The doctor's lines for `app`'s store with `settings` changed; the verdict's exit status. */
   async function doctor(app: TestApp, settings: Partial<Config> = {}, now = new Date()) {
     const config: Config = { ...app.config, PUBLIC_URL: site.url, ...settings };
@@ -240,7 +243,7 @@ describe("npm run doctor against a running server", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ backgroundJobs: false });
-  });
+  }, SERVER_START_MS);
   afterAll(async () => {
     await server?.stop();
   });

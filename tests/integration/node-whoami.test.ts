@@ -20,7 +20,7 @@ describe.each([
       ipv6Cidr: "fd95::/64",
       dns: "1.1.1.1",
     }));
-  });
+  }, 300_000);
   afterAll(async () => {
     await server?.stop();
   });

@@ -67,7 +67,7 @@ describe("emptying the development server from the command line", () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ backgroundJobs: false });
-  });
+  }, 300_000);
   afterAll(async () => {
     await server?.stop();
   });
@@ -122,7 +122,7 @@ describe.each(databaseKinds)("revoke-devices on %s", (kind) => {
   let app: TestApp;
   beforeAll(async () => {
     app = await createTestApp({ kind });
-  });
+  }, 300_000);
   afterAll(async () => {
     await app?.close();
   });
