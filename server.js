@@ -1,4 +1,8 @@
 // Starts NaijaLink: the built server in production, Vite's dev server in development.
+import { loadEnvFile } from "./scripts/env-file.js";
+
+// Settings: the environment first, then .env in the working directory (README "Settings").
+const envFile = loadEnvFile();
 const development = process.env.NODE_ENV === "development";
 // React and Express pick their fast production paths from this; it must be set before they load.
 process.env.NODE_ENV ??= "production";
@@ -26,6 +30,8 @@ async function main() {
   }
 
   const running = await entry.startServer({ config, viteDevServer });
+  // The one block a person starting the store reads; the log lines above are for machines.
+  process.stdout.write(entry.startupSummary(running, envFile));
   for (const signal of ["SIGTERM", "SIGINT"]) {
     process.once(signal, async () => {
       running.services.logger.info({ signal }, "shutting down");

@@ -43,6 +43,7 @@ const BUILD_TESTS = [
   "tests/integration/static-pages.test.ts",
   "tests/integration/startup.test.ts",
   "tests/integration/multi-process.test.ts",
+  "tests/integration/calm-start.test.ts",
 ];
 
 export default defineConfig({

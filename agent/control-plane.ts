@@ -2,7 +2,10 @@ import {
   checkPeerAnswer,
   NODE_PEERS_PATH,
   NODE_STATUS_PATH,
+  NODE_WHOAMI_PATH,
   NodeApiError,
+  canonicalIpAddress,
+  nodeWhoamiSchema,
   type CheckedAnswer,
   type NodeStatus,
 } from "./node-api.ts";
@@ -77,6 +80,15 @@ export class ControlPlane {
       if (error instanceof NodeApiError) throw new ControlPlaneError(`${NODE_PEERS_PATH}: ${error.message}`);
       throw new ControlPlaneError(`${NODE_PEERS_PATH} answered a body that is not JSON`);
     }
+  }
+
+  /** The public address this node's requests reach the control plane from (behind NAT: the NAT's). */
+  async whoami(): Promise<string> {
+    const response = await this.call(NODE_WHOAMI_PATH, {});
+    const parsed = nodeWhoamiSchema.safeParse(await response.json().catch(() => null));
+    const address = parsed.success ? canonicalIpAddress(parsed.data.address) : null;
+    if (!address) throw new ControlPlaneError(`${NODE_WHOAMI_PATH} answered no address`);
+    return address;
   }
 
   async postStatus(status: NodeStatus) {

@@ -9,8 +9,9 @@
 // It needs `wg`, Node built-ins, zod (for the node API contract, agent/node-api.ts) and
 // prom-client (its metrics on 127.0.0.1, agent/metrics.ts): no app code, no React Router.
 import fs from "node:fs";
-import { parseArgs } from "node:util";
+import { createInterface } from "node:readline/promises";
 import { jsonLog, startAgent } from "./agent.ts";
+import { parseCommandLine, usageError } from "./command-line.ts";
 import { createAgentMetrics, DEFAULT_METRICS_PORT, serveAgentMetrics } from "./metrics.ts";
 import { exitAddressesSchema, MAX_WAIT_SECONDS } from "./node-api.ts";
 import { SetupError, setup, uninstall } from "./setup/setup.ts";
@@ -23,50 +24,43 @@ const usage = `Usage: naijalink-agent [run] --api URL (--token-file FILE | --tok
        naijalink-agent setup --api URL --token-file FILE --interface wg0 --egress eth0[,eth1]
              [--listen-port 51820] [--exit-addresses IP[,IP]] [--private-key-file FILE]
              [--state-file /var/lib/naijalink-agent/setup.json] [--firewall nft|iptables]
-             [--no-systemd | --systemd-dir /etc/systemd/system] [--dry-run]
-             creates the interface, its addresses, forwarding, NAT and the agent's service unit
+             [--no-systemd | --systemd-dir /etc/systemd/system] [--dry-run] [--yes]
+             creates the interface, its addresses, forwarding, NAT and the agent's service unit;
+             behind NAT it offers the address the control plane sees as the exit address (--yes takes it)
        naijalink-agent uninstall [--state-file FILE] [--no-systemd | --systemd-dir DIR] [--dry-run]
              removes exactly what setup added`;
 
 function fail(message: string): never {
-  process.stderr.write(`${message}\n${usage}\n`);
-  process.exit(2);
+  usageError(message, usage);
 }
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    api: { type: "string" },
-    token: { type: "string" },
-    "token-file": { type: "string" },
-    interface: { type: "string" },
-    "private-key-file": { type: "string" },
-    wg: { type: "string" },
-    "wait-seconds": { type: "string" },
-    "poll-ms": { type: "string" },
-    "reconcile-ms": { type: "string" },
-    "status-ms": { type: "string" },
-    "exit-addresses": { type: "string" },
-    egress: { type: "string" },
-    "listen-port": { type: "string" },
-    "state-file": { type: "string" },
-    firewall: { type: "string" },
-    "no-systemd": { type: "boolean" },
-    "systemd-dir": { type: "string" },
-    "dry-run": { type: "boolean" },
-    "metrics-port": { type: "string" },
-    help: { type: "boolean" },
-  },
-  strict: true,
+const { values, positionals } = parseCommandLine(usage, process.argv.slice(2), {
+  api: { type: "string" },
+  token: { type: "string" },
+  "token-file": { type: "string" },
+  interface: { type: "string" },
+  "private-key-file": { type: "string" },
+  wg: { type: "string" },
+  "wait-seconds": { type: "string" },
+  "poll-ms": { type: "string" },
+  "reconcile-ms": { type: "string" },
+  "status-ms": { type: "string" },
+  "exit-addresses": { type: "string" },
+  egress: { type: "string" },
+  "listen-port": { type: "string" },
+  "state-file": { type: "string" },
+  firewall: { type: "string" },
+  "no-systemd": { type: "boolean" },
+  "systemd-dir": { type: "string" },
+  "dry-run": { type: "boolean" },
+  "metrics-port": { type: "string" },
+  yes: { type: "boolean" },
 });
-if (values.help) {
-  process.stdout.write(`${usage}\n`);
-  process.exit(0);
-}
 const [command = "run", ...extra] = positionals;
 if (!["run", "setup", "uninstall"].includes(command) || extra.length > 0)
   fail(`unknown command: ${positionals.join(" ")}`);
 const hostFlags = [
+  "yes",
   "egress",
   "listen-port",
   "state-file",
@@ -86,6 +80,15 @@ const firewall = values.firewall;
 if (firewall !== undefined && firewall !== "nft" && firewall !== "iptables")
   fail("--firewall must be nft or iptables");
 const print = (line: string) => process.stdout.write(`${line}\n`);
+
+async function askYesNo(question: string): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return !/^n/i.test((await prompt.question(`${question} [Y/n] `)).trim());
+  } finally {
+    prompt.close();
+  }
+}
 
 /** Setup and uninstall end the process: 0 when done, 1 with the reason when a step failed. */
 async function hostCommand(work: () => Promise<unknown>): Promise<never> {
@@ -168,6 +171,8 @@ if (command === "setup") {
       firewall,
       dryRun: values["dry-run"] ?? false,
       print,
+      assumeYes: values.yes ?? false,
+      confirm: process.stdin.isTTY ? askYesNo : undefined,
     }),
   );
 }

@@ -6,6 +6,10 @@ import { z } from "zod";
 
 export const NODE_PEERS_PATH = "api/nodes/peers";
 export const NODE_STATUS_PATH = "api/nodes/status";
+/** `GET`: the address the node's requests come from, as the control plane sees it (decision 097). */
+export const NODE_WHOAMI_PATH = "api/nodes/whoami";
+
+export const nodeWhoamiSchema = z.object({ address: z.string().min(2).max(64) });
 /** The longest the control plane holds a long-poll before answering 304. */
 export const MAX_WAIT_SECONDS = 25;
 

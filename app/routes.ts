@@ -16,6 +16,7 @@ const API_ROUTES: Record<string, string> = {
   "nodes/peers": "node-peers",
   "nodes/status": "node-status",
   "nodes/servers": "node-servers",
+  "nodes/whoami": "node-whoami",
   check: "check",
   "auth/*": "auth",
   "account/auth/*": "account-auth",
@@ -48,6 +49,7 @@ const API_ROUTES: Record<string, string> = {
   "admin/servers/move-devices": "admin-servers-move-devices",
   "admin/servers/disable": "admin-servers-disable",
   "admin/servers/enable": "admin-servers-enable",
+  "ops/doctor": "ops-doctor",
   "*": "unknown",
 };
 

@@ -40,15 +40,32 @@ export function buildIsStale() {
   return built <= newest;
 }
 
+/** Where the build's own output goes (shown when the build fails). */
+export const BUILD_LOG = path.join(root, "build.log");
+
+/**
+ * Builds when stale. The build's ~200 lines of output go to BUILD_LOG, not the terminal: the
+ * terminal says that it builds, how long that usually takes, and how long it took.
+ */
 export function buildIfStale() {
   if (!buildIsStale()) return false;
-  console.log("Building NaijaLink (react-router build)...");
+  console.log(
+    `Building NaijaLink first: this usually takes 1 to 3 minutes (longer on a busy machine); the build's output goes to ${path.relative(process.cwd(), BUILD_LOG) || BUILD_LOG}.`,
+  );
+  const started = Date.now();
   // A production build whoever asks for it: under vitest NODE_ENV is "test", and Vite would
   // then bundle React's development build (its console messages, its slower code).
   const env = { ...process.env, NODE_ENV: "production" };
-  const result = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: "inherit", env });
-  if (result.status !== 0) process.exit(result.status ?? 1);
+  const log = fs.openSync(BUILD_LOG, "w");
+  const result = spawnSync("npx", ["react-router", "build"], { cwd: root, stdio: ["ignore", log, log], env });
+  fs.closeSync(log);
+  if (result.status !== 0) {
+    process.stderr.write(fs.readFileSync(BUILD_LOG, "utf8"));
+    console.error(`The build failed (its output is above and in ${BUILD_LOG}).`);
+    process.exit(result.status ?? 1);
+  }
   precompressAssets();
+  console.log(`Built in ${Math.round((Date.now() - started) / 1000)} s.`);
   return true;
 }
 

@@ -1,4 +1,4 @@
-// `npm start`: build when needed, then serve on the embedded defaults.
+// `npm start`: build when needed, then serve on the embedded defaults (server.js reads .env).
 import { buildIfStale } from "./build-if-stale.js";
 
 buildIfStale();

@@ -24,6 +24,8 @@ import { startServices, type AppServices, type ServiceOptions } from "./services
 
 export { ConfigError, loadConfig } from "./config.ts";
 export { startServices } from "./services.ts";
+export { startupSummary } from "./startup-summary.ts";
+export { storeChecksOffline } from "./domain/ops/doctor/store.ts";
 
 declare module "react-router" {
   interface AppLoadContext {

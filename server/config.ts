@@ -175,7 +175,9 @@ export class ConfigError extends Error {
  * never their values, because several of them are secrets.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const result = configSchema.safeParse(env);
+  // A blank value (`NAME=` in a settings file or .env) means unset: its default, or a generated key.
+  const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value?.trim()));
+  const result = configSchema.safeParse(set);
   if (!result.success) {
     throw new ConfigError(
       result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`),

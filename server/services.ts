@@ -24,7 +24,7 @@ import { purgeStale } from "./domain/ops/housekeeping.ts";
 import { startRepeatingJob, type RepeatingJob } from "./domain/ops/jobs.ts";
 import { createAppMetrics, type AppMetrics } from "./domain/ops/metrics.ts";
 import { expireDue } from "./domain/vpn/lifecycle.ts";
-import { ensureDevelopmentServer } from "./domain/vpn/servers.ts";
+import { ensureDevelopmentServer, retireDevelopmentServers } from "./domain/vpn/development-server.ts";
 import {
   PEER_CHANGE_RETENTION_MS,
   prunePeerChanges,
@@ -130,6 +130,17 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     config.NAIJALINK_MODE === "demo" ? await ensureDevelopmentServer(database.db, config) : undefined;
   if (developmentServer)
     logger.info({ vpnServer: developmentServer.name }, "created the development VPN server");
+  if (config.NAIJALINK_MODE === "live") {
+    for (const server of await retireDevelopmentServers(database.db)) {
+      const next = server.liveDevices
+        ? `its ${server.liveDevices} rehearsal device(s) can never connect: npm run vpn -- move-devices ${server.name} --to SERVER (or revoke-devices ${server.name}), then remove-server ${server.name}`
+        : `remove it: npm run vpn -- remove-server ${server.name}`;
+      logger.warn(
+        { vpnServer: server.name, liveDevices: server.liveDevices },
+        `development VPN server ${server.name} ${server.retiredNow ? "retired" : "still present"}: live mode sells none of its configs; ${next}`,
+      );
+    }
+  }
   if (config.SEED_SAMPLE_CONTENT) {
     const seeded = await seedSamplePosts(database.db);
     if (seeded) logger.info({ posts: seeded }, "sample blog posts written to an empty blog");

@@ -38,6 +38,8 @@ export interface SetupSettings {
   /** The server as the control plane describes it: its addresses and pools. */
   server: NodeServer;
   recordFile: string;
+  /** The node's secrets (its token file, the agent's private key): uninstall removes them. */
+  secretFiles?: string[];
   /** The unit to install, or null with `--no-systemd`. */
   unit: { path: string; text: string } | null;
 }
@@ -51,6 +53,8 @@ export interface SetupRecord {
   /** Kernel settings setup changed, with the value each had before. */
   sysctlBefore: Record<string, string>;
   unitFile: string | null;
+  /** The node token file and the agent's private key, removed by uninstall (decision 097). */
+  secretFiles?: string[];
   /** Used at boot when the control plane does not answer. */
   server: NodeServer;
 }
@@ -194,6 +198,7 @@ export function buildSetupPlan(
     addedAddresses,
     sysctlBefore,
     unitFile: settings.unit?.path ?? previous?.unitFile ?? null,
+    secretFiles: [...new Set([...(previous?.secretFiles ?? []), ...(settings.secretFiles ?? [])])],
     server: settings.server,
   };
   const text = recordText(record);
@@ -258,6 +263,13 @@ export function buildUninstallPlan(
       });
     }
   }
+  for (const file of record.secretFiles ?? [])
+    steps.push({
+      kind: "remove",
+      why: "a secret of this node (its token, the agent's private key)",
+      path: file,
+    });
+  // Last: until it goes, a re-run after a failure plans what the host still holds (decision 097).
   steps.push({ kind: "remove", why: "the setup record", path: options.recordFile });
   return steps;
 }

@@ -24,6 +24,10 @@ export interface SetupOptions {
   firewall: "nft" | "iptables" | undefined;
   dryRun: boolean;
   print: (line: string) => void;
+  /** `--yes`: take the exit address the control plane sees without asking. */
+  assumeYes?: boolean;
+  /** Asks the operator a yes/no question; undefined where nobody can answer (no terminal). */
+  confirm?: (question: string) => Promise<boolean>;
 }
 
 export class SetupError extends Error {}
@@ -45,10 +49,47 @@ async function serverOf(options: SetupOptions): Promise<NodeServer> {
   }
 }
 
+/**
+ * The egress's public addresses; when it has no public IPv4 (a cloud host behind NAT), the
+ * address the control plane sees this node's requests come from is offered as well (decision 097).
+ */
+async function discoverExitAddresses(options: SetupOptions): Promise<string[]> {
+  const onEgress = await publicEgressAddresses(options.egress);
+  if (onEgress.some((address) => address.includes("."))) return onEgress;
+  let seen: string;
+  try {
+    seen = await new ControlPlane(options.apiUrl, options.nodeToken).whoami();
+  } catch (error) {
+    options.print(`# could not ask the control plane which address it sees: ${(error as Error).message}`);
+    return onEgress;
+  }
+  const offered = [...new Set([seen, ...onEgress])];
+  options.print(
+    `# ${options.egress.join(",")} has no public IPv4 (NAT?): the control plane sees this node's requests from ${seen}`,
+  );
+  const question = `Use ${offered.join(", ")} as this node's exit address${offered.length > 1 ? "es" : ""} (for /check)?`;
+  const accepted = options.assumeYes || (!options.dryRun && (await options.confirm?.(question)));
+  if (accepted) return offered;
+  options.print(
+    options.dryRun
+      ? `# setup would offer ${offered.join(", ")} as the exit address (--yes takes it, --exit-addresses overrides it)`
+      : `# not taken: pass --yes to take ${offered.join(", ")}, or --exit-addresses IP[,IP] with the address this node's traffic leaves from`,
+  );
+  return onEgress;
+}
+
 async function run(steps: Step[], options: { dryRun: boolean; print: (line: string) => void }) {
   for (const step of steps) {
     options.print(formatStep(step));
-    if (!options.dryRun) await applyStep(step);
+    if (options.dryRun) continue;
+    try {
+      await applyStep(step);
+    } catch (error) {
+      // Every step is planned from what the host holds, and the record goes last: a re-run carries on.
+      throw new SetupError(
+        `${(error as Error).message}\n(stopped at: ${step.why}; run the same command again once that is fixed: it carries on from here)`,
+      );
+    }
   }
 }
 
@@ -66,7 +107,7 @@ export async function setup(options: SetupOptions): Promise<{ changed: number; e
       `--listen-port ${options.listenPort} differs from the port in this server's endpoint (${server.listenPort}): change one of them`,
     );
   }
-  const exitAddresses = options.exitAddresses ?? (await publicEgressAddresses(egress));
+  const exitAddresses = options.exitAddresses ?? (await discoverExitAddresses(options));
 
   let unit: { path: string; text: string } | null = null;
   if (options.systemdDir !== null) {
@@ -122,6 +163,10 @@ export async function setup(options: SetupOptions): Promise<{ changed: number; e
     listenPort: server.listenPort,
     server,
     recordFile: options.recordFile,
+    secretFiles: [
+      path.resolve(options.privateKeyFile),
+      ...(options.tokenFile ? [path.resolve(options.tokenFile)] : []),
+    ],
     unit,
   });
   options.print(

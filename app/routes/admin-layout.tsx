@@ -1,7 +1,8 @@
-import { isRouteErrorResponse, Outlet, useRouteError, useRouteLoaderData } from "react-router";
+import { isRouteErrorResponse, Link, Outlet, useRouteError, useRouteLoaderData } from "react-router";
 import { AdminMenu, AdminNav, SignedInAs } from "#app/components/admin/admin-menu.tsx";
 import { ADMIN_LAYOUT_ROUTE_ID } from "#app/components/admin/admin-nav.ts";
 import { staffAccess } from "#server/domain/auth/staff.ts";
+import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import type { Route } from "./+types/admin-layout";
 
 /**
@@ -11,14 +12,21 @@ import type { Route } from "./+types/admin-layout";
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const access = await staffAccess(request, context.services);
-  if (access.kind === "staff") return { email: access.user.email, role: access.user.role };
-  if (access.kind === "needs-two-factor") return { email: access.user.email, role: null };
-  return { email: null, role: null };
+  if (access.kind === "staff")
+    return {
+      email: access.user.email,
+      role: access.user.role,
+      // Admins can fix it (decision 094); editors' pages stay as they are.
+      salesStopped: access.user.role === "admin" && !(await anyServerCanTakeDevice(context.services.db)),
+    };
+  if (access.kind === "needs-two-factor")
+    return { email: access.user.email, role: null, salesStopped: false };
+  return { email: null, role: null, salesStopped: false };
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <AdminFrame email={loaderData.email} role={loaderData.role}>
+    <AdminFrame email={loaderData.email} role={loaderData.role} salesStopped={loaderData.salesStopped}>
       <Outlet />
     </AdminFrame>
   );
@@ -27,10 +35,12 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
 function AdminFrame({
   email,
   role,
+  salesStopped,
   children,
 }: {
   email: string | null;
   role: "admin" | "editor" | null;
+  salesStopped: boolean;
   children: React.ReactNode;
 }) {
   const brand = useRouteLoaderData<{ publicConfig: { brandName: string } }>("root")?.publicConfig.brandName;
@@ -51,7 +61,17 @@ function AdminFrame({
         <AdminNav role={role} />
         <SignedInAs email={email} role={role} />
       </aside>
-      <div className="min-w-0">{children}</div>
+      <div className="min-w-0">
+        {salesStopped ? (
+          <p role="alert" className="bg-red-700 px-4 py-3 font-semibold text-white md:px-8">
+            Sales are stopped: no VPN server can take a device —{" "}
+            <Link to="/admin/servers#sales-stopped" className="underline">
+              why and how to fix
+            </Link>
+          </p>
+        ) : null}
+        {children}
+      </div>
     </div>
   );
 }
@@ -74,7 +94,7 @@ export function ErrorBoundary() {
   );
   if (!shell) return body;
   return (
-    <AdminFrame email={shell.email} role={shell.role}>
+    <AdminFrame email={shell.email} role={shell.role} salesStopped={shell.salesStopped}>
       {body}
     </AdminFrame>
   );

@@ -1,9 +1,11 @@
 import { useRevalidator } from "react-router";
 import { AddServerAction } from "#app/components/admin/add-server-action.tsx";
+import { SalesStoppedExplanation } from "#app/components/admin/sales-stopped.tsx";
 import { ServerCard } from "#app/components/admin/server-card.tsx";
 import { adminPageMeta } from "#app/lib/meta.ts";
 import { ACTIVE_HANDSHAKE_WINDOW_MS } from "#server/domain/vpn/nodes.ts";
 import { listServerHealth } from "#server/domain/vpn/server-health.ts";
+import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import { requireStaffPage } from "#server/http/staff-pages.ts";
 import type { Route } from "./+types/admin-servers";
 
@@ -13,6 +15,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireStaffPage(request, context.services, "admin");
   return {
     servers: await listServerHealth(context.services.db),
+    salesStopped: !(await anyServerCanTakeDevice(context.services.db)),
     handshakeWindowMinutes: ACTIVE_HANDSHAKE_WINDOW_MS / 60_000,
   };
 }
@@ -32,6 +35,7 @@ export default function AdminServers({ loaderData }: Route.ComponentProps) {
         </div>
         <AddServerAction onDone={reload} />
       </div>
+      {loaderData.salesStopped ? <SalesStoppedExplanation servers={loaderData.servers} /> : null}
       {loaderData.servers.length === 0 ? (
         <p className="mt-6 text-muted-foreground">No VPN servers yet.</p>
       ) : (

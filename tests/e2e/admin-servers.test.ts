@@ -58,7 +58,7 @@ describe("the staff servers page in a real browser", () => {
     expect(row!.nodeTokenHash).toBe(hashToken(token));
 
     const card = page.getByRole("article", { name: "ng-e2e-1" });
-    await card.getByText("active", { exact: true }).waitFor();
+    await card.getByText("awaiting its node", { exact: true }).waitFor();
     await card.getByRole("button", { name: "Drain" }).click();
     const drainDialog = page.getByRole("dialog", { name: "Drain ng-e2e-1" });
     await drainDialog.getByLabel("Reason (kept in the audit log)").fill("testing the drain");

@@ -5,59 +5,17 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseKind } from "#server/db/client.ts";
+import { readLastBackup } from "#server/domain/ops/backup/last-backup.ts";
 import { secretsFile } from "#server/secrets.ts";
 import { buy } from "../support/account.ts";
-import { createTestApp, makeDataDir, testEnv, type TestApp } from "../support/app.ts";
+import { makeDataDir, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
 import { verify } from "../support/purchase.ts";
-import { createScratchPostgres } from "../support/scratch-postgres.ts";
+import { newPlace, startApp, type Place } from "../support/place.ts";
 import { createAccount, PASSWORD, signIn, STAFF_EMAIL } from "./admin-helpers.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PASSPHRASE = "correct horse battery staple backup";
-
-/** One instance's place: its DATA_DIR and, on PostgreSQL, its own new database. */
-interface Place {
-  dataDir: string;
-  env: Record<string, string>;
-  databaseUrl?: string;
-  remove(): Promise<void>;
-}
-
-async function newPlace(kind: DatabaseKind): Promise<Place> {
-  const dataDir = await makeDataDir();
-  const database =
-    kind === "postgres"
-      ? await createScratchPostgres({
-          serverUrl: process.env.TEST_DATABASE_URL!,
-          prefix: "naijalink_backup",
-          poolMax: 1,
-        })
-      : undefined;
-  const env = testEnv(dataDir, database ? { DATABASE_URL: database.url } : {});
-  // The keys are generated into DATA_DIR/secrets.json, as on a fresh machine.
-  delete env.CONFIG_ENCRYPTION_KEY;
-  delete env.BETTER_AUTH_SECRET;
-  return {
-    dataDir,
-    env,
-    databaseUrl: database?.url,
-    async remove() {
-      await database?.close();
-      await fs.rm(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-function startApp(place: Place): Promise<TestApp> {
-  return createTestApp({
-    dataDir: place.dataDir,
-    databaseFromConfig: true,
-    generatedSecrets: true,
-    env: place.databaseUrl ? { DATABASE_URL: place.databaseUrl } : {},
-  });
-}
 
 /** `npm run <script> -- args` with only the app's settings in the environment. */
 function runScript(script: "backup" | "restore", args: string[], env: Record<string, string>) {
@@ -108,7 +66,7 @@ describe.each(databaseKinds)("backup and restore on %s", (kind) => {
   const passphraseEnv = { NAIJALINK_BACKUP_PASSPHRASE: PASSPHRASE };
 
   beforeAll(async () => {
-    source = await newPlace(kind);
+    source = await newPlace(kind, "naijalink_backup");
     places.push(source);
     const app = await startApp(source);
     try {
@@ -135,6 +93,8 @@ describe.each(databaseKinds)("backup and restore on %s", (kind) => {
     const backup = await runScript("backup", ["--out", archive], { ...source.env, ...passphraseEnv });
     expect(backup.output).toContain(`Backup written to ${archive}`);
     expect(backup.code).toBe(0);
+    // npm run doctor reads when the last one was made.
+    expect(await readLastBackup(source.dataDir)).toMatchObject({ file: archive });
   }, 300_000);
 
   afterAll(async () => {
@@ -158,7 +118,7 @@ describe.each(databaseKinds)("backup and restore on %s", (kind) => {
   });
 
   it("restores nothing from a wrong passphrase or a changed archive, and says why", async () => {
-    const target = await newPlace(kind);
+    const target = await newPlace(kind, "naijalink_backup");
     places.push(target);
     const wrong = await runScript("restore", ["--from", archive], {
       ...target.env,
@@ -183,7 +143,7 @@ describe.each(databaseKinds)("backup and restore on %s", (kind) => {
   }, 120_000);
 
   it("brings back an instance that serves the same config byte for byte and lets staff sign in, and refuses to restore over it", async () => {
-    const target = await newPlace(kind);
+    const target = await newPlace(kind, "naijalink_backup");
     places.push(target);
     const passphraseFile = path.join(path.dirname(archive), "passphrase");
     await fs.writeFile(passphraseFile, `${PASSPHRASE}\n`, { mode: 0o600 });

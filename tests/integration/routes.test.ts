@@ -106,7 +106,7 @@ describe("every route is server-rendered", () => {
   it("reports liveness and database readiness", async () => {
     const health = await app.request("/healthz");
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: "ok" });
+    expect(await health.json()).toEqual({ status: "ok", service: "naijalink" });
     const ready = await app.request("/readyz");
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({ status: "ready", database: "pglite" });

@@ -104,7 +104,10 @@ describe.each(databaseKinds)("moving devices between VPN servers on %s", (kind) 
     expect(
       await runServerCommand(
         handle.db,
-        { VPN_DNS: "1.1.1.1" },
+        {
+          mail: { ...services.mail, wake() {} },
+          config: { ...services.config, VPN_DNS: "1.1.1.1", NAIJALINK_MODE: "demo" },
+        },
         { command: "remove-server", server: draining.name },
       ),
     ).toEqual({ removed: draining.name });

@@ -17,9 +17,13 @@ export interface ServerProcess {
   output(): string;
 }
 
-export function runServer(env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, ["server.js"], {
-    cwd: ROOT,
+/** `node server.js` (or `script`, a path from the repository's root) in `cwd`, with only `env`. */
+export function runServer(
+  env: Record<string, string>,
+  options: { cwd?: string; script?: string } = {},
+): ServerProcess {
+  const child = spawn(process.execPath, [path.join(ROOT, options.script ?? "server.js")], {
+    cwd: options.cwd ?? ROOT,
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -69,6 +69,13 @@ export interface StripeStandIn {
   refunds: RecordedCreate[];
   /** `DELETE /v1/subscriptions/:id` calls (cancel now). */
   subscriptionCancels: RecordedRequest[];
+  /** What `GET /v1/webhook_endpoints` lists (`npm run doctor` looks for the app's). */
+  webhookEndpoints: Array<{
+    id: string;
+    url: string;
+    status: "enabled" | "disabled";
+    enabled_events: string[];
+  }>;
   /** Runs before a new refund is answered, e.g. to deliver its `charge.refunded` event first. */
   beforeRefundAnswer?: (refund: {
     charge: string;
@@ -95,6 +102,7 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     portalSessions: [] as RecordedRequest[],
     refunds: [] as RecordedCreate[],
     subscriptionCancels: [] as RecordedRequest[],
+    webhookEndpoints: [] as StripeStandIn["webhookEndpoints"],
     beforeRefundAnswer: undefined as StripeStandIn["beforeRefundAnswer"],
   };
   const refundsByKey = new Map<string, unknown>();
@@ -253,6 +261,19 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           (error: unknown) => send(500, { error: { type: "api_error", message: String(error) } }),
         );
         return;
+      }
+      if (request.method === "GET" && url.pathname === "/v1/webhook_endpoints") {
+        // A key Stripe has rolled: the stand-in treats any key ending in "_revoked" so.
+        if (/_revoked$/.test(request.headers.authorization ?? ""))
+          return send(401, {
+            error: { type: "invalid_request_error", message: "Invalid API Key provided: sk_test_****oked" },
+          });
+        return send(200, {
+          object: "list",
+          url: "/v1/webhook_endpoints",
+          has_more: false,
+          data: standIn.webhookEndpoints.map((endpoint) => ({ object: "webhook_endpoint", ...endpoint })),
+        });
       }
       if (request.method === "POST" && url.pathname === "/v1/billing_portal/sessions") {
         const params = form();

@@ -24,11 +24,11 @@ const FIELDS = [
   },
 ] as const;
 
-type Added = { server: { name: string }; nodeToken: string };
+type Added = { server: { name: string; endpoint: string }; nodeToken: string };
 
 /** Add a VPN server as `npm run vpn -- add-server` does; its node token is shown once, here. */
 export function AddServerAction(props: { onDone: () => void }) {
-  const [added, setAdded] = useState<{ name: string; token: string } | null>(null);
+  const [added, setAdded] = useState<{ name: string; endpoint: string; token: string } | null>(null);
   return (
     <div className="grid justify-items-end">
       <ConfirmAction
@@ -52,12 +52,21 @@ export function AddServerAction(props: { onDone: () => void }) {
           );
           const result = await adminCall<Added>("servers/add", { ...fields, reason });
           if (result.ok && result.data)
-            setAdded({ name: result.data.server.name, token: result.data.nodeToken });
+            setAdded({
+              name: result.data.server.name,
+              endpoint: result.data.server.endpoint,
+              token: result.data.nodeToken,
+            });
           return result;
         }}
       />
       {added ? (
-        <NodeTokenNotice serverName={added.name} token={added.token} onDismiss={() => setAdded(null)} />
+        <NodeTokenNotice
+          serverName={added.name}
+          endpoint={added.endpoint}
+          token={added.token}
+          onDismiss={() => setAdded(null)}
+        />
       ) : null}
     </div>
   );

@@ -1,7 +1,17 @@
+import { useRouteLoaderData } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
+import { nodeSetupCommand } from "#app/lib/node-setup-advice.ts";
 
 /** A node token, shown once after it was made: only its hash is kept, so it cannot be shown again. */
-export function NodeTokenNotice(props: { serverName: string; token: string; onDismiss: () => void }) {
+export function NodeTokenNotice(props: {
+  serverName: string;
+  /** The server's endpoint: its port is the node's listen port. */
+  endpoint: string;
+  token: string;
+  onDismiss: () => void;
+}) {
+  const publicUrl =
+    useRouteLoaderData<{ publicConfig: { publicUrl: string } }>("root")?.publicConfig.publicUrl ?? "";
   return (
     <div
       role="status"
@@ -14,6 +24,10 @@ export function NodeTokenNotice(props: { serverName: string; token: string; onDi
       </p>
       <code className="break-all rounded bg-white p-2 font-mono text-xs" data-testid="node-token">
         {props.token}
+      </code>
+      <p>Then, on the node (docs/operating.md §5), with the token in /etc/naijalink/node-token:</p>
+      <code className="break-all rounded bg-white p-2 font-mono text-xs">
+        {nodeSetupCommand(publicUrl, props.endpoint)}
       </code>
       <div className="flex flex-wrap gap-2">
         <Button

@@ -10,7 +10,27 @@ import { regionLabel } from "#app/lib/locations.ts";
 // Type-only: erased from the browser bundle.
 import type { ServerHealth } from "#server/domain/vpn/server-health.ts";
 
-const STATUS_BADGE = { active: "success", draining: "warning", disabled: "danger" } as const;
+const STATE_BADGE = {
+  online: "success",
+  "awaiting-node": "warning",
+  silent: "danger",
+  draining: "warning",
+  disabled: "danger",
+  full: "danger",
+  placeholder: "warning",
+  retired: "outline",
+} as const satisfies Record<ServerHealth["state"], string>;
+
+const STATE_LABEL: Record<ServerHealth["state"], string> = {
+  online: "online",
+  "awaiting-node": "awaiting its node",
+  silent: "silent",
+  draining: "draining",
+  disabled: "disabled",
+  full: "full",
+  placeholder: "development placeholder",
+  retired: "retired",
+};
 
 const number = new Intl.NumberFormat("en-US");
 
@@ -37,9 +57,15 @@ export function ServerCard({
         <h2 id={`server-${server.id}`} className="font-mono text-lg font-semibold">
           {server.name}
         </h2>
-        <Badge variant={STATUS_BADGE[server.status]}>{server.status}</Badge>
+        <Badge variant={STATE_BADGE[server.state]} data-testid="server-state">
+          {STATE_LABEL[server.state]}
+        </Badge>
         {server.development ? <Badge variant="outline">development</Badge> : null}
+        <Badge variant={server.takesDevices ? "success" : "danger"}>
+          {server.takesDevices ? "takes new devices" : "takes no new devices"}
+        </Badge>
       </div>
+      <p className="mt-2 text-sm text-muted-foreground">{server.explanation}</p>
       <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
         <dt className="text-muted-foreground">Region</dt>
         <dd>{regionLabel(server.region)}</dd>
@@ -69,6 +95,12 @@ export function ServerCard({
         </dd>
         <dt className="text-muted-foreground">Connected (last {handshakeWindowMinutes} min)</dt>
         <dd>{number.format(server.connectedPeers)}</dd>
+        <dt className="text-muted-foreground">UDP port reachable</dt>
+        <dd>
+          {server.lastHandshakeAt
+            ? `yes: a device's handshake reached it at ${formatDateTimeUtc(server.lastHandshakeAt)}`
+            : "not known yet: no device has completed a handshake with it"}
+        </dd>
         <dt className="text-muted-foreground">Capacity used</dt>
         <dd>
           {number.format(server.liveDevices)} of {number.format(server.capacity)} devices
@@ -152,7 +184,12 @@ export function ServerCard({
         ) : null}
       </div>
       {token ? (
-        <NodeTokenNotice serverName={server.name} token={token} onDismiss={() => setToken(null)} />
+        <NodeTokenNotice
+          serverName={server.name}
+          endpoint={server.endpoint}
+          token={token}
+          onDismiss={() => setToken(null)}
+        />
       ) : null}
     </article>
   );

@@ -5,5 +5,5 @@ import { adminEndpoint } from "#server/http/staff.ts";
 
 export const loader = postOnlyLoader;
 export const action = adminEndpoint(serverActionSchema, (input, staff, { context }) =>
-  setStatusAsStaff(context.services.db, staff, input, "draining"),
+  setStatusAsStaff(context.services.db, context.services.config, staff, input, "draining"),
 );

@@ -14,7 +14,7 @@ export function action({ request, context, params }: Route.ActionArgs) {
       throw nodeUnauthorized("Send the token from DATA_DIR/vpn-admin.json as Authorization: Bearer <token>.");
     }
     const input = parseInput(serverCommandSchema, await readJsonBody(request));
-    const result = await runServerCommand(services.db, services.config, input);
+    const result = await runServerCommand(services.db, services, input);
     if (input.command !== "list-servers") {
       const vpnServer = "server" in input ? input.server : input.name;
       services.logger.info({ command: input.command, vpnServer }, "VPN server command done");

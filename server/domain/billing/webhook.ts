@@ -97,6 +97,18 @@ export async function handleStripeWebhook(
   return { received: true, duplicate: !handled, type: event.type };
 }
 
+/** The events `applyEvent` acts on: the Stripe webhook endpoint must send these (`npm run doctor` checks it). */
+export const WEBHOOK_EVENTS = [
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+  "invoice.paid",
+  "invoice.payment_failed",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+  "charge.refunded",
+  "charge.dispute.created",
+] as const;
+
 async function applyEvent(
   tx: Transaction,
   services: BillingServices,

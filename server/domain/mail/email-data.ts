@@ -119,6 +119,11 @@ export const EMAIL_DATA = {
         )
         .max(LISTED_WAITING_BUYERS),
     }),
+    z.object({
+      alert: z.literal("sales-stopped"),
+      /** Each VPN server and what it is doing (server-state.ts), so the e-mail says why. */
+      servers: z.array(z.object({ name: z.string(), explanation: z.string() })).max(100),
+    }),
   ]),
 };
 

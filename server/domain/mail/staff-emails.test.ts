@@ -180,4 +180,18 @@ describe("staff e-mails", () => {
     const one = { alert: "configuration-pending" as const, waiting: 1, listed: listed.slice(0, 1) };
     expect((await preview("staff-alert", one)).subject).toBe("1 paid buyer is waiting for a config");
   });
+
+  it("Sales stopped alert: each server and why it takes no device, and where to look; no links", async () => {
+    const email = await preview("staff-alert", {
+      alert: "sales-stopped",
+      servers: [
+        { name: "ng-lagos-1", explanation: "draining: it takes no new devices; its devices keep working." },
+      ],
+    });
+    expect(email.subject).toBe("Sales are stopped: no VPN server can take a device");
+    expect(email.text).toContain("ng-lagos-1");
+    expect(email.text).toContain("draining: it takes no new devices");
+    expect(email.text).toContain("npm run doctor");
+    expectLinks(email, []);
+  });
 });

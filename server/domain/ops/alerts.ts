@@ -5,6 +5,7 @@ import { outboxBacklog } from "#server/domain/mail/backlog.ts";
 import { LISTED_WAITING_BUYERS, type EmailData } from "#server/domain/mail/email-data.ts";
 import { awaitingConfiguration } from "#server/domain/vpn/configuration-pending.ts";
 import { listServerHealth } from "#server/domain/vpn/server-health.ts";
+import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import type { AppServices } from "#server/services.ts";
 
 // Staff alerts (decision 083): each outage e-mails the admins once. An outage is a key with an
@@ -33,7 +34,19 @@ async function currentConditions(tx: Transaction, now: Date): Promise<Condition[
   const nodes = await listServerHealth(tx, now);
   const backlog = await outboxBacklog(tx);
   const waiting = await awaitingConfiguration(tx, now);
+  const selling = await anyServerCanTakeDevice(tx);
   const conditions: Condition[] = [];
+  if (!selling) {
+    conditions.push({
+      key: "sales-stopped",
+      summary: "sales are stopped: no VPN server can take a device",
+      fields: { vpnServers: nodes.map((node) => `${node.name}: ${node.state}`) },
+      email: {
+        alert: "sales-stopped",
+        servers: nodes.slice(0, 100).map(({ name, explanation }) => ({ name, explanation })),
+      },
+    });
+  }
   for (const node of nodes) {
     const lastSeenAt = node.lastSeenAt ? new Date(node.lastSeenAt) : null;
     // A node that never reported is being set up (or is the demo's placeholder), and a server out

@@ -4,6 +4,7 @@ import { checkoutFunnel } from "#server/domain/billing/funnel.ts";
 import { outboxBacklog } from "#server/domain/mail/backlog.ts";
 import { awaitingConfiguration } from "#server/domain/vpn/configuration-pending.ts";
 import { listServerHealth } from "#server/domain/vpn/server-health.ts";
+import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 
 // What /metrics shows (decision 083). HTTP figures are this process's own counters; business
 // figures are read from the database at each scrape, so every process of one store agrees on
@@ -74,6 +75,10 @@ export function createAppMetrics(): AppMetrics {
     "naijalink_outbox_failed_messages",
     "E-mails parked as failed after every retry, waiting for a person",
   );
+  const salesStopped = gauge(
+    "naijalink_sales_stopped",
+    "1 when no VPN server can take a device, so no checkout starts (decision 094); 0 while selling",
+  );
   const desiredPeers = gauge("naijalink_vpn_server_desired_peers", "Peers the VPN server's node must carry", [
     "server",
   ]);
@@ -107,12 +112,14 @@ export function createAppMetrics(): AppMetrics {
     },
     async render(db, now = new Date()) {
       // Everything is read before any gauge changes, so two scrapes at once cannot interleave.
-      const [funnel, awaiting, backlog, nodes] = await Promise.all([
+      const [funnel, awaiting, backlog, nodes, selling] = await Promise.all([
         checkoutFunnel(db, new Date(now.getTime() - FUNNEL_WINDOW_MS)),
         awaitingConfiguration(db, now),
         outboxBacklog(db),
         listServerHealth(db, now),
+        anyServerCanTakeDevice(db),
       ]);
+      salesStopped.set(selling ? 0 : 1);
       for (const stage of ["started", "paid", "fulfilled"] as const) checkouts.set({ stage }, funnel[stage]);
       pending.set(awaiting.length);
       outboxPending.set(backlog.pending);

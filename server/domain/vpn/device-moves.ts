@@ -65,6 +65,8 @@ export async function moveDevicesOffServer(
   deps: CustomerEmailDeps,
   serverId: string,
   now = new Date(),
+  /** Only onto this server (`npm run vpn -- move-devices … --to`). */
+  toServerId?: string,
 ): Promise<{ moved: MovedDevice[]; remaining: number }> {
   const [server] = await db.select().from(vpnServers).where(eq(vpnServers.id, serverId));
   if (!server) return { moved: [], remaining: 0 };
@@ -80,7 +82,8 @@ export async function moveDevicesOffServer(
         const current = await lockLiveDevice(tx, id);
         // Revoked, or moved by someone else since the list was read: nothing left to do for it.
         if (!current || current.server.id !== serverId) return undefined;
-        const choice = { excludeServerId: serverId, preferRegion: server.region };
+        const choice: ServerChoice = { excludeServerId: serverId, preferRegion: server.region };
+        if (toServerId !== undefined) choice.serverId = toServerId;
         const movedDevice = await relocate(tx, current, choice, "any location", now);
         await queueDeviceNoticeEmail(tx, deps, current.subscription, movedDevice.device, "relocated", now, {
           location: regionLabel(movedDevice.to.region),

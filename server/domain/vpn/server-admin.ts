@@ -1,11 +1,12 @@
 import { and, count, eq, isNull, or } from "drizzle-orm";
 import { z } from "zod";
 import type { Config } from "#server/config.ts";
-import type { Executor } from "#server/db/client.ts";
+import type { Database, Executor } from "#server/db/client.ts";
 import { devices, vpnServers, type VpnServer, type VpnServerStatus } from "#server/db/schema/index.ts";
 import { conflict, notFound } from "#server/domain/errors.ts";
 import { parseExitAddresses } from "./exit-addresses.ts";
 import { bumpPeerVersion } from "./peer-changes.ts";
+import { moveServerDevices, revokeServerDevices, type ServerDevicesServices } from "./server-devices.ts";
 import { vpnServerFields } from "./server-fields.ts";
 import { addVpnServer, listVpnServers, parseServerField, rotateNodeToken } from "./servers.ts";
 
@@ -43,6 +44,8 @@ export const serverCommandSchema = z.discriminatedUnion("command", [
     .object({ command: z.literal("set-exit"), server: serverRef, addresses: vpnServerFields.exitAddresses })
     .strict(),
   z.object({ command: z.literal("remove-server"), server: serverRef }).strict(),
+  z.object({ command: z.literal("move-devices"), server: serverRef, to: serverRef.optional() }).strict(),
+  z.object({ command: z.literal("revoke-devices"), server: serverRef }).strict(),
 ]);
 
 export type ServerCommand = z.input<typeof serverCommandSchema>;
@@ -53,14 +56,22 @@ export type ServerCommandResult =
   | { id: string; name: string; endpoint?: string; nodeToken: string }
   | { servers: ServerSummary[] }
   | { server: ServerSummary }
-  | { removed: string };
+  | { removed: string }
+  | { emptied: string; moved: number; remaining: number; to: string[] }
+  | { emptied: string; revoked: number };
+
+/** What the commands need: the database, the settings they read, and the outbox for owners' e-mails. */
+export type ServerCommandServices = Omit<ServerDevicesServices, "config"> & {
+  config: ServerDevicesServices["config"] & Pick<Config, "VPN_DNS" | "NAIJALINK_MODE">;
+};
 
 /** Runs one command; it is parsed here, so every caller (the admin route, the CLI's direct path) is held to the same rules. */
 export async function runServerCommand(
-  executor: Executor,
-  config: Pick<Config, "VPN_DNS">,
+  executor: Database,
+  services: ServerCommandServices,
   input: ServerCommand,
 ): Promise<ServerCommandResult> {
+  const { config } = services;
   const command = parseServerField(serverCommandSchema, input);
   switch (command.command) {
     case "list-servers":
@@ -75,13 +86,19 @@ export async function runServerCommand(
     case "drain-server":
     case "disable-server":
     case "enable-server":
-      return { server: await setServerStatus(executor, command.server, STATUS_OF[command.command]) };
+      return {
+        server: await setServerStatus(executor, command.server, STATUS_OF[command.command], config),
+      };
     case "set-endpoint":
       return { server: await setServerEndpoint(executor, command.server, command.endpoint) };
     case "set-exit":
       return { server: await setServerExitAddresses(executor, command.server, command.addresses) };
     case "remove-server":
       return { removed: (await removeServer(executor, command.server)).name };
+    case "move-devices":
+      return moveServerDevices(executor, services, command.server, command.to);
+    case "revoke-devices":
+      return revokeServerDevices(executor, services, command.server);
   }
 }
 
@@ -134,10 +151,19 @@ export async function serverSummary(executor: Executor, id: string): Promise<Ser
  * connecting until it is enabled again or they are moved. With no other server able to take a
  * device, checkout answers 503. Setting the status it already has is refused (409).
  */
-export async function setServerStatus(executor: Executor, ref: string, status: VpnServerStatus) {
+export async function setServerStatus(
+  executor: Executor,
+  ref: string,
+  status: VpnServerStatus,
+  config: Partial<Pick<Config, "NAIJALINK_MODE">> = {},
+) {
   return executor.transaction(async (tx) => {
     const server = await lockServer(tx, ref);
     if (server.status === status) throw conflict(`VPN server ${server.name} is already ${status}.`);
+    if (status === "active" && server.development && config.NAIJALINK_MODE === "live")
+      throw conflict(
+        `VPN server ${server.name} is the demo's development placeholder: a live store never sells its configs (they cannot connect).`,
+      );
     await tx.update(vpnServers).set({ status }).where(eq(vpnServers.id, server.id));
     return serverSummary(tx, server.id);
   });

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, isNull } from "drizzle-orm";
+import { and, asc, count, eq, gte, isNull, max } from "drizzle-orm";
 import type { Executor } from "#server/db/client.ts";
 import {
   devices,
@@ -9,6 +9,8 @@ import {
 } from "#server/db/schema/index.ts";
 import { poolCapacity } from "./addresses.ts";
 import { ACTIVE_HANDSHAKE_WINDOW_MS } from "./nodes.ts";
+import { serverCondition, type ServerState } from "./server-state.ts";
+import { realNodeRegistered } from "./development-server.ts";
 import { usableSubscription } from "./usable.ts";
 
 // What the staff console's servers page shows of each VPN server (issue 15): its settings, what
@@ -19,11 +21,17 @@ export interface ServerHealth {
   name: string;
   region: string;
   endpoint: string;
+  /** The public addresses its traffic leaves from (/check compares visitors with them). */
+  exitAddresses: string[];
   /** The settings every config of it carries or its node is given, shown as stored. */
   dns: string;
   ipv4Cidr: string;
   ipv6Cidr: string;
   status: VpnServerStatus;
+  /** What it is doing, in the operator's words (server-state.ts), and whether it takes devices now. */
+  state: ServerState;
+  takesDevices: boolean;
+  explanation: string;
   development: boolean;
   /** Whether its agent has registered the node's key (until then it takes no devices). */
   keyRegistered: boolean;
@@ -40,6 +48,11 @@ export interface ServerHealth {
   liveDevices: number;
   /** How many devices its address pools hold. */
   capacity: number;
+  /**
+   * The latest handshake its agent reported for any device on it: proof that its UDP port is
+   * reachable from the internet (decision 097); null while none has been seen.
+   */
+  lastHandshakeAt: string | null;
 }
 
 export async function listServerHealth(executor: Executor, now = new Date()): Promise<ServerHealth[]> {
@@ -68,26 +81,42 @@ export async function listServerHealth(executor: Executor, now = new Date()): Pr
       )
       .groupBy(devices.vpnServerId),
   );
-  return servers.map(({ server, desiredVersion }) => ({
-    id: server.id,
-    name: server.name,
-    region: server.region,
-    endpoint: server.endpoint,
-    dns: server.dns,
-    ipv4Cidr: server.ipv4Cidr,
-    ipv6Cidr: server.ipv6Cidr,
-    status: server.status,
-    development: server.development,
-    keyRegistered: server.publicKey !== null,
-    lastSeenAt: server.lastSeenAt?.toISOString() ?? null,
-    desiredPeers: server.status === "disabled" ? 0 : (desired.get(server.id) ?? 0),
-    desiredVersion: String(desiredVersion ?? 0),
-    appliedVersion: server.appliedPeerVersion,
-    appliedPeers: server.appliedPeerCount,
-    connectedPeers: connected.get(server.id) ?? 0,
-    liveDevices: server.liveDevices,
-    capacity: poolCapacity(server.ipv4Cidr, server.ipv6Cidr),
-  }));
+  const handshakes = new Map(
+    (
+      await executor
+        .select({ serverId: devices.vpnServerId, at: max(devices.lastHandshakeAt) })
+        .from(devices)
+        .groupBy(devices.vpnServerId)
+    ).map((row) => [row.serverId ?? "", row.at]),
+  );
+  const context = { now, realNodeRegistered: await realNodeRegistered(executor) };
+  return servers.map(({ server, desiredVersion }) => {
+    const capacity = poolCapacity(server.ipv4Cidr, server.ipv6Cidr);
+    const keyRegistered = server.publicKey !== null;
+    return {
+      id: server.id,
+      name: server.name,
+      region: server.region,
+      endpoint: server.endpoint,
+      exitAddresses: server.exitAddresses,
+      dns: server.dns,
+      ipv4Cidr: server.ipv4Cidr,
+      ipv6Cidr: server.ipv6Cidr,
+      status: server.status,
+      ...serverCondition({ ...server, keyRegistered, capacity }, context),
+      development: server.development,
+      keyRegistered,
+      lastSeenAt: server.lastSeenAt?.toISOString() ?? null,
+      desiredPeers: server.status === "disabled" ? 0 : (desired.get(server.id) ?? 0),
+      desiredVersion: String(desiredVersion ?? 0),
+      appliedVersion: server.appliedPeerVersion,
+      appliedPeers: server.appliedPeerCount,
+      connectedPeers: connected.get(server.id) ?? 0,
+      liveDevices: server.liveDevices,
+      capacity,
+      lastHandshakeAt: handshakes.get(server.id)?.toISOString() ?? null,
+    };
+  });
 }
 
 async function countsByServer(

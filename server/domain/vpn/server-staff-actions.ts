@@ -108,13 +108,14 @@ const STATUS_ACTIONS = {
 /** Drain, disable or enable (setServerStatus: 409 when it already has that status). */
 export async function setStatusAsStaff(
   db: Database,
+  config: Pick<Config, "NAIJALINK_MODE">,
   staff: StaffActor,
   input: ServerActionInput,
   status: VpnServerStatus,
 ) {
   return db.transaction(async (tx) => {
     const before = await lockServer(tx, input.serverId);
-    const server = await setServerStatus(tx, before.id, status);
+    const server = await setServerStatus(tx, before.id, status, config);
     await recordStaffAction(tx, staff, {
       action: STATUS_ACTIONS[status],
       ...target(server.id),

@@ -1,13 +1,14 @@
 import { asc, eq, getTableColumns, sql, type SQL } from "drizzle-orm";
 import { toSnakeCase } from "drizzle-orm/casing";
 import { z } from "zod";
-import type { Config } from "#server/config.ts";
 import { queryRows, type Executor } from "#server/db/client.ts";
 import { vpnServers, type VpnServer } from "#server/db/schema/index.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import { generateToken, hashToken } from "#server/secrets.ts";
-import { generateKeyPair } from "./keys.ts";
+import { poolCapacity } from "./addresses.ts";
+import { realNodeRegistered } from "./development-server.ts";
 import { vpnServerFields } from "./server-fields.ts";
+import { serverCondition } from "./server-state.ts";
 
 export interface NewVpnServer {
   name: string;
@@ -89,11 +90,14 @@ const hasFreeAddress = sql`(
 /**
  * Active (not draining or disabled, decision 078), with a registered node key, and an address
  * left: a server a device can be issued on (the condition of `vpn_servers_least_loaded_idx`).
- * The demo's development server (a placeholder endpoint) only while no real server exists at all:
- * a buyer waits for room on a real server rather than get a config that can never connect.
+ * The demo's development server (a placeholder endpoint) only until a real server's node has
+ * registered its key (decision 094): adding a real server does not stop a demo's sales while its
+ * node is being set up, and once one has registered no buyer gets a config that can never connect.
+ * `serverCondition` (server-state.ts) states the same rule for the operator.
  */
 const canTakeDevice = sql`(vpn_servers.status = 'active' and vpn_servers.public_key is not null and ${hasFreeAddress}
-  and (not vpn_servers.development or not exists (select 1 from vpn_servers real where not real.development)))`;
+  and (not vpn_servers.development or not exists (
+    select 1 from vpn_servers real where not real.development and real.public_key is not null)))`;
 
 /** Whether any VPN server can take a device now; checkout is not started otherwise. */
 export async function anyServerCanTakeDevice(executor: Executor): Promise<boolean> {
@@ -223,29 +227,6 @@ function serverFromRow(row: Record<string, unknown>): VpnServer {
   ) as VpnServer;
 }
 
-/**
- * On a fresh install there is no VPN server yet; create one from config so the purchase flow
- * works out of the box. Its private key is not kept: a real node generates its own.
- */
-export async function ensureDevelopmentServer(
-  executor: Executor,
-  config: Config,
-): Promise<VpnServer | undefined> {
-  const [existing] = await executor.select({ id: vpnServers.id }).from(vpnServers).limit(1);
-  if (existing) return undefined;
-  const { server } = await addVpnServer(executor, {
-    name: "ng-lagos-dev",
-    region: "ng-lagos",
-    endpoint: config.VPN_ENDPOINT,
-    publicKey: generateKeyPair().publicKey,
-    ipv4Cidr: "10.66.0.0/16",
-    ipv6Cidr: "fd66::/64",
-    dns: config.VPN_DNS,
-    development: true,
-  });
-  return server;
-}
-
 /** A new node token for an existing server (the old one stops working); returned once. */
 export async function rotateNodeToken(
   executor: Executor,
@@ -260,9 +241,9 @@ export async function rotateNodeToken(
   return server ? { server, nodeToken } : undefined;
 }
 
-/** Every VPN server as the operator sees it, oldest first; only the one with `id` when given. */
-export async function listVpnServers(executor: Executor, id?: string) {
-  return executor
+/** Every VPN server as the operator sees it, oldest first, with its state; only the one with `id` when given. */
+export async function listVpnServers(executor: Executor, id?: string, now = new Date()) {
+  const rows = await executor
     .select({
       id: vpnServers.id,
       name: vpnServers.name,
@@ -281,4 +262,13 @@ export async function listVpnServers(executor: Executor, id?: string) {
     .from(vpnServers)
     .where(id === undefined ? undefined : eq(vpnServers.id, id))
     .orderBy(asc(vpnServers.createdAt));
+  const context = { now, realNodeRegistered: await realNodeRegistered(executor) };
+  return rows.map((row) => {
+    const capacity = poolCapacity(row.ipv4Cidr, row.ipv6Cidr);
+    const { state, takesDevices } = serverCondition(
+      { ...row, keyRegistered: row.publicKey !== null, capacity },
+      context,
+    );
+    return { ...row, capacity, state, takesDevices };
+  });
 }

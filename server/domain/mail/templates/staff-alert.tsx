@@ -132,5 +132,43 @@ export function staffAlertEmail(site: EmailSite, alert: StaffAlert): Promise<Ren
       return outboxStuckEmail(site, alert);
     case "configuration-pending":
       return configurationPendingEmail(site, alert);
+    case "sales-stopped":
+      return renderEmail(
+        "Sales are stopped: no VPN server can take a device",
+        <SalesStoppedEmail site={site} servers={alert.servers} />,
+      );
   }
+}
+
+export function SalesStoppedEmail({
+  site,
+  servers,
+}: {
+  site: EmailSite;
+  servers: Alert<"sales-stopped">["servers"];
+}) {
+  return (
+    <EmailLayout
+      site={site}
+      audience="staff"
+      preview="No VPN server can take a device: checkout is closed."
+      title="Sales are stopped: no VPN server can take a device"
+    >
+      <Paragraph>
+        No checkout starts until a VPN server can take a device (active, its node registered, an address
+        left). Buyers are told the store cannot take orders right now; nobody is charged.
+      </Paragraph>
+      <Facts
+        rows={
+          servers.length
+            ? servers.map((server): [string, string] => [server.name, server.explanation])
+            : [["VPN servers", "none"]]
+        }
+      />
+      <Paragraph>
+        The Servers page of the staff console shows the same, and npm run doctor checks the whole store. You
+        get one e-mail per outage; the next one comes only after sales have started again.
+      </Paragraph>
+    </EmailLayout>
+  );
 }

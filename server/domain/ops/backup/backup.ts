@@ -13,7 +13,7 @@ import { checkDatabaseTarget, databaseKindOf, dumpDatabase, loadDatabase } from 
 
 type BackupConfig = Pick<
   Config,
-  "DATABASE_URL" | "DATA_DIR" | "CONFIG_ENCRYPTION_KEY" | "BETTER_AUTH_SECRET"
+  "DATABASE_URL" | "DATABASE_MIGRATION_URL" | "DATA_DIR" | "CONFIG_ENCRYPTION_KEY" | "BETTER_AUTH_SECRET"
 >;
 
 /**

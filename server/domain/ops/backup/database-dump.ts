@@ -104,17 +104,19 @@ async function postgresTableCount(databaseUrl: string): Promise<number> {
   }
 }
 
-export function dumpDatabase(config: Pick<Config, "DATABASE_URL" | "DATA_DIR">): Promise<Buffer> {
-  return config.DATABASE_URL ? dumpPostgres(config.DATABASE_URL) : dumpPglite(config.DATA_DIR);
+type DatabaseSettings = Pick<Config, "DATABASE_URL" | "DATABASE_MIGRATION_URL" | "DATA_DIR">;
+
+/** Backups and restores connect as the database's owner where there is one (decision 089). */
+const ownerUrl = (config: DatabaseSettings) => config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL;
+
+export function dumpDatabase(config: DatabaseSettings): Promise<Buffer> {
+  return config.DATABASE_URL ? dumpPostgres(ownerUrl(config)!) : dumpPglite(config.DATA_DIR);
 }
 
 /** Refuses (throws) when the restore would overwrite a database that holds anything. */
-export async function checkDatabaseTarget(
-  config: Pick<Config, "DATABASE_URL" | "DATA_DIR">,
-  force: boolean,
-): Promise<void> {
+export async function checkDatabaseTarget(config: DatabaseSettings, force: boolean): Promise<void> {
   if (config.DATABASE_URL) {
-    const tables = await postgresTableCount(config.DATABASE_URL);
+    const tables = await postgresTableCount(ownerUrl(config)!);
     if (tables && !force)
       throw new BackupArchiveError(
         `The database at DATABASE_URL is not empty (${tables} tables): restore into a new, empty database, or pass --force to replace what the archive holds.`,
@@ -129,13 +131,9 @@ export async function checkDatabaseTarget(
 }
 
 /** Loads a dump checked by `checkDatabaseTarget` (and `--force` to replace one that is there). */
-export async function loadDatabase(
-  config: Pick<Config, "DATABASE_URL" | "DATA_DIR">,
-  dump: Buffer,
-  force: boolean,
-): Promise<void> {
+export async function loadDatabase(config: DatabaseSettings, dump: Buffer, force: boolean): Promise<void> {
   if (config.DATABASE_URL) {
-    const { url, env } = postgresToolInvocation(config.DATABASE_URL);
+    const { url, env } = postgresToolInvocation(ownerUrl(config)!);
     const replace = force ? ["--clean", "--if-exists"] : [];
     await runTool(
       "pg_restore",

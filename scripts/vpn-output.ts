@@ -1,0 +1,87 @@
+// What `npm run vpn` prints for each answer (scripts/vpn.ts).
+import { nodeSetupAdvice } from "#app/lib/node-setup-advice.ts";
+import type { ServerCommand, ServerCommandResult, ServerSummary } from "#server/domain/vpn/server-admin.ts";
+
+const STATE_WORDS: Record<ServerSummary["state"], string> = {
+  "awaiting-node": "awaiting its node",
+  online: "online",
+  silent: "silent",
+  draining: "draining",
+  disabled: "disabled",
+  full: "full",
+  placeholder: "development placeholder",
+  retired: "retired (development)",
+};
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? "" : "s"}`;
+
+export function describeServer(server: ServerSummary): string {
+  return [
+    server.name,
+    server.id,
+    server.endpoint,
+    server.ipv4Cidr,
+    server.ipv6Cidr,
+    STATE_WORDS[server.state],
+    server.takesDevices ? "takes new devices" : "takes no new devices",
+    server.exitAddresses.length ? `exits ${server.exitAddresses.join(",")}` : "no exit addresses",
+    server.publicKey ? "key registered" : "waiting for its agent",
+    plural(server.liveDevices, "live device"),
+    `last seen ${server.lastSeenAt ? new Date(server.lastSeenAt).toISOString() : "never"}`,
+  ].join("  ");
+}
+
+const STATUS_LINES: Partial<Record<ServerCommand["command"], (server: ServerSummary) => string>> = {
+  "drain-server": ({ name }) =>
+    `VPN server ${name} draining: it takes no new devices; the devices on it keep working.`,
+  "disable-server": ({ name }) =>
+    `VPN server ${name} disabled: it takes no new devices and its node drops their peers, so the devices on it stop connecting until it is enabled again.`,
+  "enable-server": ({ name }) => `VPN server ${name} active: it takes new devices and carries its peers.`,
+  "set-endpoint": ({ name, endpoint }) =>
+    `VPN server ${name} now at ${endpoint}: configs downloaded from now on carry it; configs handed out before keep the old endpoint.`,
+};
+
+export function printResult(
+  command: ServerCommand,
+  result: ServerCommandResult,
+  publicUrl: string,
+  print: (line: string) => void,
+) {
+  if ("servers" in result) {
+    if (result.servers.length === 0) print("No VPN servers yet: npm run vpn -- add-server …");
+    for (const server of result.servers) print(describeServer(server));
+    return;
+  }
+  if ("removed" in result)
+    return print(`VPN server ${result.removed} removed; its node token no longer works.`);
+  if ("revoked" in result)
+    return print(
+      `VPN server ${result.emptied}: ${plural(result.revoked, "device")} revoked; each owner was e-mailed. npm run vpn -- remove-server ${result.emptied} can remove it now.`,
+    );
+  if ("moved" in result) {
+    print(
+      `VPN server ${result.emptied}: ${plural(result.moved, "device")} moved${result.to.length ? ` to ${result.to.join(", ")}` : ""}; each owner was e-mailed the new config.`,
+    );
+    print(
+      result.remaining
+        ? `${plural(result.remaining, "device")} stayed: no server there can take a device (npm run vpn -- list-servers says why).`
+        : `It holds no live device: npm run vpn -- remove-server ${result.emptied} can remove it now.`,
+    );
+    return;
+  }
+  if ("server" in result) {
+    const { server } = result;
+    if (command.command === "set-exit")
+      print(
+        server.exitAddresses.length
+          ? `VPN server ${server.name} exits from ${server.exitAddresses.join(", ")}: /check recognises them.`
+          : `VPN server ${server.name} has no exit addresses: /check recognises none of its visitors.`,
+      );
+    else print(STATUS_LINES[command.command]?.(server) ?? `VPN server ${server.name}:`);
+    print(describeServer(server));
+    return;
+  }
+  print(`VPN server ${result.name}: node token (shown once; store it on the node in a mode-0600 file):`);
+  print(result.nodeToken);
+  print(nodeSetupAdvice(publicUrl, result.endpoint));
+}

@@ -1,0 +1,183 @@
+import fs from "node:fs";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import type { Config } from "#server/config.ts";
+import { openDatabase, queryRows, type Database, type DatabaseKind } from "#server/db/client.ts";
+import { listMigrations } from "#server/db/migrate.ts";
+import { readLastBackup } from "#server/domain/ops/backup/last-backup.ts";
+import { listServerHealth, type ServerHealth } from "#server/domain/vpn/server-health.ts";
+import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
+import { ago, fail, pass, type DoctorCheck } from "./check.ts";
+
+// The doctor's checks that read the store's database (decision 096). They run inside the app
+// code: in the running server (POST /api/ops/doctor, as `npm run vpn` does) or, when no server
+// holds DATA_DIR, in the doctor's own process on a database it opened without migrating.
+
+export type StoreConfig = Pick<
+  Config,
+  "NAIJALINK_MODE" | "DATA_DIR" | "STAFF_ADMINS" | "STAFF_REQUIRE_TOTP" | "PUBLIC_URL"
+>;
+
+/** A backup older than this is a problem (the guide runs one nightly). */
+const BACKUP_MAX_AGE_MS = 48 * 3_600_000;
+
+export async function storeChecks(
+  db: Database,
+  kind: DatabaseKind,
+  config: StoreConfig,
+  now = new Date(),
+): Promise<DoctorCheck[]> {
+  const checks = [await migrationsCheck(db, kind), await salesCheck(db)];
+  for (const server of await listServerHealth(db, now)) checks.push(...nodeChecks(server, config, now));
+  checks.push(await staffCheck(db, config), await backupCheck(config, now));
+  return checks;
+}
+
+async function migrationsCheck(db: Database, kind: DatabaseKind): Promise<DoctorCheck> {
+  const name = "database";
+  const where = kind === "pglite" ? "embedded PGlite" : "PostgreSQL";
+  const applied = await queryRows<{ name: string }>(db, sql`select name from app_migrations`).catch(
+    () => undefined,
+  );
+  if (!applied)
+    return fail(name, `${where} has no migrations applied`, "start the app once: it migrates at start", true);
+  const done = new Set(applied.map((row) => row.name));
+  const pending = listMigrations().filter((migration) => !done.has(migration.name));
+  return pending.length
+    ? fail(
+        name,
+        `${where}: ${pending.length} migration(s) not applied (${pending[0]!.name}…)`,
+        "restart the app (systemctl restart naijalink): migrations run at start",
+        true,
+      )
+    : pass(name, `${where} reachable, all ${done.size} migrations applied`);
+}
+
+async function salesCheck(db: Database): Promise<DoctorCheck> {
+  return (await anyServerCanTakeDevice(db))
+    ? pass("sales", "a VPN server can take a device: checkout is open")
+    : fail(
+        "sales",
+        "no VPN server can take a device: checkout answers 503 to every buyer",
+        "see the node lines below (npm run vpn -- list-servers; /admin/servers)",
+        true,
+      );
+}
+
+const SETUP_FIX = "on the node, run the agent's setup with its node token (docs/operating.md §5)";
+
+function nodeChecks(server: ServerHealth, config: StoreConfig, now: Date): DoctorCheck[] {
+  const name = `node ${server.name}`;
+  if (server.development) {
+    if (server.state === "placeholder")
+      return [
+        pass(
+          name,
+          "the demo's development placeholder sells until a real node registers (its configs cannot connect)",
+        ),
+      ];
+    return [
+      server.liveDevices === 0 && config.NAIJALINK_MODE === "demo"
+        ? pass(name, "retired development placeholder, empty")
+        : fail(
+            name,
+            `retired development placeholder with ${server.liveDevices} device(s) that can never connect`,
+            `npm run vpn -- move-devices ${server.name} --to SERVER (or revoke-devices ${server.name}), then remove-server ${server.name}`,
+          ),
+    ];
+  }
+  if (server.state === "disabled" || server.state === "draining")
+    return [pass(name, `${server.state}: takes no new devices (${server.liveDevices} live)`)];
+  const checks: DoctorCheck[] = [];
+  const seen = server.lastSeenAt ? `last seen ${ago(new Date(server.lastSeenAt), now)}` : "never seen";
+  if (!server.keyRegistered || server.lastSeenAt === null)
+    checks.push(fail(name, `awaiting its node: ${seen}`, SETUP_FIX, !server.keyRegistered));
+  else if (server.state === "silent")
+    checks.push(
+      fail(
+        name,
+        `silent: ${seen}; buyers on it may not connect`,
+        "on the node: systemctl status naijalink-agent; journalctl -u naijalink-agent",
+        true,
+      ),
+    );
+  else if (server.state === "full")
+    checks.push(
+      fail(name, `full: ${server.liveDevices} of ${server.capacity} addresses used`, "add a server"),
+    );
+  else checks.push(pass(name, `online, key registered, ${seen}`));
+  if (!server.keyRegistered) return checks;
+  checks.push(
+    server.exitAddresses.length
+      ? pass(`${name} exit addresses`, server.exitAddresses.join(", "))
+      : fail(
+          `${name} exit addresses`,
+          "none: /check cannot tell buyers they come through Nigeria",
+          `re-run the node's setup (it offers the address this site sees) or npm run vpn -- set-exit ${server.name} IP`,
+        ),
+    server.lastHandshakeAt
+      ? pass(
+          `${name} UDP port`,
+          `reachable: a device's handshake reached it ${ago(new Date(server.lastHandshakeAt), now)}`,
+        )
+      : fail(
+          `${name} UDP port`,
+          "not known yet: no device has completed a handshake with it",
+          `allow UDP ${server.endpoint.slice(server.endpoint.lastIndexOf(":") + 1)} in the node's firewall and its provider's, then connect one device`,
+        ),
+  );
+  return checks;
+}
+
+async function staffCheck(db: Database, config: StoreConfig): Promise<DoctorCheck> {
+  const name = "staff";
+  const admins = config.STAFF_ADMINS.length
+    ? await queryRows<{ two_factor_enabled: boolean | null }>(
+        db,
+        sql`select two_factor_enabled from "user" where email_verified and lower(email) in (${sql.join(
+          config.STAFF_ADMINS.map((email) => sql`${email}`),
+          sql`, `,
+        )})`,
+      )
+    : [];
+  if (admins.length === 0)
+    return fail(
+      name,
+      "no admin account yet",
+      `sign up at ${config.PUBLIC_URL}/admin/login with an address on STAFF_ADMINS and confirm it`,
+    );
+  const enrolled = admins.filter((admin) => admin.two_factor_enabled).length;
+  if (config.STAFF_REQUIRE_TOTP && enrolled === 0)
+    return fail(
+      name,
+      `${admins.length} admin account(s), none with two-factor (TOTP): ${config.NAIJALINK_MODE === "live" ? "live mode" : "STAFF_REQUIRE_TOTP"} keeps them out of the console`,
+      "enrol TOTP at /admin while STAFF_REQUIRE_TOTP=false (or still in demo mode), then turn it back on",
+    );
+  return pass(name, `${admins.length} admin account(s), ${enrolled} with two-factor (TOTP)`);
+}
+
+async function backupCheck(config: StoreConfig, now: Date): Promise<DoctorCheck> {
+  const name = "backups";
+  const last = await readLastBackup(config.DATA_DIR);
+  const fix = "npm run backup -- --out FILE --passphrase-file FILE, nightly (docs/operating.md §7)";
+  if (!last) return fail(name, "no backup recorded in DATA_DIR", fix);
+  const at = new Date(last.at);
+  return now.getTime() - at.getTime() > BACKUP_MAX_AGE_MS
+    ? fail(name, `the last backup is ${ago(at, now)}`, fix)
+    : pass(name, `the last backup was ${ago(at, now)}`);
+}
+
+/**
+ * The same checks when no server holds DATA_DIR: the doctor opens the database itself, without
+ * migrating (it only looks), and closes it. A store never started has no database to look at.
+ */
+export async function storeChecksOffline(config: Config, now = new Date()): Promise<DoctorCheck[]> {
+  if (!config.DATABASE_URL && !fs.existsSync(path.join(config.DATA_DIR, "pglite", "PG_VERSION")))
+    return [fail("database", `no database in ${config.DATA_DIR} yet`, "npm start creates it", true)];
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  try {
+    return await storeChecks(database.db, database.kind, config, now);
+  } finally {
+    await database.close();
+  }
+}
