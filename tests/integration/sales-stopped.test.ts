@@ -23,6 +23,7 @@ const LIVE_SETTINGS = {
   STRIPE_SECRET_KEY: "sk_test_operator",
   STRIPE_WEBHOOK_SECRET: "whsec_operator",
   SMTP_URL: "smtp://127.0.0.1:2525",
+  STAFF_ADMINS: "owner@shop.example",
 };
 const BANNER = "Sales are stopped: no VPN server can take a device — why and how to fix";
 
