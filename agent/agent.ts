@@ -1,5 +1,6 @@
 import { createPeerApplier, type PeerApplier } from "./applier.ts";
 import { ControlPlane, ControlPlaneError } from "./control-plane.ts";
+import { dnsCheckZoneOf, type DnsCheckAnswerer } from "./dns-check.ts";
 import type { AgentMetrics } from "./metrics.ts";
 import { MAX_WAIT_SECONDS } from "./node-api.ts";
 import { changedPeerStatuses, markReported, type ReportedPeers } from "./peer-status.ts";
@@ -27,6 +28,8 @@ export interface AgentOptions {
   log?: AgentLog;
   /** Counts applies, failures and syncs for the local metrics port (agent/metrics.ts). */
   metrics?: AgentMetrics;
+  /** Answers the /check zone for the node's resolver; its nonces go with the next report, sent soon. */
+  dnsCheck?: DnsCheckAnswerer;
 }
 
 /** Structured log lines; callers pass counts and versions, never keys or tokens. */
@@ -49,6 +52,7 @@ export interface RunningAgent {
 }
 
 const MAX_BACKOFF_MS = 30_000;
+const DNS_CHECK_REPORT_DELAY_MS = 200;
 
 /**
  * The node agent: registers the node's public key, takes the full peer set once and then each
@@ -72,19 +76,46 @@ export function startAgent(options: AgentOptions): RunningAgent {
   let failures = 0;
   let registered = false;
 
-  async function report() {
+  async function sendReport() {
     const state = await readInterface(wg, options.iface);
     const peers = changedPeerStatuses(state.peers.values(), reportedPeers);
-    const { exitAddresses } = options;
-    await controlPlane.postStatus({
-      publicKey,
-      appliedVersion: applier?.version ?? null,
-      appliedPeers: state.peers.size,
-      ...(exitAddresses ? { exitAddresses } : {}),
-      peers,
-    });
+    const { exitAddresses, dnsCheck } = options;
+    const dnsChecks = dnsCheck?.take() ?? [];
+    try {
+      await controlPlane.postStatus({
+        publicKey,
+        appliedVersion: applier?.version ?? null,
+        appliedPeers: state.peers.size,
+        ...(exitAddresses ? { exitAddresses } : {}),
+        ...(dnsChecks.length ? { dnsChecks } : {}),
+        peers,
+      });
+    } catch (error) {
+      dnsCheck?.putBack(dnsChecks);
+      throw error;
+    }
     markReported(reportedPeers, peers, state.peers);
   }
+
+  // One report at a time: the timer's and the one a /check nonce asks for share `reportedPeers`.
+  let reporting: Promise<void> = Promise.resolve();
+  const report = () => {
+    const next = reporting.then(sendReport);
+    reporting = next.catch(() => undefined);
+    return next;
+  };
+  let reportSoon: ReturnType<typeof setTimeout> | undefined;
+  options.dnsCheck?.onNonce(() => {
+    // A visitor's /check page is waiting: report within a moment, gathering what else arrives.
+    if (reportSoon || !registered) return;
+    reportSoon = setTimeout(() => {
+      reportSoon = undefined;
+      if (!stopped)
+        report().catch((error: unknown) =>
+          log("warn", "status report failed", { reason: (error as Error).message }),
+        );
+    }, DNS_CHECK_REPORT_DELAY_MS);
+  });
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -164,7 +195,10 @@ export function startAgent(options: AgentOptions): RunningAgent {
           signal: aborter.signal,
         });
         if (answer === "unchanged") quietFor = Math.max(0, pollMs - (Date.now() - started));
-        else await applier!.take(answer);
+        else {
+          await applier!.take(answer);
+          options.dnsCheck?.configure(dnsCheckZoneOf(answer.server));
+        }
         if (failures > 0) log("info", "control plane reachable again", { after: failures });
         failures = 0;
         options.metrics?.synced();
@@ -190,6 +224,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
     ready,
     async stop() {
       stopped = true;
+      clearTimeout(reportSoon);
       aborter.abort();
       await Promise.all([loop, ...timers]);
     },

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAgent } from "../scripts/build-agent.js";
+import { server } from "./setup/plan-fixtures.ts";
 
 // The agent ships as one file that plain `node` runs on a VPN host with no node_modules (decision 080).
 describe("the bundled agent", () => {
@@ -29,14 +30,6 @@ describe("the bundled agent", () => {
     directory = await fs.mkdtemp(path.join(os.tmpdir(), "naijalink-agent-bundle-"));
     bundle = await buildAgent(path.join(directory, "naijalink-agent.mjs"));
     await fs.writeFile(path.join(directory, "node-token"), "node-token-for-the-test\n", { mode: 0o600 });
-    const server = {
-      name: "lagos-1",
-      listenPort: 51820,
-      ipv4: "10.66.0.1/16",
-      ipv6: "fd66::1/64",
-      ipv4Pool: "10.66.0.0/16",
-      ipv6Pool: "fd66::/64",
-    };
     controlPlane = http.createServer((request, response) => {
       const authorized = request.headers.authorization === "Bearer node-token-for-the-test";
       response.writeHead(authorized ? 200 : 401, { "content-type": "application/json" });
@@ -113,7 +106,13 @@ describe("the bundled agent", () => {
       expect(stdout).toContain("setup --dry-run: nothing is changed (server lagos-1)");
       expect(stdout).toContain(`ip address add 10.66.0.1/16 dev ${iface}`);
       expect(stdout).toContain(`ip address add fd66::1/64 dev ${iface}`);
-      expect(stdout).toMatch(/nft -f -|iptables-restore --noflush/);
+      expect(stdout).toContain(`ip link set ${iface} mtu 1280`);
+      // The MSS clamp, the alternate port's redirect and the resolver, whichever firewall this host has.
+      expect(stdout).toMatch(/tcp option maxseg size set rt mtu|-j TCPMSS --clamp-mss-to-pmtu/);
+      expect(stdout).toMatch(/udp dport 443 redirect to :51820|--dport 443 -j REDIRECT --to-ports 51820/);
+      expect(stdout).toContain("install -m 644 /dev/stdin /etc/unbound/unbound.conf.d/naijalink.conf");
+      expect(stdout).toContain("    interface: 10.66.0.1\n    interface: fd66::1\n");
+      expect(stdout).toContain("--dns-check-port 9553");
       expect(stdout).toContain(
         `install -m 644 /dev/stdin ${path.join(systemdDir, "naijalink-agent.service")}`,
       );

@@ -5,13 +5,15 @@
 //   node naijalink-agent.mjs --api https://naijalink.example --token-file /etc/naijalink/node-token --interface wg0
 // or `npm run agent -- …` from the repository. Flags win over the environment (NAIJALINK_API,
 // NAIJALINK_NODE_TOKEN_FILE, NAIJALINK_NODE_TOKEN, NAIJALINK_INTERFACE, NAIJALINK_PRIVATE_KEY_FILE,
-// NAIJALINK_EXIT_ADDRESSES, NAIJALINK_METRICS_PORT).
-// It needs `wg`, Node built-ins, zod (for the node API contract, agent/node-api.ts) and
-// prom-client (its metrics on 127.0.0.1, agent/metrics.ts): no app code, no React Router.
+// NAIJALINK_EXIT_ADDRESSES, NAIJALINK_METRICS_PORT, NAIJALINK_DNS_CHECK_PORT).
+// It needs `wg`, Node built-ins, zod (for the node API contract, agent/node-api.ts), prom-client
+// (its metrics on 127.0.0.1, agent/metrics.ts) and dns-packet (the /check zone, agent/dns-check.ts):
+// no app code, no React Router.
 import fs from "node:fs";
 import { createInterface } from "node:readline/promises";
 import { jsonLog, startAgent } from "./agent.ts";
 import { parseCommandLine, usageError } from "./command-line.ts";
+import { DEFAULT_DNS_CHECK_PORT, serveDnsChecks } from "./dns-check.ts";
 import { createAgentMetrics, DEFAULT_METRICS_PORT, serveAgentMetrics } from "./metrics.ts";
 import { exitAddressesSchema, MAX_WAIT_SECONDS } from "./node-api.ts";
 import { SetupError, setup, uninstall } from "./setup/setup.ts";
@@ -21,12 +23,14 @@ const usage = `Usage: naijalink-agent [run] --api URL (--token-file FILE | --tok
              [--wait-seconds 25] [--poll-ms 1000] [--reconcile-ms 60000] [--status-ms 30000]
              [--exit-addresses IP[,IP]]   the public addresses this node's traffic leaves from (for /check)
              [--metrics-port 9586]        Prometheus metrics on 127.0.0.1:PORT/metrics (0 = off)
+             [--dns-check-port 9553]      answers the /check zone for the node's resolver on 127.0.0.1:PORT (0 = off)
        naijalink-agent setup --api URL --token-file FILE --interface wg0 --egress eth0[,eth1]
-             [--listen-port 51820] [--exit-addresses IP[,IP]] [--private-key-file FILE]
+             [--listen-port 51820] [--exit-addresses IP[,IP]] [--private-key-file FILE] [--dns-check-port 9553]
              [--state-file /var/lib/naijalink-agent/setup.json] [--firewall nft|iptables]
              [--no-systemd | --systemd-dir /etc/systemd/system] [--dry-run] [--yes]
-             creates the interface, its addresses, forwarding, NAT and the agent's service unit;
-             behind NAT it offers the address the control plane sees as the exit address (--yes takes it)
+             creates the interface (its addresses and MTU), forwarding, firewall, NAT, port
+             redirects, the resolver (unbound) and the agent's service unit; behind NAT it offers
+             the address the control plane sees as the exit address (--yes takes it)
        naijalink-agent uninstall [--state-file FILE] [--no-systemd | --systemd-dir DIR] [--dry-run]
              removes exactly what setup added`;
 
@@ -54,6 +58,7 @@ const { values, positionals } = parseCommandLine(usage, process.argv.slice(2), {
   "systemd-dir": { type: "string" },
   "dry-run": { type: "boolean" },
   "metrics-port": { type: "string" },
+  "dns-check-port": { type: "string" },
   yes: { type: "boolean" },
 });
 const [command = "run", ...extra] = positionals;
@@ -123,7 +128,7 @@ if (!nodeToken)
   fail("a node token is needed: --token-file FILE (printed once by `npm run vpn -- add-server`)");
 
 function integer(
-  name: "wait-seconds" | "poll-ms" | "reconcile-ms" | "status-ms" | "metrics-port",
+  name: "wait-seconds" | "poll-ms" | "reconcile-ms" | "status-ms" | "metrics-port" | "dns-check-port",
   fallback: number,
   [min, max]: [number, number],
   raw = values[name],
@@ -148,6 +153,13 @@ function exitAddresses(): string[] | undefined {
 const privateKeyFile =
   values["private-key-file"] ?? env.NAIJALINK_PRIVATE_KEY_FILE ?? "/var/lib/naijalink-agent/private.key";
 
+const dnsCheckPort = integer(
+  "dns-check-port",
+  DEFAULT_DNS_CHECK_PORT,
+  [0, 65535],
+  values["dns-check-port"] ?? env.NAIJALINK_DNS_CHECK_PORT,
+);
+
 if (command === "setup") {
   const egress = (values.egress ?? "")
     .split(",")
@@ -166,6 +178,7 @@ if (command === "setup") {
       listenPort,
       privateKeyFile,
       exitAddresses: exitAddresses(),
+      dnsCheckPort,
       recordFile,
       systemdDir,
       firewall,
@@ -194,6 +207,16 @@ const metricsServer = metrics
     })
   : undefined;
 
+const dnsCheck = dnsCheckPort
+  ? await serveDnsChecks({ port: dnsCheckPort }).catch((error: unknown) => {
+      jsonLog("error", "DNS check port unavailable; /check cannot see this node's resolver", {
+        port: dnsCheckPort,
+        reason: (error as Error).message,
+      });
+      return undefined;
+    })
+  : undefined;
+
 const agent = startAgent({
   apiUrl,
   nodeToken,
@@ -207,6 +230,7 @@ const agent = startAgent({
   exitAddresses: exitAddresses(),
   log: jsonLog,
   metrics,
+  dnsCheck,
 });
 
 agent.ready.catch(() => process.exit(1));
@@ -215,7 +239,10 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
     jsonLog("info", "stopping", { signal });
     void agent
       .stop()
-      .then(async () => (await metricsServer)?.close())
+      .then(async () => {
+        await (await metricsServer)?.close();
+        await dnsCheck?.close();
+      })
       .then(() => process.exit(0));
   });
 }

@@ -14,6 +14,9 @@ const server: NodeServer = {
   ipv6: "fd66::1/64",
   ipv4Pool: "10.66.0.0/16",
   ipv6Pool: "fd66::/64",
+  mtu: 1280,
+  alternatePorts: [],
+  resolver: false,
 };
 const PRESHARED = "c2VjcmV0LXByZXNoYXJlZC1rZXktb2YtMzItYnl0ZXM=";
 const full: CheckedAnswer = {

@@ -135,3 +135,52 @@ describe("exit addresses, written one way so /check can compare them", () => {
     expect(exitAddressesSchema.safeParse(tooMany).success).toBe(false);
   });
 });
+
+describe("the tunnel settings of the node API (issue 22)", () => {
+  it("gives an answer from an older control plane safe defaults: MTU 1280, no alternate port, no resolver", () => {
+    const answer = checkPeerAnswer({ kind: "full", version: "1", server, peers: [] });
+    expect(answer.server).toMatchObject({ mtu: 1280, alternatePorts: [], resolver: false });
+    expect(answer.server.dnsCheckZone).toBeUndefined();
+  });
+
+  it("takes the settings the control plane sends", () => {
+    const settings = {
+      mtu: 1420,
+      alternatePorts: [443, 53],
+      resolver: true,
+      dnsCheckZone: "dns-check.internal",
+    };
+    const answer = checkPeerAnswer({
+      kind: "full",
+      version: "1",
+      server: { ...server, ...settings },
+      peers: [],
+    });
+    expect(answer.server).toMatchObject(settings);
+  });
+
+  it.each([
+    ["an MTU below 1280", { mtu: 1200 }],
+    ["an MTU above 1420", { mtu: 1500 }],
+    ["a port twice", { alternatePorts: [443, 443] }],
+    ["a port out of range", { alternatePorts: [0] }],
+    ["five ports", { alternatePorts: [1, 2, 3, 4, 5] }],
+    ["a zone a public resolver answers", { dnsCheckZone: "example.com" }],
+    ["a zone that is no DNS name", { dnsCheckZone: "a b.internal" }],
+  ])("rejects an answer with %s", (_what, settings) => {
+    expect(() =>
+      checkPeerAnswer({ kind: "full", version: "1", server: { ...server, ...settings }, peers: [] }),
+    ).toThrow(NodeApiError);
+  });
+
+  it("takes a status report's DNS check names only in their shape, at most 1000", () => {
+    const report = { publicKey: key(1) };
+    const nonce = "0123456789abcdef0123456789abcdef";
+    expect(nodeStatusSchema.parse({ ...report, dnsChecks: [nonce] }).dnsChecks).toEqual([nonce]);
+    expect(nodeStatusSchema.parse(report).dnsChecks).toBeUndefined();
+    for (const bad of ["short", "UPPERCASE0123456789", `${nonce}.dns-check.internal`, "a".repeat(65)])
+      expect(nodeStatusSchema.safeParse({ ...report, dnsChecks: [bad] }).success, bad).toBe(false);
+    const many = Array.from({ length: 1001 }, (_, index) => `${nonce}${String(index).padStart(4, "0")}`);
+    expect(nodeStatusSchema.safeParse({ ...report, dnsChecks: many }).success).toBe(false);
+  });
+});

@@ -31,6 +31,36 @@ function parseCidr(text: string): { address: string; prefix: number; family: 4 |
 const cidrOf = (family: 4 | 6) =>
   z.string().refine((text) => parseCidr(text)?.family === family, `must be an IPv${family} CIDR`);
 
+/** The MTU of clients' tunnels and the node's interface: 1280 (IPv6's minimum) fits every path. */
+export const CLIENT_MTU = { min: 1280, max: 1420, default: 1280 } as const;
+export const clientMtuSchema = z
+  .number()
+  .int()
+  .min(CLIENT_MTU.min, `the MTU must be ${CLIENT_MTU.min}-${CLIENT_MTU.max}`)
+  .max(CLIENT_MTU.max, `the MTU must be ${CLIENT_MTU.min}-${CLIENT_MTU.max}`);
+
+export const MAX_ALTERNATE_PORTS = 4;
+const portSchema = z.number().int().min(1, "a port is 1-65535").max(65_535, "a port is 1-65535");
+/** Extra UDP ports a node accepts WireGuard on (each redirected to its listen port), without repeats. */
+export const alternatePortsSchema = z
+  .array(portSchema)
+  .max(MAX_ALTERNATE_PORTS, `at most ${MAX_ALTERNATE_PORTS} alternate ports`)
+  .refine((ports) => new Set(ports).size === ports.length, "an alternate port is listed twice");
+
+/** A per-visit name's first label, as /check makes it (decision 091). */
+export const dnsCheckNonceSchema = z
+  .string()
+  .regex(/^[a-z0-9]{16,64}$/, "must be 16-64 lower-case letters and digits");
+export const MAX_DNS_CHECKS = 1000;
+
+export const DNS_CHECK_ZONE_RULE =
+  "must be a DNS name under the reserved .internal top-level domain, such as dns-check.internal";
+/** The zone whose names the node's resolver hands to the agent: under `.internal`, so no public resolver answers it. */
+export const dnsCheckZoneSchema = z
+  .string()
+  .max(200)
+  .regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+internal$/, DNS_CHECK_ZONE_RULE);
+
 export const nodeServerSchema = z.object({
   name: z.string().min(1).max(63),
   listenPort: z.number().int().min(1).max(65_535),
@@ -40,6 +70,15 @@ export const nodeServerSchema = z.object({
   /** The pools every peer's allowed IPs must lie in. */
   ipv4Pool: cidrOf(4),
   ipv6Pool: cidrOf(6),
+  // The four below default safely, so an agent also works against an older control plane.
+  /** The interface MTU, the same as the clients' config `MTU =`. */
+  mtu: clientMtuSchema.default(CLIENT_MTU.default),
+  /** UDP ports setup redirects to the listen port. */
+  alternatePorts: alternatePortsSchema.default([]),
+  /** Whether setup runs a resolver on the interface's own addresses, which configs then name. */
+  resolver: z.boolean().default(false),
+  /** Names under this zone are answered by the agent itself (the /check DNS test). */
+  dnsCheckZone: dnsCheckZoneSchema.optional(),
 });
 export type NodeServer = z.infer<typeof nodeServerSchema>;
 
@@ -161,6 +200,8 @@ export const nodeStatusSchema = z.object({
   appliedPeers: z.number().int().min(0).max(10_000_000).optional(),
   /** The node's public exit addresses, when its operator configured them (NAIJALINK_EXIT_ADDRESSES). */
   exitAddresses: exitAddressesSchema.optional(),
+  /** The /check names its resolver was asked for since the last report (their first labels). */
+  dnsChecks: z.array(dnsCheckNonceSchema).max(MAX_DNS_CHECKS).optional(),
   /** Peers whose handshake or transfer counters changed since the last report. */
   peers: z
     .array(

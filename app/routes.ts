@@ -18,6 +18,7 @@ const API_ROUTES: Record<string, string> = {
   "nodes/servers": "node-servers",
   "nodes/whoami": "node-whoami",
   check: "check",
+  "check/dns": "check-dns",
   "auth/*": "auth",
   "account/auth/*": "account-auth",
   "account/subscriptions": "account-subscriptions",

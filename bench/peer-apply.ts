@@ -45,6 +45,9 @@ const SERVER: NodeServer = {
   ipv6: "fd66::1/64",
   ipv4Pool: "10.66.0.0/16",
   ipv6Pool: "fd66::/64",
+  mtu: 1280,
+  alternatePorts: [],
+  resolver: false,
 };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -1,5 +1,6 @@
 // What `npm run vpn` prints for each answer (scripts/vpn.ts).
 import { nodeSetupAdvice } from "#app/lib/node-setup-advice.ts";
+import { describePorts } from "#server/domain/vpn/client-settings.ts";
 import type { ServerCommand, ServerCommandResult, ServerSummary } from "#server/domain/vpn/server-admin.ts";
 
 const STATE_WORDS: Record<ServerSummary["state"], string> = {
@@ -25,11 +26,17 @@ export function describeServer(server: ServerSummary): string {
     STATE_WORDS[server.state],
     server.takesDevices ? "takes new devices" : "takes no new devices",
     server.exitAddresses.length ? `exits ${server.exitAddresses.join(",")}` : "no exit addresses",
+    `MTU ${server.clientMtu}`,
+    server.alternatePorts.length ? `also UDP ${server.alternatePorts.join(",")}` : "no alternate port",
+    server.nodeResolver ? "DNS node" : `DNS ${server.dns}`,
     server.publicKey ? "key registered" : "waiting for its agent",
     plural(server.liveDevices, "live device"),
     `last seen ${server.lastSeenAt ? new Date(server.lastSeenAt).toISOString() : "never"}`,
   ].join("  ");
 }
+
+const CLIENT_SETTING_APPLIED =
+  "Its node applies it at once; configs downloaded from now on carry it, and owners of configs handed out before are e-mailed to download theirs again.";
 
 const STATUS_LINES: Partial<Record<ServerCommand["command"], (server: ServerSummary) => string>> = {
   "drain-server": ({ name }) =>
@@ -39,6 +46,12 @@ const STATUS_LINES: Partial<Record<ServerCommand["command"], (server: ServerSumm
   "enable-server": ({ name }) => `VPN server ${name} active: it takes new devices and carries its peers.`,
   "set-endpoint": ({ name, endpoint }) =>
     `VPN server ${name} now at ${endpoint}: configs downloaded from now on carry it; configs handed out before keep the old endpoint.`,
+  "set-mtu": ({ name, clientMtu }) =>
+    `VPN server ${name} gives its clients MTU ${clientMtu}. ${CLIENT_SETTING_APPLIED}`,
+  "set-ports": ({ name, alternatePorts }) =>
+    `VPN server ${name} accepts WireGuard on ${describePorts(alternatePorts)} besides its endpoint's port; its node is told at once.`,
+  "set-dns": ({ name, nodeResolver, dns }) =>
+    `VPN server ${name}'s configs name ${nodeResolver ? "its node's own resolver" : dns} for DNS. ${CLIENT_SETTING_APPLIED}`,
 };
 
 export function printResult(

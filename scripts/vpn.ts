@@ -13,6 +13,7 @@ import { parseCommandLine, usageError } from "#agent/command-line.ts";
 import { loadEnvFile } from "./env-file.js";
 import { askRunningServer, builtServer } from "./store-client.ts";
 import { printResult } from "./vpn-output.ts";
+import { parseClientSettingArguments } from "#server/domain/vpn/client-setting-commands.ts";
 
 const usage = `Usage: npm run vpn -- add-server --name NAME --endpoint HOST:PORT --ipv4 CIDR --ipv6 CIDR [--public-key KEY] [--dns DNS] [--region REGION]
        npm run vpn -- rotate-node-token --name NAME
@@ -25,6 +26,9 @@ const usage = `Usage: npm run vpn -- add-server --name NAME --endpoint HOST:PORT
        npm run vpn -- move-devices SERVER [--to SERVER]   every live device to another server; owners are e-mailed
        npm run vpn -- revoke-devices SERVER           revokes every live device on it; owners are e-mailed
        npm run vpn -- remove-server SERVER            only with no live device
+       npm run vpn -- set-mtu SERVER MTU              the MTU = line of its configs and its node (1280-1420)
+       npm run vpn -- set-ports SERVER PORT[,PORT…]   extra UDP ports its node accepts, such as 443 ("none" for none)
+       npm run vpn -- set-dns SERVER node|IP[,IP…]    its configs' DNS: the node's own resolver, or these
 Every command takes [--url URL] (the running server; default http://127.0.0.1:$PORT) and --help.
 SERVER is a server's name or id (list-servers shows both); an IPv6 endpoint goes in brackets: [2001:db8::1]:51820.`;
 
@@ -83,8 +87,13 @@ function parseCommand(argv: string[]): { command: ServerCommand; url?: string } 
           addresses: list === "none" ? [] : list.split(",").map((address) => address.trim()),
         };
       }
-      default:
-        return usageError(name ? `unknown command ${name}` : "a command is needed", usage);
+      default: {
+        const setting = name && parseClientSettingArguments(name, rest[0] ?? "", rest[1] ?? "");
+        if (!setting) return usageError(name ? `unknown command ${name}` : "a command is needed", usage);
+        argument(0, "a server name or id");
+        argument(1, "the new value");
+        return setting;
+      }
     }
   };
   if (values.to !== undefined && name !== "move-devices") usageError("--to belongs to move-devices", usage);

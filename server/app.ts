@@ -65,7 +65,10 @@ export function createFetchHandler(services: AppServices) {
 function createRenderHandler(services: AppServices) {
   // Resolved once: handed a function, React Router would rebuild its route table on every request.
   let handler: ReturnType<typeof createRequestHandler> | undefined;
-  const policy = { development: routerMode(services) === "development" };
+  const policy = {
+    development: routerMode(services) === "development",
+    dnsCheckZone: services.config.VPN_DNS_CHECK_ZONE,
+  };
   return async (request: Request, remoteAddress = "127.0.0.1") => {
     handler ??= createRequestHandler(await loadBuild(), routerMode(services));
     let scriptHashes: readonly string[] | undefined;
@@ -125,7 +128,11 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
     app.use(express.static(clientDir, { maxAge: "1h" }));
   }
 
-  const options = { https: services.config.PUBLIC_URL.startsWith("https://"), development: !build };
+  const options = {
+    https: services.config.PUBLIC_URL.startsWith("https://"),
+    development: !build,
+    dnsCheckZone: services.config.VPN_DNS_CHECK_ZONE,
+  };
   app.use(
     createExpressHandler({
       // A function only in development, where Vite reloads routes; in production the build is fixed.

@@ -161,6 +161,24 @@ describe("configuration", () => {
     }
   });
 
+  it("gives new VPN servers' configs MTU 1280 unless VPN_CLIENT_MTU says 1280-1420", () => {
+    expect(loadConfig({}).VPN_CLIENT_MTU).toBe(1280);
+    expect(loadConfig({ VPN_CLIENT_MTU: "1420" }).VPN_CLIENT_MTU).toBe(1420);
+    for (const bad of ["1279", "1421", "1500", "1300.5", "big"])
+      expect(() => loadConfig({ VPN_CLIENT_MTU: bad }), bad).toThrow(/VPN_CLIENT_MTU: must be 1280-1420/);
+  });
+
+  it("takes a DNS check zone only under the reserved .internal domain", () => {
+    expect(loadConfig({}).VPN_DNS_CHECK_ZONE).toBe("dns-check.internal");
+    expect(loadConfig({ VPN_DNS_CHECK_ZONE: "Check.NaijaLink.internal" }).VPN_DNS_CHECK_ZONE).toBe(
+      "check.naijalink.internal",
+    );
+    for (const bad of ["naijalink.example", "internal", "-bad.internal", "a b.internal"])
+      expect(() => loadConfig({ VPN_DNS_CHECK_ZONE: bad }), bad).toThrow(
+        /VPN_DNS_CHECK_ZONE: must be a DNS name/,
+      );
+  });
+
   it("shows the browser only non-secret values", () => {
     const config = loadConfig({ STRIPE_SECRET_KEY: "sk_test_123", BETTER_AUTH_SECRET: "x".repeat(40) });
     const exposed = JSON.stringify(publicConfig(config));

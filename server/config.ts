@@ -1,6 +1,7 @@
 import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { CLIENT_MTU, dnsCheckZoneSchema } from "#agent/node-api.ts";
 import { ENDPOINT_RULE, isEndpoint } from "#server/domain/vpn/endpoint.ts";
 import { dnsSchema } from "#server/domain/vpn/server-fields.ts";
 
@@ -86,6 +87,19 @@ const configSchema = z.object({
   STRIPE_API_BASE: optionalUrl,
   VPN_ENDPOINT: z.string().refine(isEndpoint, ENDPOINT_RULE).default("vpn.naijalink.example:51820"),
   VPN_DNS: dnsSchema.default("1.1.1.1, 2606:4700:4700::1111"),
+  /** The `MTU =` new VPN servers' configs carry (decision 090); `set-mtu` changes one server's. */
+  VPN_CLIENT_MTU: z.coerce
+    .number(`must be ${CLIENT_MTU.min}-${CLIENT_MTU.max}`)
+    .int(`must be ${CLIENT_MTU.min}-${CLIENT_MTU.max}`)
+    .min(CLIENT_MTU.min, `must be ${CLIENT_MTU.min}-${CLIENT_MTU.max}`)
+    .max(CLIENT_MTU.max, `must be ${CLIENT_MTU.min}-${CLIENT_MTU.max}`)
+    .default(CLIENT_MTU.default),
+  /** The zone of /check's per-visit names, which nodes' resolvers answer themselves (decision 091). */
+  VPN_DNS_CHECK_ZONE: z
+    .string()
+    .transform((value) => value.toLowerCase())
+    .pipe(dnsCheckZoneSchema)
+    .default("dns-check.internal"),
   /** The tutorial's YouTube video; unset, the tutorial shows its poster and "Video coming soon". */
   TUTORIAL_VIDEO_ID: z
     .string()

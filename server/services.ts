@@ -23,6 +23,7 @@ import { checkStaffAlerts } from "./domain/ops/alerts.ts";
 import { purgeStale } from "./domain/ops/housekeeping.ts";
 import { startRepeatingJob, type RepeatingJob } from "./domain/ops/jobs.ts";
 import { createAppMetrics, type AppMetrics } from "./domain/ops/metrics.ts";
+import { queueConfigUpdateNotices } from "./domain/vpn/config-notices.ts";
 import { expireDue } from "./domain/vpn/lifecycle.ts";
 import { ensureDevelopmentServer, retireDevelopmentServers } from "./domain/vpn/development-server.ts";
 import {
@@ -222,7 +223,8 @@ export async function startServices(config: Config, options: ServiceOptions = {}
 
   // Subscriptions that ended lose their peers (every minute); renewal and pass-ending reminders
   // go out (every 15 minutes); staff alerts are checked (every 30 seconds); stale rows go (every
-  // hour); the node change log keeps an hour (pruned every 5 minutes). Each tick runs in one app process.
+  // hour); the node change log keeps an hour (pruned every 5 minutes); owners of out-of-date configs
+  // are e-mailed (every minute). Each tick runs in one app process.
   const shared = (job: string) => ({ db: database.db, job });
   const jobs: RepeatingJob[] = backgroundJobs
     ? [
@@ -240,6 +242,11 @@ export async function startServices(config: Config, options: ServiceOptions = {}
           logger,
           intervalMs: 30_000,
           shared: shared("staff-alerts"),
+        }),
+        startRepeatingJob("out-of-date config notices", () => queueConfigUpdateNotices(services), {
+          logger,
+          intervalMs: 60_000,
+          shared: shared("config-notices"),
         }),
         startRepeatingJob("housekeeping", () => purgeStale(database.db), {
           logger,

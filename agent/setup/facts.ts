@@ -3,8 +3,11 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { canonicalIpAddress } from "../node-api.ts";
 import { tryCommand } from "./commands.ts";
-import { IPTABLES_CHAINS, NFT_TABLE, type FirewallFacts, type IptablesFamilyFacts } from "./firewall.ts";
+import type { FirewallFacts, IptablesFamilyFacts } from "./firewall.ts";
+import { IPTABLES_CHAINS } from "./iptables-rules.ts";
+import { NFT_TABLE } from "./nft-table.ts";
 import type { HostFacts } from "./plan.ts";
+import { UNBOUND_CONFIG, type ResolverFacts } from "./resolver.ts";
 import { UNIT_NAME } from "./systemd-unit.ts";
 
 const readText = (file: string) => fs.readFile(file, "utf8").catch(() => null);
@@ -24,16 +27,20 @@ async function onPath(tool: string): Promise<boolean> {
 
 interface IpAddressInfo {
   flags?: string[];
+  mtu?: number;
   addr_info?: Array<{ local: string; prefixlen: number; scope: string }>;
 }
 
-/** An interface's global addresses as `address/prefix`, and whether it is up; null when absent. */
-async function interfaceAddresses(iface: string): Promise<{ up: boolean; addresses: string[] } | null> {
+/** An interface's global addresses as `address/prefix`, whether it is up, its MTU; null when absent. */
+async function interfaceAddresses(
+  iface: string,
+): Promise<{ up: boolean; mtu: number | null; addresses: string[] } | null> {
   const json = await tryCommand(["ip", "-j", "address", "show", "dev", iface]);
   const [info] = json ? (JSON.parse(json) as IpAddressInfo[]) : [];
   if (!info) return null;
   return {
     up: info.flags?.includes("UP") ?? false,
+    mtu: info.mtu ?? null,
     addresses: (info.addr_info ?? [])
       .filter((address) => address.scope === "global")
       .map((address) => `${address.local}/${address.prefixlen}`),
@@ -41,17 +48,12 @@ async function interfaceAddresses(iface: string): Promise<{ up: boolean; address
 }
 
 async function iptablesFamily(tool: "iptables" | "ip6tables"): Promise<IptablesFamilyFacts> {
-  const facts: IptablesFamilyFacts = {
-    rules: { filter: null, nat: null },
-    jumps: { filter: false, nat: false },
-  };
-  const jumpFrom = { filter: "FORWARD", nat: "POSTROUTING" } as const;
-  for (const table of ["filter", "nat"] as const) {
-    const chain = IPTABLES_CHAINS[table];
+  const facts = { rules: {}, jumps: {} } as IptablesFamilyFacts;
+  for (const { table, chain, from } of IPTABLES_CHAINS) {
     const listing = await tryCommand([tool, "-t", table, "-S", chain]);
-    facts.rules[table] =
+    facts.rules[chain] =
       listing === null ? null : listing.split("\n").filter((line) => line.startsWith("-A "));
-    facts.jumps[table] = (await tryCommand([tool, "-t", table, "-C", jumpFrom[table], "-j", chain])) !== null;
+    facts.jumps[chain] = (await tryCommand([tool, "-t", table, "-C", from, "-j", chain])) !== null;
   }
   return facts;
 }
@@ -61,6 +63,42 @@ export async function readFirewall(prefer: "nft" | "iptables" | undefined): Prom
   if (tool === null) throw new Error("neither nft (nftables) nor iptables was found: install nftables");
   if (tool === "nft") return { tool, table: await tryCommand(["nft", "list", "table", "inet", NFT_TABLE]) };
   return { tool, v4: await iptablesFamily("iptables"), v6: await iptablesFamily("ip6tables") };
+}
+
+const isUniqueLocal = (address: string) => /^f[cd]/i.test(address);
+
+/**
+ * Whether peers' IPv6 can leave: an egress with an IPv6 default route and a global (not
+ * unique-local) address to masquerade to. Without one, NAT66 would send them into silence.
+ */
+async function ipv6Egress(egress: string[]): Promise<boolean> {
+  const json = await tryCommand(["ip", "-j", "-6", "route", "show", "default"]);
+  const routes = json
+    ? (JSON.parse(json) as Array<{ dev?: string; nexthops?: Array<{ dev?: string }> }>)
+    : [];
+  const devices = new Set(
+    routes.flatMap((route) => [route.dev, ...(route.nexthops ?? []).map((hop) => hop.dev)]),
+  );
+  for (const iface of egress.filter((name) => devices.has(name))) {
+    const addresses = (await interfaceAddresses(iface))?.addresses ?? [];
+    if (addresses.some((cidr) => cidr.includes(":") && !isUniqueLocal(cidr))) return true;
+  }
+  return false;
+}
+
+async function readResolver(): Promise<ResolverFacts> {
+  const systemd = (await fs.stat("/run/systemd/system").catch(() => null))?.isDirectory() ?? false;
+  const installed = await onPath("unbound");
+  const succeeds = async (argv: string[]) => (await tryCommand(argv)) !== null;
+  return {
+    installed,
+    configText: await readText(UNBOUND_CONFIG),
+    systemd,
+    running: systemd
+      ? await succeeds(["systemctl", "is-active", "--quiet", "unbound"])
+      : installed && (await succeeds(["unbound-control", "status"])),
+    enabled: systemd && (await succeeds(["systemctl", "is-enabled", "--quiet", "unbound"])),
+  };
 }
 
 async function kernelWireGuard(): Promise<boolean> {
@@ -73,6 +111,7 @@ const sysctlFile = (key: string) =>
 
 export async function readFacts(options: {
   iface: string;
+  egress: string[];
   sysctlKeys: string[];
   firewall?: "nft" | "iptables";
   unitPath: string | null;
@@ -97,9 +136,12 @@ export async function readFacts(options: {
       up: present?.up ?? false,
       addresses: present?.addresses ?? [],
       listenPort: listenPort && Number(listenPort) > 0 ? Number(listenPort) : null,
+      mtu: present?.mtu ?? null,
     },
+    ipv6Egress: await ipv6Egress(options.egress),
     sysctl,
     firewall: await readFirewall(options.firewall),
+    resolver: await readResolver(),
     unit,
     recordText: await readText(options.recordFile),
   };

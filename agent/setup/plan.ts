@@ -2,8 +2,16 @@
 // (facts.ts reads it) and what the control plane says of the server: pure, so unit-tested as
 // "given these facts, these commands". Steps only for what differs: a second setup finds
 // nothing to do. See docs/decisions/080.
-import { canonicalIpAddress, type NodeServer } from "../node-api.ts";
+import { nodeServerSchema, type NodeServer } from "../node-api.ts";
 import { firewallSetupSteps, firewallUninstallSteps, type FirewallFacts } from "./firewall.ts";
+import { interfaceSetupSteps, interfaceUninstallSteps, mtuBefore } from "./interface.ts";
+import {
+  resolverSetupSteps,
+  resolverUninstallSteps,
+  unboundConfig,
+  type ResolverFacts,
+  type ResolverRecord,
+} from "./resolver.ts";
 import { UNIT_NAME } from "./systemd-unit.ts";
 
 export type Step =
@@ -21,10 +29,14 @@ export interface HostFacts {
     /** Its global addresses as `address/prefix`. */
     addresses: string[];
     listenPort: number | null;
+    mtu: number | null;
   };
+  /** An egress has a global IPv6 address and an IPv6 default route (decision 092). */
+  ipv6Egress: boolean;
   /** Current values of the kernel settings setup manages, by sysctl key; null when absent. */
   sysctl: Record<string, string | null>;
   firewall: FirewallFacts;
+  resolver: ResolverFacts;
   /** The unit file's text and state; null when setup leaves systemd alone. */
   unit: { text: string | null; enabled: boolean; active: boolean } | null;
   /** The setup record's text (what an earlier setup added), null when none. */
@@ -40,6 +52,8 @@ export interface SetupSettings {
   recordFile: string;
   /** The node's secrets (its token file, the agent's private key): uninstall removes them. */
   secretFiles?: string[];
+  /** Where the agent answers the /check zone, for the resolver's stub zone (0: it does not). */
+  dnsCheckPort: number;
   /** The unit to install, or null with `--no-systemd`. */
   unit: { path: string; text: string } | null;
 }
@@ -55,6 +69,9 @@ export interface SetupRecord {
   unitFile: string | null;
   /** The node token file and the agent's private key, removed by uninstall (decision 097). */
   secretFiles?: string[];
+  /** The MTU of an interface setup did not create, before setup set it. */
+  mtuBefore?: number;
+  resolver?: ResolverRecord;
   /** Used at boot when the control plane does not answer. */
   server: NodeServer;
 }
@@ -74,16 +91,13 @@ export function wantedSysctl(egress: string[], current: HostFacts["sysctl"]): Re
   return wanted;
 }
 
-function canonicalCidr(cidr: string): string {
-  const [address = "", prefix] = cidr.split("/");
-  return `${canonicalIpAddress(address) ?? address}/${prefix}`;
-}
-
 export function parseRecord(text: string | null): SetupRecord | null {
   if (!text) return null;
   try {
     const record = JSON.parse(text) as SetupRecord;
-    return typeof record.iface === "string" && record.server ? record : null;
+    // A record from an older agent lacks the server's newer fields: the contract's defaults fill them.
+    const server = nodeServerSchema.safeParse(record.server);
+    return typeof record.iface === "string" && server.success ? { ...record, server: server.data } : null;
   } catch {
     return null;
   }
@@ -97,51 +111,7 @@ export function buildSetupPlan(
 ): { steps: Step[]; record: SetupRecord } {
   const { iface } = settings;
   const previous = parseRecord(facts.recordText);
-  const steps: Step[] = [];
-
-  if (!facts.iface.exists) {
-    steps.push(
-      facts.kernelWireGuard
-        ? {
-            kind: "run",
-            why: "create the WireGuard interface",
-            argv: ["ip", "link", "add", iface, "type", "wireguard"],
-          }
-        : {
-            kind: "run",
-            why: "create the WireGuard interface (no kernel module: wireguard-go)",
-            argv: ["wireguard-go", iface],
-            env: { WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD: "1" },
-          },
-    );
-  }
-  if (facts.iface.listenPort !== settings.listenPort) {
-    steps.push({
-      kind: "run",
-      why: "listen where the server's endpoint says",
-      argv: ["wg", "set", iface, "listen-port", String(settings.listenPort)],
-    });
-  }
-  const wantedAddresses = [settings.server.ipv4, settings.server.ipv6].map(canonicalCidr);
-  const present = facts.iface.addresses.map(canonicalCidr);
-  for (const address of present.filter((address) => !wantedAddresses.includes(address))) {
-    steps.push({
-      kind: "run",
-      why: "remove an address the server no longer has",
-      argv: ["ip", "address", "del", address, "dev", iface],
-    });
-  }
-  const addedNow = wantedAddresses.filter((address) => !present.includes(address));
-  for (const address of addedNow) {
-    steps.push({
-      kind: "run",
-      why: "give the interface the server's tunnel address",
-      argv: ["ip", "address", "add", address, "dev", iface],
-    });
-  }
-  if (!facts.iface.up) {
-    steps.push({ kind: "run", why: "bring the interface up", argv: ["ip", "link", "set", iface, "up"] });
-  }
+  const { wantedAddresses, addedNow, steps } = interfaceSetupSteps(facts, settings);
 
   const sysctlBefore: Record<string, string> = { ...previous?.sysctlBefore };
   for (const [key, value] of Object.entries(wantedSysctl(settings.egress, facts.sysctl))) {
@@ -157,7 +127,13 @@ export function buildSetupPlan(
     });
   }
 
-  steps.push(...firewallSetupSteps(facts.firewall, settings));
+  steps.push(...firewallSetupSteps(facts.firewall, { ...settings, ipv6Egress: facts.ipv6Egress }));
+  const resolver = resolverSetupSteps(
+    facts.resolver,
+    settings.server.resolver ? unboundConfig(settings.server, settings.dnsCheckPort) : null,
+    previous?.resolver,
+  );
+  steps.push(...resolver.steps);
 
   if (settings.unit && facts.unit) {
     const changed = facts.unit.text !== settings.unit.text;
@@ -199,6 +175,8 @@ export function buildSetupPlan(
     sysctlBefore,
     unitFile: settings.unit?.path ?? previous?.unitFile ?? null,
     secretFiles: [...new Set([...(previous?.secretFiles ?? []), ...(settings.secretFiles ?? [])])],
+    mtuBefore: mtuBefore(facts, settings.server.mtu, sameInterface ? previous : null, createdInterface),
+    resolver: resolver.record,
     server: settings.server,
   };
   const text = recordText(record);
@@ -235,25 +213,10 @@ export function buildUninstallPlan(
     steps.push({ kind: "run", why: "make systemd forget the unit", argv: ["systemctl", "daemon-reload"] });
   }
   steps.push(...firewallUninstallSteps(facts.firewall));
+  steps.push(...resolverUninstallSteps(facts.resolver, record?.resolver));
   if (!record) return steps;
 
-  const iface = record.iface;
-  if (facts.iface.exists && record.createdInterface) {
-    steps.push({
-      kind: "run",
-      why: "remove the WireGuard interface setup created",
-      argv: ["ip", "link", "del", iface],
-    });
-  } else if (facts.iface.exists) {
-    const present = facts.iface.addresses.map(canonicalCidr);
-    for (const address of record.addedAddresses.filter((address) => present.includes(address))) {
-      steps.push({
-        kind: "run",
-        why: "remove an address setup added",
-        argv: ["ip", "address", "del", address, "dev", iface],
-      });
-    }
-  }
+  steps.push(...interfaceUninstallSteps(facts, record));
   for (const [key, value] of Object.entries(record.sysctlBefore)) {
     if (facts.sysctl[key] !== undefined && facts.sysctl[key] !== null && facts.sysctl[key] !== value) {
       steps.push({

@@ -18,6 +18,8 @@ export interface SetupOptions {
   listenPort: number | undefined;
   privateKeyFile: string;
   exitAddresses: string[] | undefined;
+  /** Where the agent answers the /check zone (0: it does not), for the resolver's stub zone. */
+  dnsCheckPort: number;
   recordFile: string;
   /** Where the unit goes, or null with --no-systemd. */
   systemdDir: string | null;
@@ -117,7 +119,10 @@ export async function setup(options: SetupOptions): Promise<{ changed: number; e
     if (!bundle.endsWith(".mjs"))
       throw new SetupError("run setup from the bundled agent (npm run build:agent), or pass --no-systemd");
     const tokenFile = path.resolve(options.tokenFile);
-    const common = ["--api", options.apiUrl, "--token-file", tokenFile, "--interface", iface];
+    const common = [
+      ...["--api", options.apiUrl, "--token-file", tokenFile, "--interface", iface],
+      ...["--dns-check-port", String(options.dnsCheckPort)],
+    ];
     unit = {
       path: path.join(options.systemdDir, UNIT_NAME),
       text: agentUnit({
@@ -152,6 +157,7 @@ export async function setup(options: SetupOptions): Promise<{ changed: number; e
   ];
   const facts = await readFacts({
     iface,
+    egress,
     sysctlKeys: [...new Set(sysctlKeys)],
     firewall: options.firewall,
     unitPath: unit?.path ?? null,
@@ -167,6 +173,7 @@ export async function setup(options: SetupOptions): Promise<{ changed: number; e
       path.resolve(options.privateKeyFile),
       ...(options.tokenFile ? [path.resolve(options.tokenFile)] : []),
     ],
+    dnsCheckPort: options.dnsCheckPort,
     unit,
   });
   options.print(
@@ -178,6 +185,10 @@ export async function setup(options: SetupOptions): Promise<{ changed: number; e
       ? "# nothing to change: this host is set up"
       : `# ${steps.length} change(s)${options.dryRun ? " to make" : " made"}`,
   );
+  if (!facts.ipv6Egress)
+    options.print(
+      "# no IPv6 egress (an IPv6 default route and a global address): peers' IPv6 is refused at once, so their apps use IPv4",
+    );
   options.print(
     exitAddresses.length
       ? `# exit addresses (reported by the agent, shown by /check): ${exitAddresses.join(", ")}`
@@ -202,6 +213,7 @@ export async function uninstall(options: {
       : path.join(options.systemdDir, UNIT_NAME);
   const facts = await readFacts({
     iface: record?.iface ?? options.iface,
+    egress: [],
     sysctlKeys: Object.keys(record?.sysctlBefore ?? {}),
     firewall: options.firewall,
     unitPath,

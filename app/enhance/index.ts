@@ -4,6 +4,8 @@
 import { findPlan } from "#app/lib/plans.ts";
 import { storeSelectedPlan } from "#app/lib/purchase-storage.ts";
 import { enhanceContactForm } from "./contact-form.ts";
+import { DNS_CHECK } from "#app/lib/dns-check.ts";
+import { runDnsCheck } from "./dns-check.ts";
 import { noticeAfter, showFlash, type Notice } from "./notice.ts";
 
 /** How long the /pricing welcome notice is read before the setup guide opens (DESIGN.md §2a). */
@@ -107,6 +109,7 @@ function enhance(): void {
   for (const form of document.querySelectorAll<HTMLFormElement>("form[data-contact-form]")) {
     enhanceContactForm(form);
   }
+  for (const check of document.querySelectorAll<HTMLElement>(`[${DNS_CHECK.root}]`)) void runDnsCheck(check);
   for (const button of document.querySelectorAll("[data-select-plan][data-notice-title]")) {
     planNotices.set(button, noticeAfter(button));
   }

@@ -30,6 +30,13 @@ describe("config file names", () => {
     expect(configFileName("naija.link's", 1)).toBe("naijalinks1.conf");
   });
 
+  it("names the alternate-port variant after its port, still in 15 characters", () => {
+    expect(configFileName("NaijaLink", 1, 443)).toBe("NaijaLink1-443.conf");
+    expect(configFileName("NaijaLink Premium Streaming", 3, 53)).toBe("NaijaLink3-53.conf");
+    expect(tunnelNameOf(configFileName("SuperNaijaStreamingLink", 2, 65535))).toMatch(TUNNEL_NAME);
+    expect(configFileName("SuperNaijaStreamingLink", 2, 65535)).toBe("SuperNai2-65535.conf");
+  });
+
   it("falls back to a neutral name when the brand has no letters or digits", () => {
     expect(configFileName("★ ☆ —", 1)).toBe("vpn1.conf");
   });

@@ -11,10 +11,11 @@ const FALLBACK_PRODUCT = "vpn";
  * every WireGuard app accepts: the brand's letters and digits (accents dropped), as many of its
  * words as fit in 15 characters together with the slot, the first word cut when even it does not
  * fit. "NaijaLink Premium Streaming", slot 1 → `NaijaLink1.conf`. The server's download header,
- * the e-mail attachment and the success page's save name all come from here.
+ * the e-mail attachment and the success page's save name all come from here. The variant for an
+ * alternate port adds it (`NaijaLink1-443.conf`), so both tunnels can sit side by side in the app.
  */
-export function configFileName(brandName: string, slot: number): string {
-  const slotText = String(slot);
+export function configFileName(brandName: string, slot: number, port?: number): string {
+  const slotText = port === undefined ? String(slot) : `${slot}-${port}`;
   const room = Math.max(1, MAX_TUNNEL_NAME_LENGTH - slotText.length);
   const words = brandName
     .normalize("NFKD")

@@ -7,6 +7,11 @@ import { ACTIVE_HANDSHAKE_WINDOW_MS } from "#server/domain/vpn/nodes.ts";
 import { listServerHealth } from "#server/domain/vpn/server-health.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import { requireStaffPage } from "#server/http/staff-pages.ts";
+import { staffFormAction } from "#server/http/staff-form.ts";
+import {
+  changeClientSettingAsStaff,
+  clientSettingFormSchema,
+} from "#server/domain/vpn/client-settings-staff.ts";
 import type { Route } from "./+types/admin-servers";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminPageMeta("Servers", "/admin/servers", matches);
@@ -19,6 +24,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     handshakeWindowMinutes: ACTIVE_HANDSHAKE_WINDOW_MS / 60_000,
   };
 }
+
+/** The servers' client settings (set-mtu, set-ports, set-dns), posted by the cards' fetcher forms. */
+export const action = ({ request, context, params }: Route.ActionArgs) =>
+  staffFormAction({ request, context, params }, "admin", clientSettingFormSchema, (input, staff) =>
+    changeClientSettingAsStaff(context.services.db, staff, input),
+  );
 
 export default function AdminServers({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();

@@ -1,5 +1,6 @@
 import { CheckCircle2, XCircle } from "lucide-react";
 import { data, Link } from "react-router";
+import { DnsCheck } from "#app/components/check/dns-check.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { regionLabel } from "#app/lib/locations.ts";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -9,7 +10,8 @@ import { checkConnection } from "#server/domain/vpn/exit-addresses.ts";
 import type { Route } from "./+types/check";
 
 // "Am I connected through Nigeria?" (decision 069): the visitor's address against the exit
-// addresses of our VPN servers. No script needed; different for every visitor, so never cached.
+// addresses of our VPN servers, no script needed; then whether their DNS goes through the tunnel,
+// which the enhancement script asks (decision 091). Different for every visitor, so never cached.
 export const handle: PageHandle = { hydrate: false, perVisitor: true };
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -26,7 +28,11 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export async function loader({ context }: Route.LoaderArgs) {
   const { address, server } = await checkConnection(context.services.db, context.exactClientIp);
   return data(
-    { address, server: server && { name: server.name, location: regionLabel(server.region) } },
+    {
+      address,
+      server: server && { name: server.name, location: regionLabel(server.region) },
+      dnsCheckZone: context.services.config.VPN_DNS_CHECK_ZONE,
+    },
     { headers: { "Cache-Control": "no-store" } },
   );
 }
@@ -34,7 +40,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export default function Check({ loaderData }: Route.ComponentProps) {
-  const { address, server } = loaderData;
+  const { address, server, dnsCheckZone } = loaderData;
   return (
     <section aria-labelledby="check-answer" className="px-4 py-12 md:py-16">
       <div className="mx-auto max-w-2xl">
@@ -42,6 +48,8 @@ export default function Check({ loaderData }: Route.ComponentProps) {
           Am I connected through Nigeria?
         </p>
         {server ? <Connected address={address} server={server} /> : <NotConnected address={address} />}
+        {/* Not connected: the advice shows at once; connected, only if the DNS check says no. */}
+        <DnsCheck zone={dnsCheckZone} adviceShown={!server} />
       </div>
     </section>
   );

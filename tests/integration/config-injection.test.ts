@@ -112,6 +112,9 @@ describe.each(databaseKinds)("config injection on %s", (kind) => {
       ipv6: "fd30::/64",
       dns: "1.1.1.1, 2606:4700:4700::1111",
       publicKey: null,
+      clientMtu: 1280,
+      alternatePorts: [443],
+      nodeResolver: true,
     });
     const page = await (await app.request("/admin/servers", { headers: { cookie } })).text();
     expect(page).toContain("1.1.1.1, 2606:4700:4700::1111");
@@ -147,7 +150,11 @@ describe.each(databaseKinds)("config injection on %s", (kind) => {
     expect(app.log.text).toContain("the dns setting of VPN server");
     expect(app.log.text).not.toContain(INJECTED);
 
-    await app.services.db.update(vpnServers).set({ dns: "1.1.1.1" }).where(eq(vpnServers.id, server.id));
+    // Checked even while configs name the node's resolver; with the operator's opt-out, they name it.
+    await app.services.db
+      .update(vpnServers)
+      .set({ dns: "1.1.1.1", nodeResolver: false })
+      .where(eq(vpnServers.id, server.id));
     const config = await (await app.request(`/api/configs/${issued.downloadToken}`)).text();
     expect(config).toContain("DNS = 1.1.1.1\n");
   });

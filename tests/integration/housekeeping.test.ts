@@ -75,6 +75,7 @@ describe.each(databaseKinds)("housekeeping on %s", (kind) => {
       removedEmails: 1,
       removedCustomerSignIns: 1,
       removedMessages: 0,
+      removedDnsChecks: 0,
     });
     expect((await db.select().from(customerVerification)).map((row) => row.id)).toEqual(["v-new"]);
     const sessions = await db.select().from(checkoutSessions);
@@ -95,6 +96,7 @@ describe.each(databaseKinds)("housekeeping on %s", (kind) => {
       removedEmails: 0,
       removedCustomerSignIns: 0,
       removedMessages: 0,
+      removedDnsChecks: 0,
     });
   });
 

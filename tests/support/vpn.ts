@@ -138,3 +138,24 @@ export async function desiredPeerKeys(
   if (set.kind !== "full") throw new Error("expected the full peer set");
   return set.peers.map((peer) => peer.publicKey);
 }
+
+/** The `Key = value` lines of a WireGuard config, by key. */
+export function configFields(text: string): Record<string, string> {
+  return Object.fromEntries(
+    text
+      .split("\n")
+      .filter((line) => line.includes(" = "))
+      .map((line) => line.split(" = ") as [string, string]),
+  );
+}
+
+/** A test server (as `addTestVpnServer`) that alone takes new devices: every other active one drains. */
+export async function addOnlyActiveServer(
+  executor: Executor,
+  options: Parameters<typeof addTestVpnServer>[1] = {},
+): Promise<VpnServer> {
+  const server = await addTestVpnServer(executor, options);
+  await executor.update(vpnServers).set({ status: "draining" }).where(eq(vpnServers.status, "active"));
+  await executor.update(vpnServers).set({ status: "active" }).where(eq(vpnServers.id, server.id));
+  return server;
+}

@@ -28,7 +28,17 @@ import { listServerHealth } from "#server/domain/vpn/server-health.ts";
 import { buildAgent } from "../../scripts/build-agent.js";
 import { startTestServer, type TestServer } from "../support/app.ts";
 import { issueTestDevice } from "../support/vpn.ts";
-import { run, runAll, tunnelUnavailableReason, waitFor } from "./host.ts";
+import {
+  addNamespace,
+  addVethPair,
+  endNamespace,
+  giveNodeItsOwnUnbound,
+  inNs,
+  run,
+  runAll,
+  tunnelUnavailableReason,
+  waitFor,
+} from "./host.ts";
 
 const reason = tunnelUnavailableReason();
 const mustRun = process.env.CI === "true";
@@ -65,7 +75,6 @@ const POOL_V4 = "10.99.0.0/24";
 const POOL_V6 = "fd99::/64";
 const OTHER_LINK = { exit: "198.18.0.1", other: "198.18.0.2" };
 
-const inNs = (name: string, argv: string[]) => ["ip", "netns", "exec", name, ...argv];
 const wgEnv = { ...process.env, WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD: "1" };
 
 describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a downloaded config", () => {
@@ -172,6 +181,7 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
       await run(inNs(ns.exit, ["ip", "-brief", "address"])),
       await run(inNs(ns.exit, ["ip", "-brief", "link"])),
       await run(inNs(ns.exit, ["sysctl", ...sysctl])),
+      await run(inNs(ns.exit, ["ls", "-A", "/etc/unbound/unbound.conf.d"])),
     ].join("\n---\n");
   }
 
@@ -211,39 +221,26 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
     workDir = await fs.mkdtemp(path.join(os.tmpdir(), "naijalink-tunnel-"));
 
     // Hosts and links.
-    for (const name of Object.values(ns)) {
-      await run(["ip", "netns", "add", name]);
-      await run(inNs(name, ["ip", "link", "set", "lo", "up"]));
-    }
-    await run([
-      "ip",
-      "link",
-      "add",
-      link.root,
-      "type",
-      "veth",
-      "peer",
-      "name",
-      link.exitRoot,
-      "netns",
-      ns.exit,
-    ]);
-    await run(["ip", "addr", "add", `${ROOT_ADDRESS}/30`, "dev", link.root]);
-    await run(["ip", "link", "set", link.root, "up"]);
-    await run(inNs(ns.exit, ["ip", "addr", "add", `${EXIT_CONTROL_ADDRESS}/30`, "dev", link.exitRoot]));
-    await run(inNs(ns.exit, ["ip", "link", "set", link.exitRoot, "up"]));
-    const pairs: Array<[string, string, string, string, string, string]> = [
-      [ns.client, link.client, `${CLIENT_PUBLIC}/24`, ns.exit, link.exitClient, `${EXIT_PUBLIC}/24`],
-      [ns.inet, link.inet, `${INTERNET}/24`, ns.exit, link.exitInet, `${EXIT_INET}/24`],
-      [ns.other, link.other, `${OTHER_LINK.other}/30`, ns.exit, link.exitOther, `${OTHER_LINK.exit}/30`],
-    ];
-    for (const [nsA, a, addressA, nsB, b, addressB] of pairs) {
-      await run(["ip", "link", "add", a, "netns", nsA, "type", "veth", "peer", "name", b, "netns", nsB]);
-      await run(inNs(nsA, ["ip", "addr", "add", addressA, "dev", a]));
-      await run(inNs(nsA, ["ip", "link", "set", a, "up"]));
-      await run(inNs(nsB, ["ip", "addr", "add", addressB, "dev", b]));
-      await run(inNs(nsB, ["ip", "link", "set", b, "up"]));
-    }
+    for (const name of Object.values(ns)) await addNamespace(name);
+    await addVethPair(
+      { namespace: null, name: link.root, address: `${ROOT_ADDRESS}/30` },
+      { namespace: ns.exit, name: link.exitRoot, address: `${EXIT_CONTROL_ADDRESS}/30` },
+    );
+    const exit = (name: string, address: string) => ({ namespace: ns.exit, name, address });
+    await addVethPair(
+      { namespace: ns.client, name: link.client, address: `${CLIENT_PUBLIC}/24` },
+      exit(link.exitClient, `${EXIT_PUBLIC}/24`),
+    );
+    await addVethPair(
+      { namespace: ns.inet, name: link.inet, address: `${INTERNET}/24` },
+      exit(link.exitInet, `${EXIT_INET}/24`),
+    );
+    await addVethPair(
+      { namespace: ns.other, name: link.other, address: `${OTHER_LINK.other}/30` },
+      exit(link.exitOther, `${OTHER_LINK.exit}/30`),
+    );
+    // The resolver setup configures and starts lives in the exit's own /etc/unbound (decision 092).
+    await giveNodeItsOwnUnbound(ns.exit, path.join(workDir, "exit-unbound"));
     exitBeforeSetup = await exitHostState();
     bundle = await buildAgent(path.join(workDir, "naijalink-agent.mjs"));
 
@@ -269,7 +266,7 @@ describe.skipIf(reason !== null && !mustRun)("a WireGuard tunnel from a download
       () => run(inNs(ns.client, ["ip", "link", "del", link.clientWg])),
       () => run(inNs(ns.other, ["ip", "link", "del", link.otherWg])),
       () => run(["ip", "link", "del", link.root]),
-      ...Object.values(ns).map((name) => () => run(["ip", "netns", "del", name])),
+      ...Object.values(ns).map((name) => () => endNamespace(name)),
       async () => app?.stop(),
       () => fs.rm(workDir, { recursive: true, force: true }),
     ]);

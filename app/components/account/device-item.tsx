@@ -1,7 +1,12 @@
-import { Download, KeyRound, MapPin, Pencil, QrCode, Trash2 } from "lucide-react";
+import { Download, KeyRound, MapPin, Pencil, Trash2 } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { toast } from "sonner";
-import { ConfigQrCode, saveConfig } from "#app/components/purchase/config-card.tsx";
+import {
+  AlternatePortOffer,
+  ConfigQrCode,
+  QrCodeToggle,
+  saveConfig,
+} from "#app/components/purchase/config-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input, Label } from "#app/components/ui/input.tsx";
 import { configFileName } from "#app/lib/config-file-name.ts";
@@ -116,6 +121,17 @@ export function DeviceItem({
         </form>
       ) : null}
 
+      {device.configOutdated && !movedTo ? (
+        <p
+          className="rounded-md bg-amber-50 p-3 text-sm text-amber-950"
+          role="note"
+          data-testid="config-outdated"
+        >
+          New settings for this device: download its config again and import it in WireGuard in place of the
+          old one. Its server changed since this config was last downloaded.
+        </p>
+      ) : null}
+
       {movedTo ? (
         <p className="rounded-md bg-amber-50 p-3 text-sm text-amber-950" role="status">
           Moved to {movedTo}. Download the new config and import it in WireGuard in place of the old one: the
@@ -151,19 +167,17 @@ export function DeviceItem({
         <div className="flex flex-wrap gap-2">
           {usable ? (
             <>
-              <Button size="sm" onClick={() => saveConfig(device.downloadUrl, fileName)}>
+              <Button
+                size="sm"
+                onClick={async () => {
+                  // A fresh copy is current: the page's note about new settings goes away.
+                  if ((await saveConfig(device.downloadUrl, fileName)) && device.configOutdated) onChanged();
+                }}
+              >
                 <Download aria-hidden="true" />
                 Download .conf
               </Button>
-              <Button
-                size="sm"
-                variant="outline"
-                aria-expanded={showQr}
-                onClick={() => setShowQr((shown) => !shown)}
-              >
-                <QrCode aria-hidden="true" />
-                {showQr ? "Hide QR Code" : "Show QR Code"}
-              </Button>
+              <QrCodeToggle size="sm" shown={showQr} onToggle={() => setShowQr((shown) => !shown)} />
             </>
           ) : null}
           <Button size="sm" variant="outline" onClick={() => setMode("rename")}>
@@ -197,6 +211,9 @@ export function DeviceItem({
       ) : null}
       {showQr && mode === "view" ? (
         <ConfigQrCode downloadUrl={device.downloadUrl} configSlot={device.slot} />
+      ) : null}
+      {usable && mode === "view" && device.alternate ? (
+        <AlternatePortOffer alternate={device.alternate} slot={device.slot} />
       ) : null}
     </li>
   );

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { toast } from "sonner";
 import { adminCall } from "#app/components/admin/api.ts";
+import { ClientSettingsActions, ClientSettingsFacts } from "#app/components/admin/client-settings.tsx";
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { NodeTokenNotice } from "#app/components/admin/node-token-notice.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
@@ -72,7 +73,9 @@ export function ServerCard({
         <dt className="text-muted-foreground">Endpoint</dt>
         <dd className="break-all font-mono">{server.endpoint}</dd>
         <dt className="text-muted-foreground">DNS</dt>
-        <dd className="break-all font-mono">{server.dns}</dd>
+        <dd className="break-all font-mono" data-testid="client-dns">
+          {server.nodeResolver ? "the node's own resolver" : server.dns}
+        </dd>
         <dt className="text-muted-foreground">Address pools</dt>
         <dd className="break-all font-mono">
           {server.ipv4Cidr}, {server.ipv6Cidr}
@@ -105,8 +108,10 @@ export function ServerCard({
         <dd>
           {number.format(server.liveDevices)} of {number.format(server.capacity)} devices
         </dd>
+        <ClientSettingsFacts server={server} />
       </dl>
       <div className="mt-4 flex flex-wrap gap-2">
+        <ClientSettingsActions server={server} />
         <ConfirmAction
           label="Set endpoint"
           title={`Set the endpoint of ${server.name}`}

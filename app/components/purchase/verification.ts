@@ -1,5 +1,7 @@
 import type { PlanType } from "#app/lib/plans.ts";
 import type { IssuedConfig } from "#app/components/purchase/config-card.tsx";
+// Type-only: erased from the browser bundle.
+import type { AlternateOffer } from "#server/domain/vpn/config-file.ts";
 
 export interface VerificationResponse {
   success: boolean;
@@ -7,7 +9,7 @@ export interface VerificationResponse {
   downloadUrl?: string | null;
   configSlot?: number | null;
   /** Every config this browser may see (all live devices for the browser that paid). */
-  devices?: { slot: number; downloadUrl: string }[];
+  devices?: { slot: number; downloadUrl: string; alternate?: AlternateOffer | null }[];
   error?: string;
   message?: string;
 }
@@ -34,7 +36,11 @@ export async function requestVerification(
  */
 export function configsOf(result: VerificationResponse): IssuedConfig[] {
   if (result.devices)
-    return result.devices.map((device) => ({ downloadUrl: device.downloadUrl, configSlot: device.slot }));
+    return result.devices.map((device) => ({
+      downloadUrl: device.downloadUrl,
+      configSlot: device.slot,
+      alternate: device.alternate ?? null,
+    }));
   if (!result.downloadUrl) return [];
   return [{ downloadUrl: result.downloadUrl, configSlot: result.configSlot ?? 1 }];
 }

@@ -18,7 +18,12 @@ export function loader({ request, context, params }: Route.LoaderArgs) {
     const query = parseInput(peersQuerySchema, Object.fromEntries(new URL(request.url).searchParams));
     const knownVersion = request.headers.get("if-none-match")?.replace(/^W\//, "").replace(/"/g, "") ?? null;
     const answer = await pollPeers(
-      { db: services.db, sealer: services.sealer, peerChanges: services.peerChanges },
+      {
+        db: services.db,
+        sealer: services.sealer,
+        peerChanges: services.peerChanges,
+        dnsCheckZone: services.config.VPN_DNS_CHECK_ZONE,
+      },
       server,
       { since: query.since, waitSeconds: query.wait, knownVersion, signal: request.signal },
     );

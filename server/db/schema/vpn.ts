@@ -62,6 +62,19 @@ export const vpnServers = pgTable(
     appliedPeerVersion: text(),
     /** How many peers the node's interface held at its last report. */
     appliedPeerCount: integer(),
+    /** The `MTU =` of its configs and the MTU of its node's interface (decision 090). */
+    clientMtu: integer().notNull().default(1280),
+    /** Extra UDP ports its node accepts WireGuard on, redirected to the listen port (decision 090). */
+    alternatePorts: integer()
+      .array()
+      .notNull()
+      .default(sql`'{443}'::integer[]`),
+    /** Configs name the node's own resolver; false: the operator opted out and `dns` stays. */
+    nodeResolver: boolean().notNull().default(true),
+    /** The last change of what its configs say: configs handed out before are out of date. */
+    clientConfigChangedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** The change whose re-download notices are all queued. */
+    configNoticesQueuedFor: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     /**
      * Allocation state (decision 044), kept by the `devices` trigger: the number of live devices,
@@ -76,6 +89,15 @@ export const vpnServers = pgTable(
       .on(table.liveDevices, table.createdAt)
       .where(sql`${table.status} = 'active' and ${table.publicKey} is not null`),
     check("vpn_servers_status_check", sql`${table.status} in ('active', 'draining', 'disabled')`),
+    check("vpn_servers_client_mtu_check", sql`${table.clientMtu} between 1280 and 1420`),
+    check(
+      "vpn_servers_alternate_ports_check",
+      sql`cardinality(${table.alternatePorts}) <= 4
+        and coalesce(array_ndims(${table.alternatePorts}), 1) = 1
+        and array_position(${table.alternatePorts}, null) is null
+        and 1 <= all(${table.alternatePorts}) and 65535 >= all(${table.alternatePorts})
+        and not (substring(${table.endpoint} from ':([0-9]+)$')::integer = any(${table.alternatePorts}))`,
+    ),
     // Two servers with one key would make every config of one of them point at the other node.
     uniqueIndex("vpn_servers_public_key_unique").on(table.publicKey),
   ],
@@ -159,6 +181,10 @@ export const devices = pgTable(
     transferCountersServerId: uuid(),
     transferCountersRx: bigint({ mode: "number" }),
     transferCountersTx: bigint({ mode: "number" }),
+    /** When its config was last handed out (download, QR, e-mail); older than its server's change: out of date. */
+    configIssuedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** When its owner was last e-mailed that its config is out of date. */
+    configNoticeAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -211,6 +237,22 @@ export const vpnPeerChanges = pgTable(
     changedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.serverId, table.version, table.publicKey] })],
+);
+
+/**
+ * The per-visit names /check has a browser resolve, as a node's resolver reported them
+ * (decision 091); kept 10 minutes.
+ */
+export const dnsChecks = pgTable(
+  "dns_checks",
+  {
+    nonce: text().primaryKey(),
+    serverId: uuid()
+      .notNull()
+      .references(() => vpnServers.id, { onDelete: "cascade" }),
+    seenAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [index("dns_checks_seen_at_idx").on(table.seenAt)],
 );
 
 export type VpnServer = typeof vpnServers.$inferSelect;

@@ -5,7 +5,8 @@ import type { Executor } from "#server/db/client.ts";
 import { devices, subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
 import type { BillingServices } from "#server/domain/billing/fulfil.ts";
 import { queueDeviceNoticeEmail } from "#server/domain/mail/customer-emails.ts";
-import { downloadUrl } from "#server/domain/vpn/config-file.ts";
+import { alternateOffer, downloadUrl, type AlternateOffer } from "#server/domain/vpn/config-file.ts";
+import { isConfigOutdated } from "#server/domain/vpn/config-notices.ts";
 import { replaceDeviceKeys } from "#server/domain/vpn/device-keys.ts";
 import { moveDevice } from "#server/domain/vpn/device-moves.ts";
 import { issueDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
@@ -36,6 +37,10 @@ export interface AccountDevice {
   transfer: DeviceTransfer | null;
   /** The capability link of the .conf (the same as the success page's). */
   downloadUrl: string;
+  /** "Can't connect on this network? Use port 443": the same device on its server's alternate port. */
+  alternate: AlternateOffer | null;
+  /** Its server changed what configs say since this one's config was handed out: download it again. */
+  configOutdated: boolean;
   /** The regions it could be moved to now (others with room); empty hides the Move action. */
   moveRegions: string[];
 }
@@ -114,6 +119,8 @@ export async function listAccount(
         lastHandshakeAt: device.lastHandshakeAt?.toISOString() ?? null,
         transfer: transferThisPeriod(device, periodStart),
         downloadUrl: downloadUrl(services, device),
+        alternate: (server && alternateOffer(downloadUrl(services, device), server)) ?? null,
+        configOutdated: server ? isConfigOutdated(device, server) : false,
         moveRegions: roomIn.filter((region) => region !== server?.region),
       });
     }

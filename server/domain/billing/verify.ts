@@ -9,6 +9,7 @@ import {
   type Subscription,
 } from "#server/db/schema/index.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
+import { configLinksOf, type ConfigLinks } from "#server/domain/vpn/config-downloads.ts";
 import { deviceSummary, issueDevice, liveDevices } from "#server/domain/vpn/devices.ts";
 import type { Executor } from "#server/db/client.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
@@ -37,7 +38,7 @@ export interface VerifiedPayment {
    * The configs this caller may see, by slot: every live device for the browser that paid, slot 1
    * alone for anyone else holding the link (decision 070).
    */
-  devices: { slot: number; downloadUrl: string }[];
+  devices: ConfigLinks[];
   message: string;
 }
 
@@ -201,10 +202,10 @@ async function confirmWithProvider(
   return { stripeCustomerId: state.customerId, stripeSubscriptionId: state.subscriptionId };
 }
 
-function answer(
+async function answer(
   services: BillingServices,
   { subscription, device, activeDevices, shownDevices }: Verification,
-): VerifiedPayment {
+): Promise<VerifiedPayment> {
   return {
     success: true,
     subscription: {
@@ -215,7 +216,7 @@ function answer(
     },
     downloadUrl: device ? downloadUrl(services, device) : null,
     configSlot: device?.slot ?? null,
-    devices: shownDevices.map((shown) => ({ slot: shown.slot, downloadUrl: downloadUrl(services, shown) })),
+    devices: await configLinksOf(services, shownDevices),
     message: device
       ? `Your config for device ${device.slot} is ready.`
       : "Your payment is confirmed; your configuration is being prepared.",

@@ -72,6 +72,36 @@ describe("customer e-mails", () => {
     expectLinks(email, [DOWNLOAD]);
   });
 
+  it("config delivery offers the same device on port 443 when its server has it", async () => {
+    const alternate = { port: 443, downloadUrl: `${DOWNLOAD}?port=443` };
+    const email = await preview("vpn-config", { ...delivery, alternatePort: alternate });
+    expect(email.text).toContain("Can't connect on this network? Use port 443");
+    expect(email.text).toContain(`Config for port 443: ${alternate.downloadUrl}`);
+    expect(email.text).toContain("no extra device slot");
+    expectLinks(email, [DOWNLOAD, alternate.downloadUrl]);
+    expect((await preview("vpn-config", delivery)).text).not.toContain("Use port");
+  });
+
+  it("config update: each out-of-date device's new link, and the account page", async () => {
+    const email = await preview("config-update", {
+      planName: "Pro Monthly",
+      devices: [
+        { deviceName: "Ada's phone", fileName: "NaijaLink1.conf", downloadUrl: DOWNLOAD },
+        {
+          deviceName: "Laptop",
+          fileName: "NaijaLink2.conf",
+          downloadUrl: `${DOWNLOAD}2`,
+          alternatePort: { port: 443, downloadUrl: `${DOWNLOAD}2?port=443` },
+        },
+      ],
+    });
+    expect(email.subject).toBe("Download your NaijaLink config again: its server has new settings");
+    expect(email.text).toContain(`Ada's phone (NaijaLink1.conf): ${DOWNLOAD}`);
+    expect(email.text).toContain(`Laptop (NaijaLink2.conf): ${DOWNLOAD}2`);
+    expect(email.text).toContain("in place of the old one");
+    expectLinks(email, [DOWNLOAD, `${DOWNLOAD}2`, `${DOWNLOAD}2?port=443`]);
+  });
+
   it("config delivery of a pass says until when it gives access", async () => {
     const email = await preview("vpn-config", { ...delivery, planName: "Unlock Pass", oneTime: true });
     expect(email.text).toContain("Access until: December 23, 2026");

@@ -32,6 +32,9 @@ export type DeviceChange = "revoked" | "rekeyed" | "moved" | "relocated";
 
 const link = z.object({ url: z.url() });
 
+/** The same device on its server's alternate port ("Can't connect on this network? Use port 443"). */
+const alternatePort = z.object({ port: z.number().int().min(1).max(65_535), downloadUrl: z.url() });
+
 /** A staff alert about buyers waiting for a config names at most this many; the count says how many wait. */
 export const LISTED_WAITING_BUYERS = 20;
 
@@ -57,6 +60,21 @@ export const EMAIL_DATA = {
     downloadUrl: z.url(),
     /** The `.conf` text: private keys, so the outbox row is sealed. */
     clientConfig: z.string(),
+    alternatePort: alternatePort.optional(),
+  }),
+  /** Its server changed what configs say: these devices' configs are out of date (decision 090). */
+  "config-update": z.object({
+    planName: z.string(),
+    devices: z
+      .array(
+        z.object({
+          deviceName: z.string(),
+          fileName: z.string(),
+          downloadUrl: z.url(),
+          alternatePort: alternatePort.optional(),
+        }),
+      )
+      .min(1),
   }),
   "device-revoked": deviceNotice,
   "device-rekeyed": deviceNotice,

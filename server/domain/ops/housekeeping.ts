@@ -8,6 +8,7 @@ import {
   outboxMessages,
   rateLimit,
 } from "#server/db/schema/index.ts";
+import { purgeDnsChecks } from "#server/domain/vpn/dns-checks.ts";
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -33,6 +34,8 @@ export interface HousekeepingResult {
   /** Customers' sign-in links and sessions past their expiry (decision 067). */
   removedCustomerSignIns: number;
   removedMessages: number;
+  /** /check's DNS test reports past their 10 minutes (decision 091). */
+  removedDnsChecks: number;
 }
 
 /** Expires unpaid checkouts and removes what is kept no longer (see RETENTION). Idempotent. */
@@ -89,5 +92,6 @@ export async function purgeStale(db: Database, now = new Date()): Promise<Housek
     removedEmails: removedEmails.length,
     removedCustomerSignIns: removedLinks.length + removedSessions.length,
     removedMessages: removedMessages.length,
+    removedDnsChecks: await purgeDnsChecks(db, now),
   };
 }

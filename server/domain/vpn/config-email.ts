@@ -1,8 +1,9 @@
+import { eq } from "drizzle-orm";
 import type { Executor } from "#server/db/client.ts";
-import type { Device, Subscription, VpnServer } from "#server/db/schema/index.ts";
+import { devices, type Device, type Subscription, type VpnServer } from "#server/db/schema/index.ts";
 import { planName, queueToCustomer, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
 import type { Sealer } from "#server/secrets.ts";
-import { configFileName, downloadUrl, renderClientConfig } from "./config-file.ts";
+import { alternateOffer, configFileName, downloadUrl, renderClientConfig } from "./config-file.ts";
 
 export type ConfigEmailDeps = CustomerEmailDeps & { sealer: Sealer };
 
@@ -10,19 +11,21 @@ type ConfigEmailSubscription = Pick<Subscription, "customerEmail" | "planId" | "
 
 /**
  * Queues, inside the caller's transaction, the e-mail that delivers a device's config: the
- * download link, the QR code inline, import steps and the .conf attached; for a device beyond
- * the first it is also the "device added, was this you?" notice. Nothing is queued when the
- * subscription has no valid customer e-mail (returns null). Call `services.mail.wake()` after the
- * commit; the outbox worker renders and sends it and retries, so a mail-server outage delays the
- * message, never drops it.
+ * download link, the QR code inline, import steps and the .conf attached, and the same device on
+ * its server's alternate port (decision 090); for a device beyond the first it is also the
+ * "device added, was this you?" notice. Nothing is queued when the subscription has no valid
+ * customer e-mail (returns null). Call `services.mail.wake()` after the commit; the outbox worker
+ * renders and sends it and retries, so a mail-server outage delays the message, never drops it.
  */
-export function queueConfigEmail(
+export async function queueConfigEmail(
   tx: Executor,
   deps: ConfigEmailDeps,
   { device, server }: { device: Device; server: VpnServer },
   subscription: ConfigEmailSubscription,
+  now = new Date(),
 ): Promise<string | null> {
-  return queueToCustomer(tx, deps, subscription, {
+  const link = downloadUrl(deps, device);
+  const queued = await queueToCustomer(tx, deps, subscription, {
     template: "vpn-config",
     data: {
       planName: planName(subscription),
@@ -31,8 +34,12 @@ export function queueConfigEmail(
       slot: device.slot,
       deviceName: device.name ?? `Device ${device.slot}`,
       fileName: configFileName(deps.config.BRAND_NAME, device.slot),
-      downloadUrl: downloadUrl(deps, device),
+      downloadUrl: link,
       clientConfig: renderClientConfig(device, server, deps.sealer),
+      alternatePort: alternateOffer(link, server),
     },
   });
+  // The e-mail hands out the config as it is now (decision 090).
+  if (queued) await tx.update(devices).set({ configIssuedAt: now }).where(eq(devices.id, device.id));
+  return queued;
 }

@@ -26,6 +26,7 @@ export async function ensureDevelopmentServer(
     ipv4Cidr: "10.66.0.0/16",
     ipv6Cidr: "fd66::/64",
     dns: config.VPN_DNS,
+    clientMtu: config.VPN_CLIENT_MTU,
     development: true,
   });
   return server;

@@ -3,7 +3,7 @@ import type { DesiredPeer, NodeServer, PeerAnswer } from "#agent/node-api.ts";
 import type { Executor } from "#server/db/client.ts";
 import { devices, subscriptions, vpnServers, type VpnServer } from "#server/db/schema/index.ts";
 import type { Sealer } from "#server/secrets.ts";
-import { addressesAt, SERVER_ADDRESS_INDEX } from "./addresses.ts";
+import { endpointPort, nodeTunnelAddresses } from "./config-file.ts";
 import { currentPeerVersion, peerChangesSince, type PeerChangeFeed } from "./peer-changes.ts";
 import { usableSubscription } from "./usable.ts";
 
@@ -11,15 +11,20 @@ import { usableSubscription } from "./usable.ts";
 // agent/node-api.ts): the live devices of usable subscriptions on that server, whole or as the
 // change since the version the node applied, held until there is one (decision 046).
 
-export function nodeServerOf(server: VpnServer): NodeServer {
-  const own = addressesAt(server.ipv4Cidr, server.ipv6Cidr, SERVER_ADDRESS_INDEX);
+/** What the node needs of its server; `dnsCheckZone` is VPN_DNS_CHECK_ZONE (decision 091). */
+export function nodeServerOf(server: VpnServer, dnsCheckZone?: string): NodeServer {
+  const own = nodeTunnelAddresses(server);
   return {
     name: server.name,
-    listenPort: Number(server.endpoint.slice(server.endpoint.lastIndexOf(":") + 1)),
+    listenPort: endpointPort(server.endpoint),
     ipv4: `${own.ipv4}/${server.ipv4Cidr.split("/")[1]}`,
     ipv6: `${own.ipv6}/${server.ipv6Cidr.split("/")[1]}`,
     ipv4Pool: server.ipv4Cidr,
     ipv6Pool: server.ipv6Cidr,
+    mtu: server.clientMtu,
+    alternatePorts: server.alternatePorts,
+    resolver: server.nodeResolver,
+    ...(dnsCheckZone === undefined ? {} : { dnsCheckZone }),
   };
 }
 
@@ -71,10 +76,27 @@ export async function fullPeerSet(
   sealer: Sealer,
   server: VpnServer,
   now: Date,
+  options: { dnsCheckZone?: string } = {},
 ): Promise<PeerAnswer> {
   const version = await currentPeerVersion(executor, server.id);
   const peers = await livePeers(executor, sealer, server, now);
-  return { kind: "full", version: String(version), server: nodeServerOf(server), peers };
+  const current = await reread(executor, server);
+  return {
+    kind: "full",
+    version: String(version),
+    server: nodeServerOf(current, options.dnsCheckZone),
+    peers,
+  };
+}
+
+/**
+ * The server's row as it is now: a held poll began with the row of its start, and a change of the
+ * server's own settings (set-mtu, set-endpoint…) is what woke it. Read after the version, so the
+ * settings are at least as new as it.
+ */
+async function reread(executor: Executor, server: VpnServer): Promise<VpnServer> {
+  const [row] = await executor.select().from(vpnServers).where(eq(vpnServers.id, server.id));
+  return row ?? server;
 }
 
 export type PeerPoll = PeerAnswer | { unchanged: true; version: string };
@@ -90,16 +112,17 @@ export interface PeerPollRequest {
 }
 
 export async function pollPeers(
-  deps: { db: Executor; sealer: Sealer; peerChanges: PeerChangeFeed },
+  deps: { db: Executor; sealer: Sealer; peerChanges: PeerChangeFeed; dnsCheckZone?: string },
   server: VpnServer,
   request: PeerPollRequest,
   clock: () => Date = () => new Date(),
 ): Promise<PeerPoll> {
   const { db, sealer } = deps;
+  const options = { dnsCheckZone: deps.dnsCheckZone };
   if (request.since === undefined) {
     const version = String(await currentPeerVersion(db, server.id));
     if (request.knownVersion === version) return { unchanged: true, version };
-    return fullPeerSet(db, sealer, server, clock());
+    return fullPeerSet(db, sealer, server, clock(), options);
   }
   const waitMs = (request.waitSeconds ?? 0) * 1000;
   const deadline = Date.now() + waitMs;
@@ -107,7 +130,7 @@ export async function pollPeers(
   try {
     for (;;) {
       const changes = await peerChangesSince(db, server.id, request.since);
-      if (changes.state === "unknown") return await fullPeerSet(db, sealer, server, clock());
+      if (changes.state === "unknown") return await fullPeerSet(db, sealer, server, clock(), options);
       if (changes.state === "changed") {
         const upserts = await livePeers(db, sealer, server, clock(), changes.publicKeys);
         const live = new Set(upserts.map((peer) => peer.publicKey));
@@ -115,7 +138,7 @@ export async function pollPeers(
           kind: "changes",
           since: request.since,
           version: String(changes.version),
-          server: nodeServerOf(server),
+          server: nodeServerOf(await reread(db, server), deps.dnsCheckZone),
           upserts,
           removals: changes.publicKeys.filter((key) => !live.has(key)),
         };

@@ -5,6 +5,7 @@ import { isUniqueViolation, type Executor } from "#server/db/client.ts";
 import { devices, vpnServers, type VpnServer } from "#server/db/schema/index.ts";
 import { conflict } from "#server/domain/errors.ts";
 import { hashToken } from "#server/secrets.ts";
+import { recordDnsChecks } from "./dns-checks.ts";
 import { recordPeerTransfers, type PeerTransfer } from "./transfer.ts";
 
 // The control-plane side of the node agent (agent/): who the node is and what it reports back
@@ -33,7 +34,8 @@ export type NodeStatus = z.output<typeof nodeStatusSchema>;
  * contact; a changed key is taken, since the node is the only holder of its private key), its
  * exit addresses when it reports them, the latest handshake of each peer, which
  * `countActiveDevices` reads (a device's first handshake activates it), and each peer's
- * transfer counters, added to its device's figure for the period (transfer.ts).
+ * transfer counters, added to its device's figure for the period (transfer.ts), and the /check
+ * names its resolver was asked for (dns-checks.ts).
  */
 export async function recordNodeStatus(
   executor: Executor,
@@ -52,6 +54,8 @@ export async function recordNodeStatus(
         appliedPeerCount: status.appliedPeers ?? null,
         // A node that reports its exit addresses overrides what the operator set (decision 069).
         ...(status.exitAddresses === undefined ? {} : { exitAddresses: status.exitAddresses }),
+        // Configs handed out before name the old key: their owners are told (decision 090).
+        ...(publicKeyChanged && server.publicKey !== null ? { clientConfigChangedAt: now } : {}),
       })
       .where(eq(vpnServers.id, server.id));
   } catch (error) {
@@ -89,6 +93,7 @@ export async function recordNodeStatus(
     (peer): peer is PeerTransfer & typeof peer => peer.rxBytes !== undefined && peer.txBytes !== undefined,
   );
   await recordPeerTransfers(executor, server, transfers);
+  await recordDnsChecks(executor, server.id, status.dnsChecks ?? [], now);
   return { publicKeyChanged, handshakesRecorded };
 }
 

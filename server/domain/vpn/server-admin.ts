@@ -4,14 +4,25 @@ import type { Config } from "#server/config.ts";
 import type { Database, Executor } from "#server/db/client.ts";
 import { devices, vpnServers, type VpnServer, type VpnServerStatus } from "#server/db/schema/index.ts";
 import { conflict, notFound } from "#server/domain/errors.ts";
+import { clientSettingChange, clientSettingCommandSchemas } from "./client-setting-commands.ts";
+import { endpointPort } from "./config-file.ts";
 import { parseExitAddresses } from "./exit-addresses.ts";
 import { bumpPeerVersion } from "./peer-changes.ts";
 import { moveServerDevices, revokeServerDevices, type ServerDevicesServices } from "./server-devices.ts";
 import { vpnServerFields } from "./server-fields.ts";
-import { addVpnServer, listVpnServers, parseServerField, rotateNodeToken } from "./servers.ts";
+import {
+  addVpnServer,
+  InvalidVpnServer,
+  listVpnServers,
+  parseServerField,
+  rotateNodeToken,
+} from "./servers.ts";
 
 // What an operator does to VPN servers (`npm run vpn`, decision 043): the one dispatcher that
 // both the admin route (POST /api/nodes/servers) and the CLI's direct database path call.
+
+/** What a new server takes from the settings when the command does not say (VPN_CLIENT_MTU: 1280 when absent). */
+export type ServerDefaults = Pick<Config, "VPN_DNS"> & Partial<Pick<Config, "VPN_CLIENT_MTU">>;
 
 /** What `add-server` takes, wherever it comes from (the CLI, the staff console). */
 export const newServerFieldsSchema = z
@@ -46,6 +57,7 @@ export const serverCommandSchema = z.discriminatedUnion("command", [
   z.object({ command: z.literal("remove-server"), server: serverRef }).strict(),
   z.object({ command: z.literal("move-devices"), server: serverRef, to: serverRef.optional() }).strict(),
   z.object({ command: z.literal("revoke-devices"), server: serverRef }).strict(),
+  ...clientSettingCommandSchemas,
 ]);
 
 export type ServerCommand = z.input<typeof serverCommandSchema>;
@@ -62,7 +74,7 @@ export type ServerCommandResult =
 
 /** What the commands need: the database, the settings they read, and the outbox for owners' e-mails. */
 export type ServerCommandServices = Omit<ServerDevicesServices, "config"> & {
-  config: ServerDevicesServices["config"] & Pick<Config, "VPN_DNS" | "NAIJALINK_MODE">;
+  config: ServerDevicesServices["config"] & ServerDefaults & Pick<Config, "NAIJALINK_MODE">;
 };
 
 /** Runs one command; it is parsed here, so every caller (the admin route, the CLI's direct path) is held to the same rules. */
@@ -99,13 +111,30 @@ export async function runServerCommand(
       return moveServerDevices(executor, services, command.server, command.to);
     case "revoke-devices":
       return revokeServerDevices(executor, services, command.server);
+    case "set-mtu":
+    case "set-ports":
+    case "set-dns":
+      return { server: await changeServerSetting(executor, command.server, clientSettingChange(command)) };
   }
+}
+
+/** Locks the server, makes `change` (client-settings.ts) and answers its new summary. */
+export async function changeServerSetting(
+  executor: Executor,
+  ref: string,
+  change: (tx: Executor, server: VpnServer) => Promise<void>,
+): Promise<ServerSummary> {
+  return executor.transaction(async (tx) => {
+    const server = await lockServer(tx, ref);
+    await change(tx, server);
+    return serverSummary(tx, server.id);
+  });
 }
 
 /** `add-server`: the node token is in the answer only. */
 export async function addServer(
   executor: Executor,
-  config: Pick<Config, "VPN_DNS">,
+  config: ServerDefaults,
   fields: z.infer<typeof newServerFieldsSchema>,
 ) {
   const { server, nodeToken } = await addVpnServer(executor, {
@@ -116,6 +145,7 @@ export async function addServer(
     ipv4Cidr: fields.ipv4,
     ipv6Cidr: fields.ipv6,
     dns: fields.dns ?? config.VPN_DNS,
+    clientMtu: config.VPN_CLIENT_MTU,
   });
   return { id: server.id, name: server.name, endpoint: server.endpoint, nodeToken };
 }
@@ -171,15 +201,28 @@ export async function setServerStatus(
 
 /**
  * Configs rendered from now on carry the new endpoint; configs already handed out keep the old
- * one. A new port is the node's listen port (`nodeServerOf`), so its agent is told at once.
+ * one, and their owners are told to download them again (decision 090). A new port is the node's
+ * listen port (`nodeServerOf`), so its agent is told at once; it may not be an alternate port.
  */
-export async function setServerEndpoint(executor: Executor, ref: string, newEndpoint: string) {
+export async function setServerEndpoint(
+  executor: Executor,
+  ref: string,
+  newEndpoint: string,
+  now = new Date(),
+) {
   const endpoint = parseServerField(vpnServerFields.endpoint, newEndpoint);
   return executor.transaction(async (tx) => {
     const server = await lockServer(tx, ref);
-    await tx.update(vpnServers).set({ endpoint }).where(eq(vpnServers.id, server.id));
-    const portOf = (value: string) => value.slice(value.lastIndexOf(":") + 1);
-    if (portOf(endpoint) !== portOf(server.endpoint)) await bumpPeerVersion(tx, server.id);
+    if (server.alternatePorts.includes(endpointPort(endpoint)))
+      throw new InvalidVpnServer(
+        `${endpointPort(endpoint)} is an alternate port of ${server.name}; take it out of them first (set-ports).`,
+      );
+    const changed = endpoint !== server.endpoint ? { clientConfigChangedAt: now } : {};
+    await tx
+      .update(vpnServers)
+      .set({ endpoint, ...changed })
+      .where(eq(vpnServers.id, server.id));
+    if (endpointPort(endpoint) !== endpointPort(server.endpoint)) await bumpPeerVersion(tx, server.id);
     return serverSummary(tx, server.id);
   });
 }

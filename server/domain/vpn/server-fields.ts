@@ -5,7 +5,13 @@
 // wherever it comes from. A new setting is one more entry in `vpnServerFields` (and, if it
 // reaches the client's config, in `configServerSchema`).
 import { z } from "zod";
-import { canonicalIpAddress, exitAddressesSchema, wireGuardKeySchema } from "#agent/node-api.ts";
+import {
+  alternatePortsSchema,
+  canonicalIpAddress,
+  clientMtuSchema,
+  exitAddressesSchema,
+  wireGuardKeySchema,
+} from "#agent/node-api.ts";
 import { isValidPool } from "./addresses.ts";
 import { ENDPOINT_RULE, isEndpoint } from "./endpoint.ts";
 
@@ -57,6 +63,12 @@ export const vpnServerFields = {
   ipv6Cidr: poolSchema(6),
   dns: dnsSchema,
   exitAddresses: exitAddressesSchema,
+  /** The configs' `MTU =` and the node's interface MTU (decision 090). */
+  clientMtu: clientMtuSchema,
+  /** Extra UDP ports, none twice (the endpoint's own port is refused by client-settings.ts). */
+  alternatePorts: alternatePortsSchema,
+  /** Configs name the node's own resolver (else `dns`). */
+  nodeResolver: z.boolean(),
 };
 
 /**
@@ -68,4 +80,10 @@ export const configServerSchema = z.object({
   endpoint: vpnServerFields.endpoint,
   publicKey: vpnServerFields.publicKey,
   dns: vpnServerFields.dns,
+  nodeResolver: vpnServerFields.nodeResolver,
+  // The node resolver's addresses come from the pools.
+  ipv4Cidr: vpnServerFields.ipv4Cidr,
+  ipv6Cidr: vpnServerFields.ipv6Cidr,
+  clientMtu: vpnServerFields.clientMtu,
+  alternatePorts: vpnServerFields.alternatePorts,
 });

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, isNull, max } from "drizzle-orm";
+import { and, asc, count, eq, gte, isNull, lt, max } from "drizzle-orm";
 import type { Executor } from "#server/db/client.ts";
 import {
   devices,
@@ -53,6 +53,13 @@ export interface ServerHealth {
    * reachable from the internet (decision 097); null while none has been seen.
    */
   lastHandshakeAt: string | null;
+  /** What its configs say besides keys (decision 090). */
+  clientMtu: number;
+  alternatePorts: number[];
+  /** True: configs name the node's resolver; false: `dns`. */
+  nodeResolver: boolean;
+  /** Live devices whose config was handed out before the server's last change of what configs say. */
+  outdatedConfigs: number;
 }
 
 export async function listServerHealth(executor: Executor, now = new Date()): Promise<ServerHealth[]> {
@@ -79,6 +86,14 @@ export async function listServerHealth(executor: Executor, now = new Date()): Pr
           gte(devices.lastHandshakeAt, new Date(now.getTime() - ACTIVE_HANDSHAKE_WINDOW_MS)),
         ),
       )
+      .groupBy(devices.vpnServerId),
+  );
+  const outdated = await countsByServer(
+    executor
+      .select({ serverId: devices.vpnServerId, value: count() })
+      .from(devices)
+      .innerJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
+      .where(and(isNull(devices.revokedAt), lt(devices.configIssuedAt, vpnServers.clientConfigChangedAt)))
       .groupBy(devices.vpnServerId),
   );
   const handshakes = new Map(
@@ -115,6 +130,10 @@ export async function listServerHealth(executor: Executor, now = new Date()): Pr
       liveDevices: server.liveDevices,
       capacity,
       lastHandshakeAt: handshakes.get(server.id)?.toISOString() ?? null,
+      clientMtu: server.clientMtu,
+      alternatePorts: server.alternatePorts,
+      nodeResolver: server.nodeResolver,
+      outdatedConfigs: outdated.get(server.id) ?? 0,
     };
   });
 }

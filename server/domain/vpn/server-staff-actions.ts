@@ -12,6 +12,7 @@ import {
   lockServer,
   newServerFieldsSchema,
   serverSummary,
+  type ServerDefaults,
   setServerEndpoint,
   setServerStatus,
 } from "./server-admin.ts";
@@ -40,7 +41,7 @@ const target = (serverId: string) => ({ targetType: "vpn-server", targetId: serv
 /** Registers a server; the node token is in this answer only (only its hash is stored). */
 export async function addServerAsStaff(
   db: Database,
-  config: Pick<Config, "VPN_DNS">,
+  config: ServerDefaults,
   staff: StaffActor,
   { reason, ...fields }: AddServerInput,
 ) {
@@ -60,6 +61,9 @@ export async function addServerAsStaff(
         ipv6: server.ipv6Cidr,
         dns: server.dns,
         publicKey: server.publicKey,
+        clientMtu: server.clientMtu,
+        alternatePorts: server.alternatePorts,
+        nodeResolver: server.nodeResolver,
       },
     });
     return { server, nodeToken: added.nodeToken };

@@ -7,6 +7,8 @@ import { DomainError } from "#server/domain/errors.ts";
 import { generateToken, hashToken } from "#server/secrets.ts";
 import { poolCapacity } from "./addresses.ts";
 import { realNodeRegistered } from "./development-server.ts";
+import { CLIENT_MTU } from "#agent/node-api.ts";
+import { checkAlternatePorts, defaultAlternatePorts } from "./client-settings.ts";
 import { vpnServerFields } from "./server-fields.ts";
 import { serverCondition } from "./server-state.ts";
 
@@ -19,6 +21,10 @@ export interface NewVpnServer {
   ipv4Cidr: string;
   ipv6Cidr: string;
   dns: string;
+  /** The configs' `MTU =` (VPN_CLIENT_MTU); omitted: 1280. */
+  clientMtu?: number;
+  /** Extra UDP ports; omitted: 443 unless that is the endpoint's port (client-settings.ts). */
+  alternatePorts?: number[];
   /** The demo's placeholder server (see `ensureDevelopmentServer`). */
   development?: boolean;
 }
@@ -37,6 +43,8 @@ const newVpnServerSchema = z.object({
   ipv4Cidr: vpnServerFields.ipv4Cidr,
   ipv6Cidr: vpnServerFields.ipv6Cidr,
   dns: vpnServerFields.dns,
+  clientMtu: vpnServerFields.clientMtu.default(CLIENT_MTU.default),
+  alternatePorts: vpnServerFields.alternatePorts.optional(),
   development: z.boolean().optional(),
 });
 
@@ -53,6 +61,10 @@ export async function addVpnServer(
   fields: NewVpnServer,
 ): Promise<{ server: VpnServer; nodeToken: string }> {
   const input = parseServerField(newVpnServerSchema, fields);
+  const alternatePorts = checkAlternatePorts(
+    input.alternatePorts ?? defaultAlternatePorts(input.endpoint),
+    input.endpoint,
+  );
   const [taken] = await executor
     .select({ id: vpnServers.id })
     .from(vpnServers)
@@ -61,7 +73,12 @@ export async function addVpnServer(
   const nodeToken = generateToken(32);
   const [server] = await executor
     .insert(vpnServers)
-    .values({ ...input, region: input.region ?? "ng-lagos", nodeTokenHash: hashToken(nodeToken) })
+    .values({
+      ...input,
+      alternatePorts,
+      region: input.region ?? "ng-lagos",
+      nodeTokenHash: hashToken(nodeToken),
+    })
     .returning();
   return { server: server!, nodeToken };
 }
@@ -258,6 +275,9 @@ export async function listVpnServers(executor: Executor, id?: string, now = new 
       lastSeenAt: vpnServers.lastSeenAt,
       exitAddresses: vpnServers.exitAddresses,
       liveDevices: vpnServers.liveDevices,
+      clientMtu: vpnServers.clientMtu,
+      alternatePorts: vpnServers.alternatePorts,
+      nodeResolver: vpnServers.nodeResolver,
     })
     .from(vpnServers)
     .where(id === undefined ? undefined : eq(vpnServers.id, id))

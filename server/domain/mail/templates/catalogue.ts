@@ -1,6 +1,7 @@
 import type { EmailData, EmailTemplate } from "../email-data.ts";
 import type { RenderedEmail } from "../render.ts";
 import { configDeliveryEmail } from "./config-delivery.tsx";
+import { configUpdateEmail } from "./config-update.tsx";
 import { contactMessageEmail } from "./contact-message.tsx";
 import { deviceNoticeEmail } from "./device-notice.tsx";
 import { disputeNoticeEmail } from "./dispute-notice.tsx";
@@ -24,6 +25,7 @@ export const RENDERERS: {
 } = {
   receipt: receiptEmail,
   "vpn-config": configDeliveryEmail,
+  "config-update": configUpdateEmail,
   "device-revoked": (site, notice) => deviceNoticeEmail(site, "revoked", notice),
   "device-rekeyed": (site, notice) => deviceNoticeEmail(site, "rekeyed", notice),
   "device-moved": (site, notice) => deviceNoticeEmail(site, "moved", notice),

@@ -19,6 +19,22 @@ export type ConfigDelivery = EmailData<"vpn-config">;
 /** Content-ID of the attached PNG of the config's QR code. */
 const QR_CONTENT_ID = "config-qr";
 
+type AlternateOffer = NonNullable<ConfigDelivery["alternatePort"]>;
+
+/** "Can't connect on this network? Use port 443": the same device's config on the alternate port. */
+export function AlternatePortOffer({ offer }: { offer: AlternateOffer }) {
+  return (
+    <>
+      <Paragraph>
+        <strong>Can&apos;t connect on this network? Use port {offer.port}</strong>. Some hotel, office and
+        mobile networks block the usual port. This is the same device on port {offer.port} (no extra device
+        slot); import it as a second tunnel and switch it on where the first one does not connect.
+      </Paragraph>
+      <LinkLine lead={`Config for port ${offer.port}:`} href={offer.downloadUrl} />
+    </>
+  );
+}
+
 /**
  * The config of one device: link, QR code, steps, with the `.conf` attached. A device beyond
  * the first was added later, so its e-mail is also the "device added" notice.
@@ -56,8 +72,9 @@ export function ConfigDeliveryEmail({ site, delivery }: { site: EmailSite; deliv
         </li>
         <li>Toggle the connection on and visit Nigerian sites.</li>
       </ol>
+      {delivery.alternatePort && <AlternatePortOffer offer={delivery.alternatePort} />}
       <Paragraph>
-        Keep this e-mail private: the file, the code and the link are the key to your connection.
+        Keep this e-mail private: the file, the code and the links are the key to your connection.
       </Paragraph>
       {addedLater && <WasThisYou site={site} change={`add ${delivery.deviceName}`} />}
     </EmailLayout>

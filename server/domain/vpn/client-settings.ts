@@ -1,0 +1,112 @@
+// What a VPN server's client configs say besides keys and addresses (decision 090): the MTU, the
+// alternate UDP ports, and whose resolver `DNS =` names. The operator's commands (`npm run vpn`
+// set-mtu / set-ports / set-dns, and the staff console) change them here, one rule each.
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Executor } from "#server/db/client.ts";
+import { vpnServers, type VpnServer } from "#server/db/schema/index.ts";
+import { conflict, invalidInput } from "#server/domain/errors.ts";
+import { endpointPort } from "./config-file.ts";
+import { bumpPeerVersion } from "./peer-changes.ts";
+import { vpnServerFields } from "./server-fields.ts";
+
+/** Besides the endpoint's port, a server accepts WireGuard on 443 unless told otherwise. */
+export const DEFAULT_ALTERNATE_PORTS: readonly number[] = [443];
+
+/** The alternate ports a new server with `endpoint` gets: the defaults other than its own port. */
+export function defaultAlternatePorts(endpoint: string): number[] {
+  return DEFAULT_ALTERNATE_PORTS.filter((port) => port !== endpointPort(endpoint));
+}
+
+/** `set-dns`: the node's own resolver, or 1-4 resolver addresses (the one `dns` grammar) configs name instead. */
+export const clientDnsSchema = z.union([z.literal("node"), vpnServerFields.dns]);
+
+/** Throws (400) unless `schema` takes `value`; the message names the setting. */
+function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalidInput(`${what}: ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
+}
+
+/** Ports a server may list as alternates: valid, and never the endpoint's own port. */
+export function checkAlternatePorts(ports: unknown, endpoint: string): number[] {
+  const parsed = parse(vpnServerFields.alternatePorts, ports, "alternate ports");
+  if (parsed.includes(endpointPort(endpoint)))
+    throw invalidInput(
+      `alternate ports: ${endpointPort(endpoint)} is the endpoint's own port; list only other ports`,
+    );
+  return parsed;
+}
+
+type Change = Partial<Pick<VpnServer, "clientMtu" | "alternatePorts" | "nodeResolver" | "dns">>;
+
+/**
+ * Writes a change of the locked `server`'s settings. Its node learns it at once (a new version
+ * wakes the agent's held poll); `outdatesConfigs` marks configs handed out before as out of date,
+ * which their owners are told (config-notices.ts).
+ */
+async function applyChange(
+  tx: Executor,
+  server: VpnServer,
+  change: Change,
+  outdatesConfigs: boolean,
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(vpnServers)
+    .set({ ...change, ...(outdatesConfigs ? { clientConfigChangedAt: now } : {}) })
+    .where(eq(vpnServers.id, server.id));
+  await bumpPeerVersion(tx, server.id);
+}
+
+/** `set-mtu`: the configs' `MTU =` and the node's interface MTU. */
+export async function changeClientMtu(tx: Executor, server: VpnServer, mtu: unknown, now = new Date()) {
+  const clientMtu = parse(vpnServerFields.clientMtu, mtu, "MTU");
+  if (clientMtu === server.clientMtu)
+    throw conflict(`VPN server ${server.name} already gives its clients MTU ${clientMtu}.`);
+  await applyChange(tx, server, { clientMtu }, true, now);
+}
+
+/**
+ * `set-ports`: the UDP ports the node redirects to its listen port. Taking one away outdates the
+ * configs that use it (an owner may hold one); adding one changes no config handed out.
+ */
+export async function changeAlternatePorts(
+  tx: Executor,
+  server: VpnServer,
+  ports: unknown,
+  now = new Date(),
+) {
+  const alternatePorts = checkAlternatePorts(ports, server.endpoint);
+  const same =
+    alternatePorts.length === server.alternatePorts.length &&
+    alternatePorts.every((port) => server.alternatePorts.includes(port));
+  if (same)
+    throw conflict(
+      `VPN server ${server.name} already accepts ${describePorts(alternatePorts)} besides its endpoint's port.`,
+    );
+  const removed = server.alternatePorts.some((port) => !alternatePorts.includes(port));
+  await applyChange(tx, server, { alternatePorts }, removed, now);
+}
+
+/** `set-dns`: configs name the node's own resolver, or the given resolvers (the opt-out). */
+export async function changeClientDns(
+  tx: Executor,
+  server: VpnServer,
+  choice: unknown,
+  now = new Date(),
+): Promise<void> {
+  const dns = parse(clientDnsSchema, choice, "DNS");
+  if (dns === "node") {
+    if (server.nodeResolver) throw conflict(`VPN server ${server.name} already uses its node's resolver.`);
+    await applyChange(tx, server, { nodeResolver: true }, true, now);
+    return;
+  }
+  if (!server.nodeResolver && dns === server.dns)
+    throw conflict(`VPN server ${server.name} already uses ${dns}.`);
+  await applyChange(tx, server, { nodeResolver: false, dns }, true, now);
+}
+
+export function describePorts(ports: readonly number[]): string {
+  return ports.length ? `UDP ${ports.join(", ")}` : "no other port";
+}

@@ -1,0 +1,97 @@
+// Handing out a device's config through its capability link (GET /api/configs/{token}, and its
+// QR code): the usual one, or the variant for one of its server's alternate ports (`?port=443`,
+// decision 090). Every config handed out is current, which `configIssuedAt` records.
+import { eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import type { Config } from "#server/config.ts";
+import type { Executor } from "#server/db/client.ts";
+import {
+  devices,
+  vpnServers,
+  type ActivationKind,
+  type Device,
+  type VpnServer,
+} from "#server/db/schema/index.ts";
+import { DomainError, notFound } from "#server/domain/errors.ts";
+import type { Sealer } from "#server/secrets.ts";
+import {
+  alternateOffer,
+  configFileName,
+  downloadUrl,
+  renderClientConfig,
+  type AlternateOffer,
+} from "./config-file.ts";
+import { findDeviceByToken, markActivated } from "./devices.ts";
+
+/** The link's query: nothing, or `port`, one of the server's alternate ports. */
+export const configLinkQuerySchema = z
+  .object({
+    port: z
+      .string()
+      .regex(/^[1-9][0-9]{0,4}$/, "port must be a port number, such as 443")
+      .transform(Number)
+      .optional(),
+  })
+  .strict();
+
+export interface HandedOutConfig {
+  text: string;
+  fileName: string;
+  device: Device;
+  server: VpnServer;
+}
+
+/**
+ * The config behind a capability token: 404 for an unknown one or a port its server does not
+ * offer, 410 for a revoked device or an ended subscription. `activation`: the buyer's own page
+ * asked (decision 064), so the device counts as activated.
+ */
+export async function handOutConfig(
+  deps: { db: Executor; sealer: Sealer; brandName: string },
+  token: string,
+  port: number | undefined,
+  activation: Exclude<ActivationKind, "handshake"> | null,
+  now = new Date(),
+): Promise<HandedOutConfig> {
+  const access = await findDeviceByToken(deps.db, token, now);
+  if (access.state === "unknown") throw notFound("There is no config at this address.");
+  if (access.state === "gone") throw new DomainError("gone", "Gone", access.reason);
+  const { device, server } = access;
+  if (port !== undefined && !server.alternatePorts.includes(port))
+    throw notFound(`This config is not offered on port ${port}.`);
+  const text = renderClientConfig(device, server, deps.sealer, { port });
+  if (activation) await markActivated(deps.db, device.id, activation, now);
+  await deps.db.update(devices).set({ configIssuedAt: now }).where(eq(devices.id, device.id));
+  return { text, fileName: configFileName(deps.brandName, device.slot, port), device, server };
+}
+
+/** What a page lists of a device's config: its link, and the alternate-port variant when its server has one. */
+export interface ConfigLinks {
+  slot: number;
+  downloadUrl: string;
+  alternate: AlternateOffer | null;
+}
+
+/** The links of these devices (live, so each has a server), in their order. */
+export async function configLinksOf(
+  deps: { db: Executor; sealer: Sealer; config: Pick<Config, "PUBLIC_URL"> },
+  shown: readonly Device[],
+): Promise<ConfigLinks[]> {
+  const serverIds = [...new Set(shown.map((device) => device.vpnServerId).filter((id) => id !== null))];
+  const servers = serverIds.length
+    ? await deps.db
+        .select({ id: vpnServers.id, alternatePorts: vpnServers.alternatePorts })
+        .from(vpnServers)
+        .where(inArray(vpnServers.id, serverIds))
+    : [];
+  const portsOf = new Map(servers.map((server) => [server.id, server]));
+  return shown.map((device) => {
+    const link = downloadUrl(deps, device);
+    const server = device.vpnServerId ? portsOf.get(device.vpnServerId) : undefined;
+    return {
+      slot: device.slot,
+      downloadUrl: link,
+      alternate: (server && alternateOffer(link, server)) ?? null,
+    };
+  });
+}
