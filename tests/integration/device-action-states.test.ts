@@ -1,12 +1,14 @@
 // Issue 24, states that lie or dead-end (decision 110): a page offers "Add a device" only when
 // adding can succeed, and a buyer at Configuration Pending gets the config from the same call,
 // with the same authorisation, once a server has room (decision 111).
-import { eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDeviceRefusal } from "#app/lib/device-actions.ts";
-import { subscriptions, vpnServers } from "#server/db/schema/index.ts";
+import { outboxMessages, subscriptions, vpnServers } from "#server/db/schema/index.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
 import type { VerifiedPayment } from "#server/domain/billing/verify.ts";
+import { serveWaitingBuyers } from "#server/domain/billing/waiting-buyers.ts";
+import { awaitingConfiguration } from "#server/domain/vpn/configuration-pending.ts";
 import { accountRequest, buy, signedInCustomer } from "../support/account.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
@@ -152,4 +154,57 @@ describe.each(databaseKinds)("which device actions are offered in which state, o
     expect(buyer.body).toMatchObject({ configSlot: 1, mayClaimSlot: true, roomForDevice: true });
     expect(successPageRefusal(buyer.body)).toBeNull();
   });
+
+  it("Configuration Pending: a waiting buyer whose page was closed gets the config and its e-mail once a server has room", async () => {
+    const restore = await noServerHasRoom();
+    const sessions: string[] = [];
+    try {
+      for (const name of ["waiting-a", "waiting-b"]) {
+        const { sessionId } = await startCheckoutWhileRoom(`${name}@example.com`);
+        expect((await payWith(app, sessionId, "4242 4242 4242 4242")).status).toBe(302);
+        sessions.push(sessionId);
+      }
+      expect(await serveWaitingBuyers(app.services)).toEqual({ configsIssued: 0 });
+      expect(await waitingSessions()).toEqual(expect.arrayContaining(sessions));
+    } finally {
+      await restore();
+    }
+    expect(await serveWaitingBuyers(app.services)).toEqual({ configsIssued: 2 });
+    const stillWaiting = await waitingSessions();
+    for (const sessionId of sessions) expect(stillWaiting).not.toContain(sessionId);
+    for (const [index, sessionId] of sessions.entries()) {
+      const answer = await verified(sessionId);
+      expect(answer.body).toMatchObject({ success: true, configSlot: 1 });
+      expect(await configEmailsTo(`waiting-${"ab"[index]}@example.com`)).toBe(1);
+    }
+    // Served once: a second run has no one to serve and sends nothing more.
+    expect(await serveWaitingBuyers(app.services)).toEqual({ configsIssued: 0 });
+    expect(await configEmailsTo("waiting-a@example.com")).toBe(1);
+  });
+
+  /** Checkout starts only while a server has room: open it, then take the room away again. */
+  async function startCheckoutWhileRoom(email: string) {
+    const drained = await app.services.db
+      .select({ id: vpnServers.id })
+      .from(vpnServers)
+      .where(eq(vpnServers.status, "draining"));
+    for (const { id } of drained)
+      await app.services.db.update(vpnServers).set({ status: "active" }).where(eq(vpnServers.id, id));
+    const checkout = await startCheckout(app, "pro-monthly", email);
+    for (const { id } of drained)
+      await app.services.db.update(vpnServers).set({ status: "draining" }).where(eq(vpnServers.id, id));
+    return checkout;
+  }
+
+  async function waitingSessions() {
+    return (await awaitingConfiguration(app.services.db, new Date())).map((buyer) => buyer.checkoutSessionId);
+  }
+
+  async function configEmailsTo(email: string) {
+    const [row] = await app.services.db
+      .select({ value: count() })
+      .from(outboxMessages)
+      .where(and(eq(outboxMessages.kind, "vpn-config"), eq(outboxMessages.toAddress, email)));
+    return row!.value;
+  }
 });
