@@ -10,6 +10,7 @@ import {
   configsOf,
   dateLabel,
   DEVICE_LIMIT_ERROR,
+  NO_ROOM_ERROR,
   PAYING_BROWSER_ERROR,
   RATE_LIMITED_ERROR,
   requestVerification,
@@ -124,6 +125,9 @@ export default function PaymentSuccess() {
           description: <MessageWithAccountLink text={result.message ?? ""} plainAnchor />,
         });
         setView((current) => (current.state === "success" ? { ...current, mayClaimSlot: false } : current));
+      } else if (result.error === NO_ROOM_ERROR) {
+        toast.error("Device Not Added", { description: result.message });
+        setView((current) => (current.state === "success" ? { ...current, roomForDevice: false } : current));
       } else {
         verificationFailed();
       }

@@ -52,6 +52,8 @@ export function configsOf(result: VerificationResponse): IssuedConfig[] {
 export const DEVICE_LIMIT_ERROR = "Device limit reached";
 /** verify-payment's refusal of `newDevice` from a browser other than the one that paid (403). */
 export const PAYING_BROWSER_ERROR = "Paying browser required";
+/** No VPN server can take another device now (503): the page stops offering Add another device. */
+export const NO_ROOM_ERROR = "No VPN server available";
 /** Asked too often (per client); the pending page's next ask tries again. */
 export const RATE_LIMITED_ERROR = "Too many requests";
 
