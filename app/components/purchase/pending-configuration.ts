@@ -1,5 +1,10 @@
 import { useEffect, useRef, useState } from "react";
-import { requestVerification, type VerificationResponse } from "./verification.ts";
+import {
+  configsOf,
+  RATE_LIMITED_ERROR,
+  requestVerification,
+  type VerificationResponse,
+} from "./verification.ts";
 
 // Configuration Pending updates itself (decision 111): the page asks verify-payment again, slowly
 // and for a bounded time, and stops as soon as the answer is no longer pending. Each ask is the
@@ -22,10 +27,87 @@ export function pendingPollDelay(attempt: number, elapsedMs: number): number | n
   return Math.min(delay, PENDING_POLL.maxDelayMs, PENDING_POLL.giveUpAfterMs - elapsedMs);
 }
 
+/** Whether an answer ends the wait: a config came, or a refusal other than "asked too often". */
+export function endsPending(answer: VerificationResponse): boolean {
+  if (answer.success) return configsOf(answer).length > 0;
+  return answer.error !== RATE_LIMITED_ERROR;
+}
+
+export interface PendingPollDeps {
+  ask: () => Promise<VerificationResponse>;
+  /** Every answer, including the one that ends the wait. */
+  onAnswer: (answer: VerificationResponse) => void;
+  onGiveUp: () => void;
+  isHidden: () => boolean;
+  now: () => number;
+  timers: { set: (run: () => void, ms: number) => unknown; clear: (handle: unknown) => void };
+}
+
 /**
- * While `pending`, asks verify-payment about `sessionId` on `pendingPollDelay`'s schedule (at once
- * when the tab becomes visible again or the network comes back; not while the tab is hidden) and
- * hands each answer to `onAnswer`. Answers `true` once it has given up.
+ * Asks on `pendingPollDelay`'s schedule until an answer `endsPending` or the time is used up. A
+ * hidden tab does not ask; `askNow` (the tab shown again, the network back) asks at once.
+ */
+export function startPendingPoll(deps: PendingPollDeps): { askNow: () => void; stop: () => void } {
+  const startedAt = deps.now();
+  let attempt = 0;
+  let timer: unknown;
+  let asking = false;
+  let stopped = false;
+
+  const stop = () => {
+    stopped = true;
+    if (timer !== undefined) deps.timers.clear(timer);
+    timer = undefined;
+  };
+  const schedule = () => {
+    if (timer !== undefined) deps.timers.clear(timer);
+    timer = undefined;
+    if (stopped) return;
+    const delay = pendingPollDelay(attempt, deps.now() - startedAt);
+    if (delay === null) {
+      stop();
+      deps.onGiveUp();
+      return;
+    }
+    attempt += 1;
+    timer = deps.timers.set(() => {
+      timer = undefined;
+      void ask();
+    }, delay);
+  };
+  const ask = async () => {
+    if (stopped || asking || deps.isHidden()) return;
+    asking = true;
+    let answer: VerificationResponse | undefined;
+    try {
+      answer = await deps.ask();
+    } catch {
+      // The network failed: the next ask tries again.
+    } finally {
+      asking = false;
+    }
+    if (stopped) return;
+    if (answer) {
+      if (endsPending(answer)) stop();
+      deps.onAnswer(answer);
+    }
+    schedule();
+  };
+  schedule();
+  return {
+    askNow: () => {
+      if (stopped || asking) return;
+      if (timer !== undefined) deps.timers.clear(timer);
+      timer = undefined;
+      void ask();
+    },
+    stop,
+  };
+}
+
+/**
+ * While `pending`, polls verify-payment about `sessionId` (`startPendingPoll`) and hands each
+ * answer to `onAnswer`. Answers `true` once it has given up.
  */
 export function usePendingConfigurationPoll(
   sessionId: string | null,
@@ -40,49 +122,24 @@ export function usePendingConfigurationPoll(
 
   useEffect(() => {
     if (!pending || !sessionId) return;
-    const startedAt = Date.now();
-    let attempt = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let asking = false;
-    let stopped = false;
-
-    const schedule = () => {
-      clearTimeout(timer);
-      if (stopped) return;
-      const delay = pendingPollDelay(attempt, Date.now() - startedAt);
-      if (delay === null) {
-        stopped = true;
-        setGaveUp(true);
-        return;
-      }
-      attempt += 1;
-      timer = setTimeout(() => void ask(), delay);
-    };
-    const ask = async () => {
-      // A hidden tab waits: it asks again when it is shown (`whenShown`).
-      if (stopped || asking || document.visibilityState === "hidden") return;
-      asking = true;
-      try {
-        const result = await requestVerification(sessionId);
-        if (!stopped) latestOnAnswer.current(result);
-      } catch {
-        // The network failed: the next ask tries again.
-      } finally {
-        asking = false;
-      }
-      schedule();
-    };
+    const poll = startPendingPoll({
+      ask: () => requestVerification(sessionId),
+      onAnswer: (answer) => latestOnAnswer.current(answer),
+      onGiveUp: () => setGaveUp(true),
+      isHidden: () => document.visibilityState === "hidden",
+      now: () => Date.now(),
+      timers: {
+        set: (run, ms) => setTimeout(run, ms),
+        clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+      },
+    });
     const whenShown = () => {
-      if (document.visibilityState !== "visible" || stopped) return;
-      clearTimeout(timer);
-      void ask();
+      if (document.visibilityState === "visible") poll.askNow();
     };
     document.addEventListener("visibilitychange", whenShown);
     window.addEventListener("online", whenShown);
-    schedule();
     return () => {
-      stopped = true;
-      clearTimeout(timer);
+      poll.stop();
       document.removeEventListener("visibilitychange", whenShown);
       window.removeEventListener("online", whenShown);
     };
