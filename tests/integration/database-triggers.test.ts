@@ -64,10 +64,13 @@ describe("the database's triggers", () => {
   });
 
   it("are what a migrated database holds", async () => {
-    const result = await app.services.db.execute<{ name: string }>(
+    const result: unknown = await app.services.db.execute(
       sql`SELECT tgname AS name FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname`,
     );
-    const names = ("rows" in result ? result.rows : result) as Array<{ name: string }>;
+    // PGlite's drizzle answers { rows }, node-postgres's the rows themselves.
+    const names = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Array<{
+      name: string;
+    }>;
     expect(names.map((row) => row.name).sort()).toEqual(
       (await listedTriggers()).map((row) => row.trigger).sort(),
     );
