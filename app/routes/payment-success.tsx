@@ -9,8 +9,11 @@ import {
   DEVICE_LIMIT_ERROR,
   PAYING_BROWSER_ERROR,
   requestVerification,
+  reversedOrderOf,
+  type ReversedOrder,
   type VerificationResponse,
 } from "#app/components/purchase/verification.ts";
+import { ReversedOrderNotice } from "#app/components/purchase/reversed-order.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent } from "#app/components/ui/card.tsx";
 import { formatLongDate } from "#app/lib/format.ts";
@@ -26,6 +29,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 type View =
   | { state: "verifying" }
   | { state: "invalid" }
+  | { state: "reversed"; order: ReversedOrder }
   | {
       state: "success";
       subscription: NonNullable<VerificationResponse["subscription"]>;
@@ -59,6 +63,11 @@ export default function PaymentSuccess() {
           });
           return;
         }
+        const reversed = reversedOrderOf(result);
+        if (reversed) {
+          setView({ state: "reversed", order: reversed });
+          return;
+        }
         if (result.error === DEVICE_LIMIT_ERROR) {
           toast.error("Device Limit Reached", { description: result.message });
         } else {
@@ -89,6 +98,8 @@ export default function PaymentSuccess() {
         toast.success("Device Added", {
           description: `The config for device ${result.configSlot} is ready.`,
         });
+      } else if (reversedOrderOf(result)) {
+        setView({ state: "reversed", order: reversedOrderOf(result)! });
       } else if (result.error === DEVICE_LIMIT_ERROR) {
         toast.error("Device Limit Reached", { description: result.message });
       } else if (result.error === PAYING_BROWSER_ERROR) {
@@ -114,6 +125,14 @@ export default function PaymentSuccess() {
         <p className="text-muted-foreground" role="status">
           Please wait while we confirm your payment and prepare your configuration...
         </p>
+      </StatusSection>
+    );
+  }
+
+  if (view.state === "reversed") {
+    return (
+      <StatusSection icon={null}>
+        <ReversedOrderNotice order={view.order} />
       </StatusSection>
     );
   }

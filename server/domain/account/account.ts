@@ -4,6 +4,7 @@ import { findPlan, type PlanType } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import { devices, subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
 import type { BillingServices } from "#server/domain/billing/fulfil.ts";
+import { reversalDates } from "#server/domain/billing/reversals.ts";
 import { queueDeviceNoticeEmail } from "#server/domain/mail/customer-emails.ts";
 import { alternateOffer, downloadUrl, type AlternateOffer } from "#server/domain/vpn/config-file.ts";
 import { isConfigOutdated } from "#server/domain/vpn/config-notices.ts";
@@ -23,7 +24,7 @@ import { deviceNotFound, subscriptionNotFound, subscriptionNotUsable } from "./e
 export type AccountServices = BillingServices;
 
 export type AccountSubscriptionStatus =
-  "active" | "past_due" | "cancels" | "expired" | "refunded" | "disputed";
+  "active" | "past_due" | "cancels" | "canceled" | "expired" | "refunded" | "disputed";
 
 export interface AccountDevice {
   id: string;
@@ -56,6 +57,8 @@ export interface AccountSubscription {
   deviceLimit: number;
   /** Whether its devices may be added to and re-keyed: paid up and inside its period. */
   usable: boolean;
+  /** When its payment went back, for a refunded or disputed one (decision 103). */
+  reversedAt: string | null;
   devices: AccountDevice[];
 }
 
@@ -63,6 +66,7 @@ const ownedBy = (customer: Customer) => sql`lower(${subscriptions.customerEmail}
 
 function statusOf(subscription: Subscription, now: Date): AccountSubscriptionStatus {
   if (subscription.status === "refunded" || subscription.status === "disputed") return subscription.status;
+  if (subscription.status === "canceled") return "canceled";
   if (!isUsable(subscription, now)) return "expired";
   if (subscription.cancelAtPeriodEnd) return "cancels";
   return subscription.status === "past_due" ? "past_due" : "active";
@@ -103,6 +107,7 @@ export async function listAccount(
         expiresAt: subscription.expiresAt.toISOString(),
         deviceLimit: subscription.deviceLimit,
         usable,
+        reversedAt: null,
         devices: [],
       };
       byId.set(subscription.id, entry);
@@ -125,7 +130,16 @@ export async function listAccount(
       });
     }
   }
-  return [...byId.values()];
+  const listed = [...byId.values()];
+  const reversed = listed.filter((entry) => entry.status === "refunded" || entry.status === "disputed");
+  if (reversed.length > 0) {
+    const dates = await reversalDates(
+      services.db,
+      reversed.map((entry) => entry.id),
+    );
+    for (const entry of reversed) entry.reversedAt = dates.get(entry.id)?.toISOString() ?? null;
+  }
+  return listed;
 }
 
 export async function ownedSubscription(executor: Executor, customer: Customer, subscriptionId: string) {

@@ -213,6 +213,8 @@ async function applyEvent(
         .where(eq(subscriptions.id, subscription.id));
       if (changes.cancelAtPeriodEnd && !subscription.cancelAtPeriodEnd)
         await queueCancelledEmail(tx, services, { ...subscription, ...changes }, now);
+      if (!changes.cancelAtPeriodEnd && subscription.cancelAtPeriodEnd)
+        await queuePeriodEmail(tx, services, { ...subscription, ...changes }, "subscription-resumed");
       return;
     }
     case "charge.refunded":
