@@ -142,6 +142,12 @@ export async function listAccount(
   return listed;
 }
 
+/** The ids of every subscription the customer owns. */
+export async function ownedSubscriptionIds(executor: Executor, customer: Customer): Promise<string[]> {
+  const rows = await executor.select({ id: subscriptions.id }).from(subscriptions).where(ownedBy(customer));
+  return rows.map((row) => row.id);
+}
+
 export async function ownedSubscription(executor: Executor, customer: Customer, subscriptionId: string) {
   const [subscription] = await executor
     .select()
