@@ -180,7 +180,14 @@ describe("the buyer's account page", () => {
     await expectToast(page, "Renewal Resumed");
     await expect.poll(() => status.innerText()).toBe("Active");
 
+    // Without Stripe, the payment history a portal would show; each payment leads to its receipt.
     await page.getByRole("button", { name: "Manage payment method and invoices" }).click();
+    await page.waitForURL(`${server.url}/account/billing`);
+    await page.getByRole("heading", { name: "Payments and invoices" }).waitFor();
+    const payment = page.getByTestId("billing-history").getByRole("row").nth(1);
+    expect(await payment.innerText()).toContain(plan.price);
+    expect(await payment.innerText()).toContain("Paid");
+    await payment.getByRole("link", { name: /^Receipt of order / }).click();
     await page.waitForURL(/\/account\/receipts\//);
     await page.getByRole("heading", { name: "Receipt" }).waitFor();
     expect(await page.getByTestId("order-number").innerText()).toMatch(

@@ -54,9 +54,9 @@ export function BillingHistoryTable({ entries }: { entries: BillingHistoryEntry[
                   {entry.kind === "payment" ? (
                     <Link
                       to={`/account/receipts/${entry.subscriptionId}`}
+                      aria-label={`Receipt of order ${entry.orderNumber}`}
                       className="font-mono text-xs text-primary underline underline-offset-2"
                     >
-                      <span className="sr-only">Receipt of order </span>
                       {entry.orderNumber}
                     </Link>
                   ) : (
