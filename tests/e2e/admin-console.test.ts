@@ -120,7 +120,7 @@ describe("the staff console in a real browser", () => {
     ]);
     expect(answer.status()).toBe(200);
     await page.getByText("1 result for “console-buy”").waitFor();
-    await page.getByRole("link", { name: `active subscription of ${BUYER}` }).click();
+    await page.getByRole("link", { name: `Active subscription of ${BUYER}` }).click();
     await page.waitForURL(`${server.url}/admin/subscriptions/${subscription!.id}`);
     await waitForHydration(page);
     await page.getByRole("heading", { level: 1, name: /^Subscription / }).waitFor();

@@ -138,6 +138,15 @@ describe.each(databaseKinds)("staff actions by subscription state on %s", (kind)
     },
   );
 
+  it("refunds and cancels while other customers buy, without a deadlock between them", async () => {
+    const flows = Array.from({ length: 12 }, async (_, index) => {
+      const subscription = await bought();
+      const response = await act(subscription.id, index % 2 ? "refund" : "cancel-now");
+      return `${response.status}`;
+    });
+    expect(await Promise.all(flows)).toEqual(Array.from({ length: 12 }, () => "200"));
+  });
+
   it("shows each state in its own words and colour: refunded is not green like active", async () => {
     const badge = async (state: string) => {
       const subscription = await inState(state);

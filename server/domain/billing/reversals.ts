@@ -272,11 +272,13 @@ async function endSubscription(
   // A dispute stays on record: a refund arriving later does not turn it into "refunded".
   const status = subscription.status === "disputed" ? "disputed" : STATUS_OF[reversal.kind];
   const expiresAt = subscription.expiresAt < now ? subscription.expiresAt : now;
+  // Devices first: revoking locks their server's row, then its peer-version row, the order device
+  // issuing takes them in; the status change after it logs peer changes (that row) again.
+  await revokeSubscriptionDevices(tx, [subscription.id], now);
   await tx
     .update(subscriptions)
     .set({ status, expiresAt, updatedAt: now })
     .where(eq(subscriptions.id, subscription.id));
-  await revokeSubscriptionDevices(tx, [subscription.id], now);
   if (!REVERSED_STATUSES.includes(subscription.status))
     await queueRefundedEmail(
       tx,

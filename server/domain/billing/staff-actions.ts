@@ -163,12 +163,14 @@ export async function cancelSubscription(
     const current = await lockSubscription(tx, subscription.id);
     requireApplicable(current, "cancel-now", now);
     const endedAt = current.expiresAt < now ? current.expiresAt : now;
+    // Devices first: revoking locks their server's row, then its peer-version row, the order device
+    // issuing takes them in; the status change after it logs peer changes (that row) again.
+    const revokedDevices = await revokeSubscriptionDevices(tx, [current.id], now);
     const [ended] = await tx
       .update(subscriptions)
       .set({ status: "canceled", cancelAtPeriodEnd: false, expiresAt: endedAt, updatedAt: now })
       .where(eq(subscriptions.id, current.id))
       .returning();
-    const revokedDevices = await revokeSubscriptionDevices(tx, [current.id], now);
     await queueCancelledEmail(tx, services, ended!, now);
     await audit(tx, { paidUntil: current.expiresAt.toISOString(), revokedDevices });
     return ended!;
