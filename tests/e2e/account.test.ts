@@ -232,6 +232,12 @@ describe("the buyer's account page", () => {
       problems.push(...(await axeViolations(page, viewport)).map((problem) => `signed in: ${problem}`));
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
+      // The payment history ("Manage payment method and invoices" without Stripe) too.
+      await open(page, `${server.url}/account/billing`);
+      await page.getByRole("heading", { name: "Payments and invoices" }).waitFor();
+      problems.push(...(await axeViolations(page, viewport)).map((problem) => `payments: ${problem}`));
+      const wider = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(wider, "the payment history is wider than the screen").toBeLessThanOrEqual(0);
       await page.close();
       expect(problems).toEqual([]);
     },

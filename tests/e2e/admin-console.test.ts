@@ -176,6 +176,7 @@ describe("the staff console in a real browser", () => {
     );
     expect(await buyPage.getByText("Verification Failed").count()).toBe(0);
     expect(await buyPage.getByText("Invalid Payment Session").count()).toBe(0);
+    expect(await axeViolations(buyPage)).toEqual([]);
 
     // So does /account, signed in by the e-mailed link.
     await open(buyPage, `${server.url}/account`);

@@ -4,7 +4,7 @@ import { findPlan, type PlanType } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import { devices, subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
 import type { BillingServices } from "#server/domain/billing/fulfil.ts";
-import { reversalDates } from "#server/domain/billing/reversals.ts";
+import { reversalDates } from "#server/domain/billing/history.ts";
 import { queueDeviceNoticeEmail } from "#server/domain/mail/customer-emails.ts";
 import { alternateOffer, downloadUrl, type AlternateOffer } from "#server/domain/vpn/config-file.ts";
 import { isConfigOutdated } from "#server/domain/vpn/config-notices.ts";

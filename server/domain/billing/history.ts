@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
 import { findPlan } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import { chargeReversals, checkoutSessions, subscriptions } from "#server/db/schema/index.ts";
@@ -73,4 +73,21 @@ export async function billingHistory(
     });
   }
   return entries.sort((a, b) => b.at.localeCompare(a.at));
+}
+
+/** When each of these subscriptions' payment went back (the first reversal applied to it). */
+export async function reversalDates(
+  executor: Executor,
+  subscriptionIds: string[],
+): Promise<Map<string, Date>> {
+  const rows = await executor
+    .select({ subscriptionId: chargeReversals.subscriptionId, at: chargeReversals.appliedAt })
+    .from(chargeReversals)
+    .where(
+      and(inArray(chargeReversals.subscriptionId, subscriptionIds), isNotNull(chargeReversals.appliedAt)),
+    )
+    .orderBy(asc(chargeReversals.appliedAt));
+  const dates = new Map<string, Date>();
+  for (const row of rows) if (!dates.has(row.subscriptionId!)) dates.set(row.subscriptionId!, row.at!);
+  return dates;
 }

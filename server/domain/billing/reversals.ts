@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import Stripe from "stripe";
-import type { Executor, Transaction } from "#server/db/client.ts";
+import type { Transaction } from "#server/db/client.ts";
 import {
   chargeReversals,
   checkoutSessions,
@@ -300,37 +300,6 @@ function customerNotice(
     currency: reversal.currency,
     at: now,
   };
-}
-
-/** When each of these subscriptions' payment went back (the first reversal applied to it). */
-export async function reversalDates(
-  executor: Executor,
-  subscriptionIds: string[],
-): Promise<Map<string, Date>> {
-  const rows = await executor
-    .select({ subscriptionId: chargeReversals.subscriptionId, at: chargeReversals.appliedAt })
-    .from(chargeReversals)
-    .where(
-      and(inArray(chargeReversals.subscriptionId, subscriptionIds), isNotNull(chargeReversals.appliedAt)),
-    )
-    .orderBy(asc(chargeReversals.appliedAt));
-  const dates = new Map<string, Date>();
-  for (const row of rows) if (!dates.has(row.subscriptionId!)) dates.set(row.subscriptionId!, row.at!);
-  return dates;
-}
-
-/** When and how a subscription's payment went back, for its owner's pages; undefined if it did not. */
-export async function reversalOf(
-  executor: Executor,
-  subscriptionId: string,
-): Promise<{ kind: ReversalKind; at: Date } | undefined> {
-  const [row] = await executor
-    .select({ kind: chargeReversals.kind, at: chargeReversals.appliedAt })
-    .from(chargeReversals)
-    .where(and(eq(chargeReversals.subscriptionId, subscriptionId), isNotNull(chargeReversals.appliedAt)))
-    .orderBy(asc(chargeReversals.appliedAt))
-    .limit(1);
-  return row?.at ? { kind: row.kind, at: row.at } : undefined;
 }
 
 /** One e-mail to each staff address, queued in the event's transaction; no links or keys in it. */

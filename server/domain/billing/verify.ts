@@ -27,7 +27,7 @@ import {
   subscriptionEnded,
 } from "./errors.ts";
 import { fulfilCheckout, type BillingServices, type StripeReferences } from "./fulfil.ts";
-import { reversalOf } from "./reversals.ts";
+import { reversalDates } from "./history.ts";
 import { receivedPayment, sessionState, stripeClient } from "./stripe-provider.ts";
 
 export interface VerifiedPayment {
@@ -145,8 +145,8 @@ export async function verifyPayment(
 /** A refunded or disputed order is answered as such, with the day its payment went back. */
 async function refuseReversed(executor: Executor, subscription: Subscription): Promise<void> {
   if (subscription.status !== "refunded" && subscription.status !== "disputed") return;
-  const reversal = await reversalOf(executor, subscription.id);
-  throw new PaymentReversed(subscription.status, reversal?.at ?? subscription.updatedAt);
+  const at = (await reversalDates(executor, [subscription.id])).get(subscription.id);
+  throw new PaymentReversed(subscription.status, at ?? subscription.updatedAt);
 }
 
 /**
