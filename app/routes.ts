@@ -83,6 +83,7 @@ export default [
 
   // The buyer's own account (decision 067)
   route("account", "routes/account.tsx"),
+  route("account/billing", "routes/account-billing.tsx"),
   route("account/receipts/:subscriptionId", "routes/account-receipt.tsx"),
 
   // Staff

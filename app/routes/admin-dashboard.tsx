@@ -25,7 +25,10 @@ const WINDOWS = Object.keys(WINDOW_LABELS) as DashboardWindow[];
 
 const WINDOW_ROWS: { label: string; value: (figures: WindowFigures) => string }[] = [
   { label: "Paid orders", value: (figures) => String(figures.paidOrders) },
-  { label: "Revenue (USD)", value: (figures) => formatUsd(figures.revenueCents) },
+  { label: "Gross revenue (USD)", value: (figures) => formatUsd(figures.grossRevenueCents) },
+  { label: "Refunded (USD)", value: (figures) => formatUsd(figures.refundedCents) },
+  { label: "Disputed (USD)", value: (figures) => formatUsd(figures.disputedCents) },
+  { label: "Net revenue (USD)", value: (figures) => formatUsd(figures.revenueCents) },
   { label: "New subscriptions", value: (figures) => String(figures.newSubscriptions) },
   { label: "Cancellations", value: (figures) => String(figures.cancellations) },
   { label: "Refunds", value: (figures) => String(figures.refunds) },
@@ -96,7 +99,7 @@ export default function AdminDashboard({ loaderData: figures }: Route.ComponentP
             {plans.map(([planId, planName]) => (
               <tr key={planId} className="border-b text-muted-foreground">
                 <th scope="row" className="py-2 pl-4 pr-4 font-normal">
-                  {planName} revenue
+                  {planName} gross revenue
                 </th>
                 {WINDOWS.map((window) => {
                   const plan = figures.windows[window].revenueByPlan.find((entry) => entry.planId === planId);

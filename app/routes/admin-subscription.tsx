@@ -4,8 +4,8 @@ import { data, Link, useRevalidator } from "react-router";
 import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { adminCall } from "#app/components/admin/api.ts";
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
-import { Badge } from "#app/components/ui/badge.tsx";
-import { Input } from "#app/components/ui/input.tsx";
+import { SubscriptionActions } from "#app/components/admin/subscription-actions.tsx";
+import { displayStateOf, SubscriptionStatusBadge } from "#app/components/subscription-status-badge.tsx";
 import { adminPageMeta } from "#app/lib/meta.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import { subscriptionPage, type SubscriptionPage } from "#server/domain/ops/subscription-page.ts";
@@ -67,69 +67,6 @@ function Table({ head, rows }: { head: string[]; rows: React.ReactNode[][] }) {
   );
 }
 
-function SubscriptionActions({ subscription }: { subscription: SubscriptionPage["subscription"] }) {
-  const { revalidate } = useRevalidator();
-  const subscriptionId = subscription.id;
-  const call = (path: string, body: Record<string, unknown>) => (reason: string) =>
-    adminCall(`subscriptions/${path}`, { subscriptionId, reason, ...body });
-  return (
-    <div className="mt-4 flex flex-wrap gap-2">
-      <ConfirmAction
-        label="Extend"
-        title="Extend this subscription"
-        description="Adds days to the paid period; on Stripe the next charge moves to the new date, free of charge."
-        fields={
-          <label className="grid gap-1 text-sm font-medium">
-            Days (1 to 366)
-            <Input name="days" type="number" min={1} max={366} required defaultValue={7} />
-          </label>
-        }
-        run={(reason, form) =>
-          adminCall("subscriptions/extend", { subscriptionId, reason, days: Number(form.get("days")) })
-        }
-        onDone={revalidate}
-        successMessage="Subscription extended"
-      />
-      {subscription.recurring ? (
-        <ConfirmAction
-          label="Cancel at period end"
-          title="Cancel at the end of the period"
-          description="The plan stops renewing; its configs keep working until the period ends."
-          run={call("cancel", { when: "period-end" })}
-          onDone={revalidate}
-          successMessage="The subscription will end at its period end"
-        />
-      ) : null}
-      <ConfirmAction
-        label="Cancel now"
-        title="Cancel this subscription now"
-        description="It ends at once: every device is revoked and, on Stripe, no further charge is made. No money goes back."
-        variant="destructive"
-        run={call("cancel", { when: "now" })}
-        onDone={revalidate}
-        successMessage="Subscription cancelled"
-      />
-      <ConfirmAction
-        label="Refund"
-        title="Refund this subscription"
-        description="The payment goes back to the customer (on Stripe, a full refund), the subscription ends and every device is revoked."
-        variant="destructive"
-        run={call("refund", {})}
-        onDone={revalidate}
-        successMessage="Refunded"
-      />
-      <ConfirmAction
-        label="Reactivate"
-        title="Reactivate this subscription"
-        description="Undoes a cancellation while the paid period lasts; device 1 is issued again if no device is live. A refunded plan cannot be reactivated."
-        run={call("reactivate", {})}
-        onDone={revalidate}
-        successMessage="Subscription reactivated"
-      />
-    </div>
-  );
-}
-
 function DeviceActions({ device }: { device: SubscriptionPage["devices"][number] }) {
   const { revalidate } = useRevalidator();
   if (device.revokedAt)
@@ -168,7 +105,7 @@ function DeviceActions({ device }: { device: SubscriptionPage["devices"][number]
 }
 
 export default function AdminSubscription({ loaderData }: Route.ComponentProps) {
-  const { subscription, history, payments, devices, emails } = loaderData;
+  const { subscription, actions, history, payments, devices, emails } = loaderData;
   return (
     <section className="px-4 py-8 md:px-8">
       <p className="text-sm">
@@ -187,7 +124,7 @@ export default function AdminSubscription({ loaderData }: Route.ComponentProps) 
         </dd>
         <dt className="font-medium">Status</dt>
         <dd>
-          <Badge data-testid="subscription-status">{subscription.status}</Badge>
+          <SubscriptionStatusBadge state={displayStateOf(subscription)} data-testid="subscription-status" />
           {subscription.cancelAtPeriodEnd ? " · cancels at period end" : ""}
         </dd>
         <dt className="font-medium">Paid until</dt>
@@ -206,7 +143,7 @@ export default function AdminSubscription({ loaderData }: Route.ComponentProps) 
           </>
         ) : null}
       </dl>
-      <SubscriptionActions subscription={subscription} />
+      <SubscriptionActions subscriptionId={subscription.id} actions={actions} />
 
       <Section title="Devices">
         {devices.length === 0 ? <p className="text-sm text-muted-foreground">None.</p> : null}

@@ -14,8 +14,11 @@ import {
   PAYING_BROWSER_ERROR,
   RATE_LIMITED_ERROR,
   requestVerification,
+  reversedOrderOf,
+  type ReversedOrder,
   type VerificationResponse,
 } from "#app/components/purchase/verification.ts";
+import { ReversedOrderNotice } from "#app/components/purchase/reversed-order.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent } from "#app/components/ui/card.tsx";
 import { addDeviceRefusal, addDeviceRefusalMessage } from "#app/lib/device-actions.ts";
@@ -29,7 +32,11 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: "robots", content: "noindex" },
 ];
 
-type View = { state: "verifying" } | { state: "invalid" } | ({ state: "success" } & Verified);
+type View =
+  | { state: "verifying" }
+  | { state: "invalid" }
+  | { state: "reversed"; order: ReversedOrder }
+  | ({ state: "success" } & Verified);
 
 /** What a successful verification shows: the plan, its configs (none while pending), who may add. */
 interface Verified {
@@ -80,6 +87,11 @@ export default function PaymentSuccess() {
           setView({ state: "success", ...verified });
           return;
         }
+        const reversed = reversedOrderOf(result);
+        if (reversed) {
+          setView({ state: "reversed", order: reversed });
+          return;
+        }
         if (result.error === DEVICE_LIMIT_ERROR) {
           toast.error("Device Limit Reached", { description: result.message });
         } else {
@@ -100,6 +112,8 @@ export default function PaymentSuccess() {
       if (verified.configs.length === 0) return;
       toast.success(...READY_TOAST);
       setView({ state: "success", ...verified });
+    } else if (reversedOrderOf(result)) {
+      setView({ state: "reversed", order: reversedOrderOf(result)! });
     } else if (result.error !== RATE_LIMITED_ERROR) {
       verificationFailed();
       setView({ state: "invalid" });
@@ -117,6 +131,8 @@ export default function PaymentSuccess() {
         toast.success("Device Added", {
           description: `The config for device ${result.configSlot} is ready.`,
         });
+      } else if (reversedOrderOf(result)) {
+        setView({ state: "reversed", order: reversedOrderOf(result)! });
       } else if (result.error === DEVICE_LIMIT_ERROR) {
         toast.error("Device Limit Reached", { description: result.message });
         setView((current) => (current.state === "success" ? withSlotsTaken(current) : current));
@@ -145,6 +161,14 @@ export default function PaymentSuccess() {
         <p className="text-muted-foreground" role="status">
           Please wait while we confirm your payment and prepare your configuration...
         </p>
+      </StatusSection>
+    );
+  }
+
+  if (view.state === "reversed") {
+    return (
+      <StatusSection icon={null}>
+        <ReversedOrderNotice order={view.order} />
       </StatusSection>
     );
   }

@@ -227,7 +227,14 @@ describe("the buyer's account page", () => {
     await expectToast(page, "Renewal Resumed");
     await expect.poll(() => status.innerText()).toBe("Active");
 
+    // Without Stripe, the payment history a portal would show; each payment leads to its receipt.
     await page.getByRole("button", { name: "Manage payment method and invoices" }).click();
+    await page.waitForURL(`${server.url}/account/billing`);
+    await page.getByRole("heading", { name: "Payments and invoices" }).waitFor();
+    const payment = page.getByTestId("billing-history").getByRole("row").nth(1);
+    expect(await payment.innerText()).toContain(plan.price);
+    expect(await payment.innerText()).toContain("Paid");
+    await payment.getByRole("link", { name: /^Receipt of order / }).click();
     await page.waitForURL(/\/account\/receipts\//);
     await page.getByRole("heading", { name: "Receipt" }).waitFor();
     expect(await page.getByTestId("order-number").innerText()).toMatch(
@@ -272,6 +279,12 @@ describe("the buyer's account page", () => {
       problems.push(...(await axeViolations(page, viewport)).map((problem) => `signed in: ${problem}`));
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
+      // The payment history ("Manage payment method and invoices" without Stripe) too.
+      await open(page, `${server.url}/account/billing`);
+      await page.getByRole("heading", { name: "Payments and invoices" }).waitFor();
+      problems.push(...(await axeViolations(page, viewport)).map((problem) => `payments: ${problem}`));
+      const wider = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(wider, "the payment history is wider than the screen").toBeLessThanOrEqual(0);
       await page.close();
       expect(problems).toEqual([]);
     },

@@ -1,7 +1,8 @@
 // The staff console as staff use it (issues 15 and 24): an admin signs in, sees on the dashboard the
 // order just bought through the built-in checkout, finds it by typing part of the e-mail, resends its
-// config, revokes device 1 and refunds it, and reads the three actions with their reasons in the
-// audit log, each linked to what it touched; an editor sees the Blog section only. On a phone the
+// config, revokes device 1 and refunds it — the buyer is e-mailed, the buyer's success page and
+// /account say refunded, the dashboard's net revenue drops — and reads the three actions with their
+// reasons in the audit log, each linked to what it touched; an editor sees the Blog section only. On a phone the
 // menu is a drawer, the order is found by the buyer's name, its address wraps only between words,
 // and the CSV export downloads. axe-core and a width check cover every console page at 390 px.
 import fs from "node:fs/promises";
@@ -11,15 +12,17 @@ import { eq } from "drizzle-orm";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routeConfig from "#app/routes.ts";
+import { formatLongDate } from "#app/lib/format.ts";
 import { findPlan } from "#app/lib/plans.ts";
-import { blogPosts, devices, subscriptions } from "#server/db/schema/index.ts";
+import { blogPosts, chargeReversals, devices, subscriptions } from "#server/db/schema/index.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
+import { signInLinkFromOutboxFiles } from "../support/account.ts";
 import { insertPosts } from "../support/blog.ts";
 import { freePort, signUpAndConfirm, STAFF_EMAIL, toast } from "../support/admin-browser.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
 import { launchBrowser, waitForHydration } from "../support/browser.ts";
 import { OTHER_STAFF_EMAIL } from "../integration/admin-helpers.ts";
-import { buyUntilCheckout, expectToast, payOnCheckout } from "./purchase-support.ts";
+import { buyUntilCheckout, expectToast, open, payOnCheckout } from "./purchase-support.ts";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE_PATH = require.resolve("axe-core/axe.min.js");
@@ -59,16 +62,19 @@ describe("the staff console in a real browser", () => {
     await server?.stop();
   });
 
-  /** How many .eml files the mail worker has written to the buyer. */
-  async function emailsToBuyer(): Promise<number> {
+  /** The .eml files the mail worker has written to the buyer, each as its text. */
+  async function emailFilesToBuyer(): Promise<string[]> {
     const outbox = path.join(server.dataDir, "outbox");
     const names = (await fs.readdir(outbox).catch(() => [] as string[])).filter((name) =>
       name.endsWith(".eml"),
     );
-    let count = 0;
-    for (const name of names)
-      if ((await fs.readFile(path.join(outbox, name), "utf8")).includes(`To: ${BUYER}`)) count++;
-    return count;
+    const texts = await Promise.all(names.map((name) => fs.readFile(path.join(outbox, name), "utf8")));
+    return texts.filter((text) => text.includes(`To: ${BUYER}`));
+  }
+
+  /** How many .eml files the mail worker has written to the buyer. */
+  async function emailsToBuyer(): Promise<number> {
+    return (await emailFilesToBuyer()).length;
   }
 
   async function confirm(page: Page, scope: Locator, label: string, reason: string) {
@@ -78,13 +84,13 @@ describe("the staff console in a real browser", () => {
     await dialog.getByRole("button", { name: label, exact: true }).click();
   }
 
-  it("dashboard → search → resend the config, revoke device 1, refund → the audit log lists the three with their reasons", async () => {
+  it("dashboard → search → resend the config, revoke device 1, refund (the buyer is e-mailed, the success page and /account say refunded, net revenue drops) → the audit log lists the three with their reasons", async () => {
     const buyer = await browser.newContext();
     const buyPage = await buyer.newPage();
     await buyUntilCheckout(buyPage, server.url, findPlan("pro-monthly")!, BUYER);
     await payOnCheckout(buyPage, "4242 4242 4242 4242");
     await expectToast(buyPage, "Payment Successful");
-    await buyer.close();
+    const successPage = buyPage.url();
     const [subscription] = await server.services.db
       .select()
       .from(subscriptions)
@@ -105,8 +111,8 @@ describe("the staff console in a real browser", () => {
     await waitForHydration(page);
     const paidOrders = page.getByRole("row", { name: /^Paid orders/ });
     expect(await paidOrders.getByRole("cell").allInnerTexts()).toEqual(["1", "1", "1"]);
-    const revenue = page.getByRole("row", { name: /^Revenue \(USD\)/ });
-    expect(await revenue.getByRole("cell").first().innerText()).toBe(findPlan("pro-monthly")!.price);
+    const netRevenue = page.getByRole("row", { name: /^Net revenue \(USD\)/ });
+    expect(await netRevenue.getByRole("cell").first().innerText()).toBe(findPlan("pro-monthly")!.price);
 
     const [answer] = await Promise.all([
       page.waitForResponse((response) => new URL(response.url()).pathname === "/api/admin/search"),
@@ -114,7 +120,7 @@ describe("the staff console in a real browser", () => {
     ]);
     expect(answer.status()).toBe(200);
     await page.getByText("1 result for “console-buy”").waitFor();
-    await page.getByRole("link", { name: `active subscription of ${BUYER}` }).click();
+    await page.getByRole("link", { name: `Active subscription of ${BUYER}` }).click();
     await page.waitForURL(`${server.url}/admin/subscriptions/${subscription!.id}`);
     await waitForHydration(page);
     await page.getByRole("heading", { level: 1, name: /^Subscription / }).waitFor();
@@ -134,12 +140,65 @@ describe("the staff console in a real browser", () => {
     await confirm(page, page.locator("body"), "Refund", "customer asked within 7 days");
     const deviceId = device!.id;
     await toast(page, "Refunded").waitFor();
-    await expect.poll(() => page.getByTestId("subscription-status").innerText()).toBe("refunded");
+    await expect.poll(() => page.getByTestId("subscription-status").innerText()).toBe("Refunded");
+    // The page offers no action on a refunded subscription.
+    await page.getByTestId("no-staff-actions").waitFor();
+    expect(await page.getByRole("button", { name: "Refund", exact: true }).count()).toBe(0);
     const after = await server.services.db
       .select()
       .from(devices)
       .where(eq(devices.subscriptionId, subscription!.id));
     expect(after.every((row) => row.revokedAt !== null)).toBe(true);
+    const [reversal] = await server.services.db
+      .select()
+      .from(chargeReversals)
+      .where(eq(chargeReversals.subscriptionId, subscription!.id));
+    const refundedOn = formatLongDate(reversal!.appliedAt);
+
+    // The buyer is e-mailed the refund: the amount, and where to buy again.
+    const price = findPlan("pro-monthly")!.price;
+    await expect
+      .poll(async () => (await emailFilesToBuyer()).filter((text) => text.includes("is refunded")).length, {
+        timeout: 10_000,
+      })
+      .toBe(1);
+    const refundEmail = (await emailFilesToBuyer())
+      .find((text) => text.includes("is refunded"))!
+      .replace(/=\r?\n/g, "");
+    expect(refundEmail).toContain(`Amount refunded: ${price}`);
+    expect(refundEmail).toContain(`${server.url}/pricing`);
+
+    // The buyer's success page says refunded, with the date and a way to support; no failure shown.
+    await buyPage.goto(successPage);
+    await buyPage.getByRole("heading", { name: `Refunded on ${refundedOn}` }).waitFor();
+    expect(await buyPage.getByRole("link", { name: "Contact Support" }).getAttribute("href")).toBe(
+      "/contact",
+    );
+    expect(await buyPage.getByText("Verification Failed").count()).toBe(0);
+    expect(await buyPage.getByText("Invalid Payment Session").count()).toBe(0);
+    expect(await axeViolations(buyPage)).toEqual([]);
+
+    // So does /account, signed in by the e-mailed link.
+    await open(buyPage, `${server.url}/account`);
+    await buyPage.getByLabel("E-mail address").fill(BUYER);
+    await buyPage.getByRole("button", { name: "Email me a sign-in link" }).click();
+    await buyPage.getByTestId("sign-in-sent").waitFor();
+    await open(buyPage, await signInLinkFromOutboxFiles(server.dataDir, BUYER));
+    await buyPage.getByRole("button", { name: "Sign in", exact: true }).click();
+    await buyPage.waitForURL(`${server.url}/account`);
+    expect(await buyPage.getByTestId("subscription-status").innerText()).toBe(`Refunded on ${refundedOn}`);
+    const notice = buyPage.getByTestId("reversed-notice");
+    expect(await notice.innerText()).toContain(`Refunded on ${refundedOn}`);
+    expect(await notice.getByRole("link", { name: "Contact support" }).getAttribute("href")).toBe("/contact");
+    await buyer.close();
+
+    // The dashboard's net revenue dropped by the refund; gross and refunded show both.
+    await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Dashboard" }).click();
+    await page.getByRole("heading", { name: "Dashboard" }).waitFor();
+    await expect.poll(() => netRevenue.getByRole("cell").first().innerText()).toBe("$0.00");
+    const firstCell = (label: RegExp) => page.getByRole("row", { name: label }).getByRole("cell").first();
+    expect(await firstCell(/^Gross revenue \(USD\)/).innerText()).toBe(price);
+    expect(await firstCell(/^Refunded \(USD\)/).innerText()).toBe(price);
 
     await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Audit log" }).click();
     await page.locator("tbody tr").first().waitFor();

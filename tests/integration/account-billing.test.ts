@@ -1,5 +1,6 @@
-// The account page's billing actions (decision 071): cancel at period end, resume, and the
-// payment-method link, which without Stripe is the plain receipt page.
+// The account page's billing actions (decision 071): cancel at period end, resume (each e-mailed),
+// and the payment-method link, which without Stripe is the customer's own payment history
+// (decision 103) with a plain receipt per order.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findPlan } from "#app/lib/plans.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
@@ -7,7 +8,7 @@ import { orderNumberOf } from "#server/domain/billing/self-service.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
 import { accountRequest, buy, signedInCustomer } from "../support/account.ts";
-import { createAccount, STAFF_EMAIL } from "./admin-helpers.ts";
+import { createAccount, queuedEmails, STAFF_EMAIL } from "./admin-helpers.ts";
 
 describe.each(databaseKinds)("the customer's billing actions, on %s", (kind) => {
   let app: TestApp;
@@ -42,6 +43,17 @@ describe.each(databaseKinds)("the customer's billing actions, on %s", (kind) => 
     const resume = await accountRequest(app, "subscriptions/resume", { subscriptionId }, ada);
     expect(resume.status).toBe(200);
     expect(await onlySubscription(ada)).toMatchObject({ status: "active", expiresAt });
+
+    // Each change is e-mailed once; resuming again changes nothing and sends nothing.
+    expect((await accountRequest(app, "subscriptions/resume", { subscriptionId }, ada)).status).toBe(200);
+    const kinds = (await queuedEmails(app, "ada@example.com")).map((mail) => mail.kind);
+    expect(kinds.filter((kind) => kind === "subscription-cancelled")).toHaveLength(1);
+    expect(kinds.filter((kind) => kind === "subscription-resumed")).toHaveLength(1);
+    const resumed = (await queuedEmails(app, "ada@example.com")).find(
+      (mail) => mail.kind === "subscription-resumed",
+    )!;
+    expect(resumed.subject).toContain("renews again");
+    expect(resumed.text).toContain(findPlan("pro-monthly")!.price);
   });
 
   it("refuses to cancel a one-time pass, which just shows its end", async () => {
@@ -52,34 +64,67 @@ describe.each(databaseKinds)("the customer's billing actions, on %s", (kind) => 
     expect(await onlySubscription(bola)).toMatchObject({ status: "active" });
   });
 
-  it("sends the payment-method link to the receipt page without Stripe, and shows the receipt to its owner only", async () => {
+  it("sends the payment-method link to the customer's own payment history, with each payment, refund and receipt", async () => {
     const { id: subscriptionId } = await onlySubscription(ada);
     const billing = await accountRequest(app, "subscriptions/billing", { subscriptionId }, ada);
     expect(billing.status).toBe(200);
     const { url } = (await billing.json()) as { url: string };
-    expect(url).toBe(`/account/receipts/${subscriptionId}`);
+    expect(url).toBe("/account/billing");
 
     const page = await app.request(url, { headers: { cookie: ada } });
     expect(page.status).toBe(200);
     expect(page.headers.get("cache-control")).toContain("no-store");
     const html = await page.text();
+    expect(html).toContain("Payments and invoices");
     expect(html).toContain(orderNumberOf(subscriptionId));
     expect(html).toContain(findPlan("pro-monthly")!.name);
-    expect(html).toContain("ada@example.com");
+    expect(html).toContain(findPlan("pro-monthly")!.price);
+    expect(html).toContain(">Paid<");
+    expect(html).toContain(`/account/receipts/${subscriptionId}`);
+    // Another customer's order never shows: not in the history, not as a receipt.
+    const { id: bolasId } = await onlySubscription(bola);
+    expect(html).not.toContain(orderNumberOf(bolasId));
+    expect(html).not.toContain(findPlan("unlock")!.name);
+    const bolasPage = await (await app.request(url, { headers: { cookie: bola } })).text();
+    expect(bolasPage).toContain(orderNumberOf(bolasId));
+    expect(bolasPage).not.toContain(orderNumberOf(subscriptionId));
 
-    expect((await app.request(url, { headers: { cookie: bola } })).status).toBe(404);
+    const receiptPage = await app.request(`/account/receipts/${subscriptionId}`, {
+      headers: { cookie: ada },
+    });
+    expect(receiptPage.status).toBe(200);
+    const receiptHtml = await receiptPage.text();
+    expect(receiptHtml).toContain(orderNumberOf(subscriptionId));
+    expect(receiptHtml).toContain("ada@example.com");
+    const receipt = `/account/receipts/${subscriptionId}`;
+    expect((await app.request(receipt, { headers: { cookie: bola } })).status).toBe(404);
     expect((await app.request("/account/receipts/not-a-uuid", { headers: { cookie: ada } })).status).toBe(
       404,
     );
-    // A staff session is not a customer session (decision 067): no receipt, no billing action.
+    // A staff session is not a customer session (decision 067): no history, no receipt, no billing action.
     const staff = await createAccount(app, STAFF_EMAIL);
-    const asStaff = await app.request(url, { headers: { cookie: staff.cookie }, redirect: "manual" });
-    expect(asStaff.status).toBe(302);
-    expect(asStaff.headers.get("location")).toBe("/account");
+    for (const path of [url, receipt]) {
+      const asStaff = await app.request(path, { headers: { cookie: staff.cookie }, redirect: "manual" });
+      expect(asStaff.status, path).toBe(302);
+      expect(asStaff.headers.get("location")).toBe("/account");
+      const signedOut = await app.request(path, { redirect: "manual" });
+      expect(signedOut.status, path).toBe(302);
+      expect(signedOut.headers.get("location")).toBe("/account");
+    }
     for (const path of ["subscriptions/cancel", "subscriptions/resume", "subscriptions/billing"])
       expect((await accountRequest(app, path, { subscriptionId }, staff.cookie)).status, path).toBe(401);
-    const signedOut = await app.request(url, { redirect: "manual" });
-    expect(signedOut.status).toBe(302);
-    expect(signedOut.headers.get("location")).toBe("/account");
+
+    // A refund staff made shows as its own line, and the payment it took back as refunded.
+    const refunded = await app.request("/api/admin/subscriptions/refund", {
+      json: { subscriptionId, reason: "customer asked" },
+      headers: { cookie: staff.cookie },
+    });
+    expect(refunded.status).toBe(200);
+    const after = await (await app.request(url, { headers: { cookie: ada } })).text();
+    expect(after).toContain(">Refund<");
+    expect(after).toContain(">Refunded<");
+    expect(after).toContain(`−${findPlan("pro-monthly")!.price}`);
+    expect(after).not.toContain(">Paid<");
+    expect(after).not.toContain(orderNumberOf(bolasId));
   });
 });

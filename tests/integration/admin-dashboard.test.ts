@@ -10,14 +10,14 @@ import {
   subscriptions,
   vpnServers,
 } from "#server/db/schema/index.ts";
-import { cancelAtPeriodEnd } from "#server/domain/billing/self-service.ts";
+import { cancelAtPeriodEnd, resumeSubscription } from "#server/domain/billing/self-service.ts";
 import { dashboardFigures, type DashboardFigures } from "#server/domain/ops/dashboard.ts";
 import { NODE_SEEN_WINDOW_MS } from "#server/domain/vpn/nodes.ts";
 import { buy } from "../support/account.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
 import { payWith, startCheckout, verify } from "../support/purchase.ts";
-import { createAccount, STAFF_EMAIL } from "./admin-helpers.ts";
+import { createAccount, queuedEmails, STAFF_EMAIL } from "./admin-helpers.ts";
 
 const DAY_MS = 86_400_000;
 const cents = (planId: string) => findPlan(planId)!.priceCents;
@@ -66,8 +66,7 @@ describe.each(databaseKinds)("the staff dashboard, on %s", (kind) => {
   const windowDelta = (
     after: DashboardFigures,
     before: DashboardFigures,
-    figure:
-      "paidOrders" | "revenueCents" | "newSubscriptions" | "devicesIssued" | "cancellations" | "refunds",
+    figure: Exclude<keyof DashboardFigures["windows"]["today"], "revenueByPlan">,
   ) => ({
     today: after.windows.today[figure] - before.windows.today[figure],
     last7Days: after.windows.last7Days[figure] - before.windows.last7Days[figure],
@@ -133,6 +132,81 @@ describe.each(databaseKinds)("the staff dashboard, on %s", (kind) => {
     expect(windowDelta(after, before, "refunds")).toEqual({ today: 1, last7Days: 1, last30Days: 1 });
     // The one cancelled at its period's end still works until then; the refunded one does not.
     expect(after.activeSubscriptions - before.activeSubscriptions).toBe(1);
+  });
+
+  it("counts revenue net of refunds, and shows the gross and what was refunded", async () => {
+    const now = new Date();
+    const before = await dashboardFigures(app.services.db, now);
+    const recent = await subscriptionOf(await buy(app, "pro-yearly", "net-recent@example.com"));
+    const older = await buy(app, "basic-monthly", "net-older@example.com");
+    await backdate(older, 10);
+    const refund = (subscriptionId: string) =>
+      app.request("/api/admin/subscriptions/refund", {
+        json: { subscriptionId, reason: "customer asked" },
+        headers: { cookie: adminCookie },
+      });
+    expect((await refund(recent.id)).status).toBe(200);
+    expect((await refund((await subscriptionOf(older)).id)).status).toBe(200);
+    const after = await dashboardFigures(app.services.db, new Date(Date.now() + 60_000));
+
+    const [yearly, monthly] = [cents("pro-yearly"), cents("basic-monthly")];
+    expect(windowDelta(after, before, "grossRevenueCents")).toEqual({
+      today: yearly,
+      last7Days: yearly,
+      last30Days: yearly + monthly,
+    });
+    // Refunds count when they are made: both today, the older order's too.
+    const both = { today: yearly + monthly, last7Days: yearly + monthly, last30Days: yearly + monthly };
+    expect(windowDelta(after, before, "refundedCents")).toEqual(both);
+    expect(windowDelta(after, before, "disputedCents")).toEqual({ today: 0, last7Days: 0, last30Days: 0 });
+    expect(windowDelta(after, before, "revenueCents")).toEqual({
+      today: -monthly,
+      last7Days: -monthly,
+      last30Days: 0,
+    });
+    for (const window of ["today", "last7Days", "last30Days"] as const) {
+      const figures = after.windows[window];
+      expect(figures.revenueCents).toBe(
+        figures.grossRevenueCents - figures.refundedCents - figures.disputedCents,
+      );
+    }
+
+    const html = await (await app.request("/admin", { headers: { cookie: adminCookie } })).text();
+    for (const label of ["Gross revenue (USD)", "Refunded (USD)", "Disputed (USD)", "Net revenue (USD)"])
+      expect(html, label).toContain(label);
+  });
+
+  it("counts a cancellation only while it stands: cancelled then resumed is not counted, and the customer hears of both", async () => {
+    // Every step on the real clock, after all the earlier tests' changes: the deltas are this plan's.
+    const figures = () => dashboardFigures(app.services.db, new Date());
+    const before = await figures();
+    const email = "resumes@example.com";
+    const resumed = await subscriptionOf(await buy(app, "pro-monthly", email));
+    await cancelAtPeriodEnd(app.services, resumed.id);
+    expect(windowDelta(await figures(), before, "cancellations")).toEqual({
+      today: 1,
+      last7Days: 1,
+      last30Days: 1,
+    });
+    await resumeSubscription(app.services, resumed.id);
+    const none = { today: 0, last7Days: 0, last30Days: 0 };
+    expect(windowDelta(await figures(), before, "cancellations")).toEqual(none);
+    expect((await queuedEmails(app, email)).map((mail) => mail.kind)).toEqual(
+      expect.arrayContaining(["subscription-cancelled", "subscription-resumed"]),
+    );
+
+    // Cancelled again, it counts once; ended at once after that, it is still the one cancellation.
+    await cancelAtPeriodEnd(app.services, resumed.id);
+    const cancelNow = await app.request("/api/admin/subscriptions/cancel", {
+      json: { subscriptionId: resumed.id, reason: "asked to end it now", when: "now" },
+      headers: { cookie: adminCookie },
+    });
+    expect(cancelNow.status).toBe(200);
+    expect(windowDelta(await figures(), before, "cancellations")).toEqual({
+      today: 1,
+      last7Days: 1,
+      last30Days: 1,
+    });
   });
 
   it("dates a cancellation by when it happened, not by the subscription's last change", async () => {

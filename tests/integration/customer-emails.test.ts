@@ -9,7 +9,7 @@ import {
 } from "#server/domain/account/account.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
 import { queueDueReminders } from "#server/domain/billing/reminders.ts";
-import { cancelAtPeriodEnd, orderNumberOf } from "#server/domain/billing/self-service.ts";
+import { cancelAtPeriodEnd, orderNumberOf, resumeSubscription } from "#server/domain/billing/self-service.ts";
 import { qrCodePng } from "#server/domain/mail/qr-code.ts";
 import { expireDue } from "#server/domain/vpn/lifecycle.ts";
 import type { TestApp } from "../support/app.ts";
@@ -178,6 +178,33 @@ describe.each(databaseKinds)("customer e-mails on %s", (kind) => {
     expect(cancelled).toHaveLength(1);
     expect(cancelled[0]!.subject).toBe("Your NaijaLink Pro Monthly is cancelled");
     expect(cancelled[0]!.text).toContain("Resume it on your account page");
+  });
+
+  it("resuming queues one renewal-resumed e-mail, whether resumed here or in Stripe's portal", async () => {
+    const here = await buy("pro-monthly");
+    await cancelAtPeriodEnd(app.services, here.subscription.id);
+    await resumeSubscription(app.services, here.subscription.id);
+    const remote = standIn.subscriptions.get(here.paid.subscription!)!;
+    await deliver("customer.subscription.updated", { ...remote, object: "subscription" });
+    await resumeSubscription(app.services, here.subscription.id);
+    const resumed = await emailsOf(here.email, "subscription-resumed");
+    expect(resumed).toHaveLength(1);
+    expect(resumed[0]!.subject).toBe("Your NaijaLink Pro Monthly renews again");
+
+    const portal = await buy("pro-yearly");
+    const periodEnd = Math.floor(portal.subscription.expiresAt.getTime() / 1000);
+    const state = (cancelling: boolean) => ({
+      id: portal.paid.subscription,
+      object: "subscription",
+      status: "active",
+      cancel_at_period_end: cancelling,
+      cancel_at: cancelling ? periodEnd : null,
+      items: { data: [{ current_period_end: periodEnd }] },
+    });
+    await deliver("customer.subscription.updated", state(true));
+    await deliver("customer.subscription.updated", state(false));
+    await deliver("customer.subscription.updated", state(false));
+    expect(await emailsOf(portal.email, "subscription-resumed")).toHaveLength(1);
   });
 
   it("a subscription Stripe ends at once queues one cancelled e-mail that says it stopped", async () => {

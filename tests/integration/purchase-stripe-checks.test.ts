@@ -181,7 +181,11 @@ describe.each(databaseKinds)("Stripe payment checks on %s", (kind) => {
     expect(await devicesOf(subscription.id)).toEqual([]);
     const answer = await verify(sessionId);
     expect(answer.status).toBe(410);
-    expect(await answer.json()).toMatchObject({ success: false, error: "Subscription ended" });
+    expect(await answer.json()).toMatchObject({
+      success: false,
+      error: "refunded",
+      refundedAt: expect.any(String),
+    });
     expect(await devicesOf(subscription.id)).toEqual([]);
     const [applied] = await app.services.db
       .select()
@@ -198,7 +202,11 @@ describe.each(databaseKinds)("Stripe payment checks on %s", (kind) => {
     await deliver("charge.refunded", chargeOf(paid));
     const answer = await verify(sessionId);
     expect(answer.status).toBe(410);
-    expect(await answer.json()).toMatchObject({ success: false, error: "Subscription ended" });
+    expect(await answer.json()).toMatchObject({
+      success: false,
+      error: "refunded",
+      refundedAt: expect.any(String),
+    });
     const subscription = (await subscriptionOf(sessionId))!;
     expect(subscription.status).toBe("refunded");
     expect(await devicesOf(subscription.id)).toEqual([]);
@@ -261,7 +269,11 @@ describe.each(databaseKinds)("Stripe payment checks on %s", (kind) => {
     expect((await app.request(new URL(first.downloadUrl).pathname)).status).toBe(410);
     const answer = await verify(sessionId);
     expect(answer.status).toBe(410);
-    expect(await answer.json()).toMatchObject({ success: false, error: "Subscription ended" });
+    expect(await answer.json()).toMatchObject({
+      success: false,
+      error: "disputed",
+      disputedAt: expect.any(String),
+    });
 
     // A replay of the event sends nothing more.
     await deliver("charge.dispute.created", dispute, event.id);

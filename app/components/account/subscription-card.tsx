@@ -2,7 +2,7 @@ import { CalendarX2, CreditCard, Plus, RotateCcw } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import { dateLabel } from "#app/components/purchase/verification.ts";
-import { Badge } from "#app/components/ui/badge.tsx";
+import { SubscriptionStatusBadge } from "#app/components/subscription-status-badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardFooter, CardHeader } from "#app/components/ui/card.tsx";
 import { formatLongDate } from "#app/lib/format.ts";
@@ -11,18 +11,7 @@ import { AddDeviceRefusalNote } from "#app/components/purchase/add-device-refusa
 import { addDeviceRefusalMessage } from "#app/lib/device-actions.ts";
 import { accountCall, DEVICE_LIMIT_ERROR } from "./account-api.ts";
 import { DeviceItem } from "./device-item.tsx";
-
-const STATUS_BADGES: Record<
-  AccountSubscription["status"],
-  { label: string; variant: "success" | "warning" | "danger" | "secondary" }
-> = {
-  active: { label: "Active", variant: "success" },
-  past_due: { label: "Past due", variant: "warning" },
-  cancels: { label: "Cancels", variant: "warning" },
-  expired: { label: "Expired", variant: "secondary" },
-  refunded: { label: "Refunded", variant: "secondary" },
-  disputed: { label: "Disputed", variant: "danger" },
-};
+import { ReversedNotice, statusLabel } from "./reversed-notice.tsx";
 
 /** Spec §4's label, except once the subscription will not (or did not) renew. */
 function expiryLabel(subscription: AccountSubscription): string {
@@ -43,7 +32,6 @@ export function SubscriptionCard({
   const [adding, setAdding] = useState(false);
   const [busy, setBusy] = useState(false);
   const renews = subscription.usable && subscription.period !== "one-time";
-  const badge = STATUS_BADGES[subscription.status];
   const used = subscription.devices.length;
   const headingId = `subscription-${subscription.id}`;
 
@@ -97,11 +85,11 @@ export function SubscriptionCard({
           <h2 id={headingId} className="text-xl font-semibold leading-tight" data-testid="plan-name">
             {subscription.planName}
           </h2>
-          <Badge variant={badge.variant} data-testid="subscription-status">
-            {subscription.status === "cancels"
-              ? `Cancels on ${formatLongDate(subscription.expiresAt)}`
-              : badge.label}
-          </Badge>
+          <SubscriptionStatusBadge
+            state={subscription.status === "cancels" ? "cancelling" : subscription.status}
+            label={statusLabel(subscription)}
+            data-testid="subscription-status"
+          />
         </div>
         <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-1 text-sm">
           <dt className="text-muted-foreground">Price</dt>
@@ -120,6 +108,7 @@ export function SubscriptionCard({
               : "None while it has ended"}
           </dd>
         </dl>
+        <ReversedNotice subscription={subscription} />
       </CardHeader>
       {subscription.devices.length ? (
         <CardContent>

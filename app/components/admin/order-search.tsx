@@ -1,5 +1,10 @@
 import { useEffect, useState } from "react";
 import { Form, Link } from "react-router";
+import {
+  displayStateOf,
+  SUBSCRIPTION_STATE_BADGES,
+  SubscriptionStatusBadge,
+} from "#app/components/subscription-status-badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { EmailAddress } from "#app/components/ui/email-address.tsx";
 import { Input } from "#app/components/ui/input.tsx";
@@ -128,12 +133,15 @@ const ORDER_STATUS_LABELS: Record<OrderRow["orderStatus"], string> = {
 function SubscriptionCell({ row }: { row: OrderRow }) {
   if (!row.subscription) return <span className="text-muted-foreground">None</span>;
   const { subscription } = row;
+  const state = displayStateOf(subscription);
   return (
     <>
-      <Link className="underline" to={`/admin/subscriptions/${subscription.id}`}>
-        {subscription.status}
-        {subscription.cancelAtPeriodEnd ? " (ends at period end)" : ""}
-        <span className="sr-only"> subscription of {row.customerEmail ?? "this order"}</span>
+      <Link
+        className="underline"
+        to={`/admin/subscriptions/${subscription.id}`}
+        aria-label={`${SUBSCRIPTION_STATE_BADGES[state].label} subscription of ${row.customerEmail ?? "this order"}`}
+      >
+        <SubscriptionStatusBadge state={state} />
       </Link>
       <span className="block font-mono text-xs">{subscription.orderNumber}</span>
       <span className="block text-xs text-muted-foreground">

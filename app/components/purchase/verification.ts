@@ -16,6 +16,24 @@ export interface VerificationResponse {
   roomForDevice?: boolean;
   error?: string;
   message?: string;
+  /** With `error: "refunded"` or `"disputed"` (410): when the payment went back. */
+  refundedAt?: string;
+  disputedAt?: string;
+}
+
+/** A refunded or disputed order: what the success page and the account page show instead of a config. */
+export interface ReversedOrder {
+  reversal: "refunded" | "disputed";
+  at: string;
+}
+
+/** The reversal a verify-payment answer reports, if any (410 `refunded` / `disputed`). */
+export function reversedOrderOf(result: VerificationResponse): ReversedOrder | null {
+  if (result.error === "refunded" && result.refundedAt)
+    return { reversal: "refunded", at: result.refundedAt };
+  if (result.error === "disputed" && result.disputedAt)
+    return { reversal: "disputed", at: result.disputedAt };
+  return null;
 }
 
 /** POST /api/verify-payment; any answer with a JSON body is returned, a network failure throws. */

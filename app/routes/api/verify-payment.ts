@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { customerOf } from "#server/domain/account/customer-auth.ts";
+import { PaymentReversed } from "#server/domain/billing/errors.ts";
 import { verifyPayment } from "#server/domain/billing/verify.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import { jsonEndpoint, postOnlyLoader, statusOf } from "#server/http/api.ts";
@@ -26,7 +27,12 @@ export function action({ request, context, params }: Route.ActionArgs) {
       if (!(error instanceof DomainError)) throw error;
       const { status, headers } = statusOf(error);
       return Response.json(
-        { success: false, error: error.error, message: error.message },
+        {
+          success: false,
+          error: error.error,
+          message: error.message,
+          ...(error instanceof PaymentReversed ? { [`${error.reversal}At`]: error.at.toISOString() } : {}),
+        },
         { status, headers: { "Cache-Control": "no-store", ...headers } },
       );
     }

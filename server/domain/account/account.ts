@@ -5,6 +5,7 @@ import { findPlan, type PlanType } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import { devices, subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
 import type { BillingServices } from "#server/domain/billing/fulfil.ts";
+import { reversalDates } from "#server/domain/billing/history.ts";
 import { queueDeviceNoticeEmail } from "#server/domain/mail/customer-emails.ts";
 import { alternateOffer, downloadUrl, type AlternateOffer } from "#server/domain/vpn/config-file.ts";
 import { isConfigOutdated } from "#server/domain/vpn/config-notices.ts";
@@ -24,7 +25,7 @@ import { deviceNotFound, subscriptionNotFound, subscriptionNotUsable } from "./e
 export type AccountServices = BillingServices;
 
 export type AccountSubscriptionStatus =
-  "active" | "past_due" | "cancels" | "expired" | "refunded" | "disputed";
+  "active" | "past_due" | "cancels" | "canceled" | "expired" | "refunded" | "disputed";
 
 export interface AccountDevice {
   id: string;
@@ -59,6 +60,8 @@ export interface AccountSubscription {
   usable: boolean;
   /** Why "Add a device" is not offered now, or null when it is (decision 110). */
   addDevice: AddDeviceRefusal | null;
+  /** When its payment went back, for a refunded or disputed one (decision 103). */
+  reversedAt: string | null;
   devices: AccountDevice[];
 }
 
@@ -66,6 +69,7 @@ const ownedBy = (customer: Customer) => sql`lower(${subscriptions.customerEmail}
 
 function statusOf(subscription: Subscription, now: Date): AccountSubscriptionStatus {
   if (subscription.status === "refunded" || subscription.status === "disputed") return subscription.status;
+  if (subscription.status === "canceled") return "canceled";
   if (!isUsable(subscription, now)) return "expired";
   if (subscription.cancelAtPeriodEnd) return "cancels";
   return subscription.status === "past_due" ? "past_due" : "active";
@@ -107,6 +111,7 @@ export async function listAccount(
         deviceLimit: subscription.deviceLimit,
         usable,
         addDevice: null,
+        reversedAt: null,
         devices: [],
       };
       byId.set(subscription.id, entry);
@@ -138,7 +143,21 @@ export async function listAccount(
       mayClaimSlot: true,
       roomForDevice: roomIn.length > 0,
     });
+  const reversed = listed.filter((entry) => entry.status === "refunded" || entry.status === "disputed");
+  if (reversed.length > 0) {
+    const dates = await reversalDates(
+      services.db,
+      reversed.map((entry) => entry.id),
+    );
+    for (const entry of reversed) entry.reversedAt = dates.get(entry.id)?.toISOString() ?? null;
+  }
   return listed;
+}
+
+/** The ids of every subscription the customer owns. */
+export async function ownedSubscriptionIds(executor: Executor, customer: Customer): Promise<string[]> {
+  const rows = await executor.select({ id: subscriptions.id }).from(subscriptions).where(ownedBy(customer));
+  return rows.map((row) => row.id);
 }
 
 export async function ownedSubscription(executor: Executor, customer: Customer, subscriptionId: string) {

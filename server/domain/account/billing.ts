@@ -1,3 +1,4 @@
+import { billingHistory, type BillingHistoryEntry } from "#server/domain/billing/history.ts";
 import {
   billingPortalUrl,
   cancelAtPeriodEnd,
@@ -5,14 +6,17 @@ import {
   resumeSubscription,
   type Receipt,
 } from "#server/domain/billing/self-service.ts";
-import { ownedSubscription, type AccountServices } from "./account.ts";
+import { ownedSubscription, ownedSubscriptionIds, type AccountServices } from "./account.ts";
 import type { Customer } from "./customer-auth.ts";
 
 // The account page's billing actions (decision 071): billing's self-service functions, each behind
 // the same owner check as the device actions, so someone else's subscription is "not found".
 
-/** Where the account page's "Manage payment method and invoices" goes for this subscription. */
+/** A plain receipt of one plan bought on the built-in checkout. */
 export const receiptPath = (subscriptionId: string) => `/account/receipts/${subscriptionId}`;
+
+/** Where "Manage payment method and invoices" goes without Stripe: the customer's payment history. */
+export const BILLING_HISTORY_PATH = "/account/billing";
 
 export async function cancelAccountSubscription(
   services: AccountServices,
@@ -36,7 +40,7 @@ export async function resumeAccountSubscription(
   return { subscriptionId };
 }
 
-/** The Stripe Customer Portal when Stripe bills this subscription; otherwise the plain receipt page. */
+/** The Stripe Customer Portal when Stripe bills this subscription; otherwise the payment history page. */
 export async function accountBillingUrl(
   services: AccountServices,
   customer: Customer,
@@ -44,7 +48,7 @@ export async function accountBillingUrl(
 ): Promise<{ url: string }> {
   await ownedSubscription(services.db, customer, subscriptionId);
   const portal = await billingPortalUrl(services, subscriptionId, `${services.config.PUBLIC_URL}/account`);
-  return { url: portal ?? receiptPath(subscriptionId) };
+  return { url: portal ?? BILLING_HISTORY_PATH };
 }
 
 export async function accountReceipt(
@@ -54,4 +58,12 @@ export async function accountReceipt(
 ): Promise<Receipt> {
   await ownedSubscription(services.db, customer, subscriptionId);
   return receipt(services, subscriptionId);
+}
+
+/** Every payment, refund and dispute of the customer's own plans, newest first (decision 103). */
+export async function accountBillingHistory(
+  services: Pick<AccountServices, "db">,
+  customer: Customer,
+): Promise<BillingHistoryEntry[]> {
+  return billingHistory(services.db, await ownedSubscriptionIds(services.db, customer));
 }

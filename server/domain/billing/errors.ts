@@ -38,6 +38,25 @@ export const subscriptionEnded = (status: string) =>
     `This subscription is ${status}; its configs no longer work. Please choose a plan again or contact support.`,
   );
 
+/**
+ * verify-payment's answer for an order whose payment went back (decision 103): 410 with
+ * `error: "refunded"` (or `"disputed"`) and the date, which the success page shows as such.
+ */
+export class PaymentReversed extends DomainError {
+  constructor(
+    public readonly reversal: "refunded" | "disputed",
+    public readonly at: Date,
+  ) {
+    super(
+      "gone",
+      reversal,
+      reversal === "refunded"
+        ? `This order was refunded on ${formatLongDate(at)}; its configs no longer work.`
+        : `The payment for this order was disputed on ${formatLongDate(at)}; its configs no longer work.`,
+    );
+  }
+}
+
 export const providerUnavailable = () =>
   new DomainError(
     "upstream-failed",

@@ -1,13 +1,11 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
-import type { Transaction } from "#server/db/client.ts";
+import type { Executor } from "#server/db/client.ts";
 import { subscriptionEvents, subscriptions } from "#server/db/schema/index.ts";
 import type { SignedInStaff } from "#server/domain/auth/staff.ts";
-import { conflict } from "#server/domain/errors.ts";
 import { staffReasonSchema } from "#server/domain/ops/audit.ts";
 import { issueDevice, liveDevices } from "#server/domain/vpn/devices.ts";
 import { isPaidUp, USABLE_STATUSES } from "#server/domain/vpn/usable.ts";
-import { formatLongDate } from "#app/lib/format.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { findSubscription, resumeSubscription } from "./self-service.ts";
 import {
@@ -16,6 +14,7 @@ import {
   subscriptionAudit,
   type StaffSubscriptionResult,
 } from "./staff-actions.ts";
+import { requireApplicable } from "./subscription-actions.ts";
 
 // Staff reactivation of a cancelled subscription (decision 077): what "reactivate" may undo.
 
@@ -37,8 +36,8 @@ export async function reactivateSubscription(
 ): Promise<StaffSubscriptionResult> {
   const { subscription } = await findSubscription(services.db, input.subscriptionId);
   const audit = subscriptionAudit(staff, "subscription.reactivate", input, now);
+  requireApplicable(subscription, "reactivate", now);
   if (isPaidUp(subscription.status)) {
-    if (!subscription.cancelAtPeriodEnd) throw conflict("This subscription is not cancelled.");
     const row = await resumeSubscription(services, subscription.id, now, (tx) =>
       audit(tx, { undid: "cancel-at-period-end" }),
     );
@@ -46,13 +45,10 @@ export async function reactivateSubscription(
   }
   const row = await services.db.transaction(async (tx) => {
     const current = await lockSubscription(tx, subscription.id);
-    if (current.status !== "canceled")
-      throw conflict(`This subscription is ${current.status}: only a cancelled one can be reactivated.`);
-    const paidUntil = await paidPeriodEnd(tx, current.id);
-    if (!paidUntil || paidUntil <= now)
-      throw conflict(
-        `Its paid period ended${paidUntil ? ` on ${formatLongDate(paidUntil)}` : ""}: the customer needs to buy again.`,
-      );
+    const paidPeriod = (await paidPeriodEnd(tx, current.id)) ?? null;
+    requireApplicable({ ...current, paidUntil: paidPeriod }, "reactivate", now);
+    // The rule refused a cancelled plan with no paid period left.
+    const paidUntil = paidPeriod!;
     const [reactivated] = await tx
       .update(subscriptions)
       // A Stripe subscription cancelled there cannot restart: this period is the last.
@@ -76,7 +72,7 @@ export async function reactivateSubscription(
 }
 
 /** The period end it last had while paid up, from its history (migration 0023). */
-async function paidPeriodEnd(tx: Transaction, subscriptionId: string): Promise<Date | undefined> {
+export async function paidPeriodEnd(tx: Executor, subscriptionId: string): Promise<Date | undefined> {
   const [event] = await tx
     .select({ expiresAt: subscriptionEvents.expiresAt })
     .from(subscriptionEvents)

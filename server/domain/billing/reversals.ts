@@ -8,10 +8,12 @@ import {
   type ReversalKind,
   type Subscription,
 } from "#server/db/schema/index.ts";
+import { queueRefundedEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { usableSubscription } from "#server/domain/vpn/usable.ts";
 import { providerUnavailable } from "./errors.ts";
 import type { BillingServices } from "./fulfil.ts";
+import { orderNumberOf } from "./self-service.ts";
 import { stripeClient } from "./stripe-provider.ts";
 
 // Refunds and disputes take a payment back. Stripe does not promise event order, so one may
@@ -139,7 +141,7 @@ async function reverse(
   await lockPayer(tx, reversal.customerId ?? reversal.paymentIntentId);
   const subscription = await chargedSubscription(tx, reversal, now);
   if (subscription) {
-    await endSubscription(tx, subscription, reversal.kind, now);
+    await endSubscription(tx, services, subscription, reversal, now);
     await recordApplied(tx, reversal, subscription.id, now);
     return subscription;
   }
@@ -158,12 +160,14 @@ async function reverse(
  */
 export async function recordRefund(
   tx: Transaction,
+  services: CustomerEmailDeps,
   subscription: Subscription,
   refund: Omit<Reversal, "kind">,
   now: Date,
 ): Promise<void> {
-  await endSubscription(tx, subscription, "refund", now);
-  await recordApplied(tx, { ...refund, kind: "refund" }, subscription.id, now);
+  const reversal: Reversal = { ...refund, kind: "refund" };
+  await endSubscription(tx, services, subscription, reversal, now);
+  await recordApplied(tx, reversal, subscription.id, now);
 }
 
 async function recordApplied(tx: Transaction, reversal: Reversal, subscriptionId: string, now: Date) {
@@ -179,7 +183,7 @@ async function recordApplied(tx: Transaction, reversal: Reversal, subscriptionId
  */
 export async function applyHeldReversals(
   tx: Transaction,
-  services: Pick<BillingServices, "logger">,
+  services: Pick<BillingServices, "logger"> & CustomerEmailDeps,
   subscription: Subscription,
   paymentIntentId: string | null,
   now: Date,
@@ -211,6 +215,8 @@ export async function applyHeldReversals(
         held.map((reversal) => reversal.id),
       ),
     );
+  const told = held.find((reversal) => reversal.kind === kind)!;
+  await queueRefundedEmail(tx, services, ended!, customerNotice(subscription.id, told, now));
   services.logger.warn(
     { subscriptionId: subscription.id, reversals: held.map((reversal) => reversal.id) },
     `payment recorded after its ${kind}: subscription ${STATUS_OF[kind]}, no config issued`,
@@ -250,20 +256,50 @@ async function chargedSubscription(
   return row;
 }
 
+const REVERSED_STATUSES: readonly Subscription["status"][] = ["refunded", "disputed"];
+
+/**
+ * Ends the plan a refund or dispute took the payment of; the customer is e-mailed the first time
+ * its money goes back (a Stripe event for a refund staff made already changes nothing more).
+ */
 async function endSubscription(
   tx: Transaction,
+  services: CustomerEmailDeps,
   subscription: Subscription,
-  kind: ReversalKind,
+  reversal: Reversal,
   now: Date,
 ): Promise<void> {
   // A dispute stays on record: a refund arriving later does not turn it into "refunded".
-  const status = subscription.status === "disputed" ? "disputed" : STATUS_OF[kind];
+  const status = subscription.status === "disputed" ? "disputed" : STATUS_OF[reversal.kind];
   const expiresAt = subscription.expiresAt < now ? subscription.expiresAt : now;
+  // Devices first: revoking locks their server's row, then its peer-version row, the order device
+  // issuing takes them in; the status change after it logs peer changes (that row) again.
+  await revokeSubscriptionDevices(tx, [subscription.id], now);
   await tx
     .update(subscriptions)
     .set({ status, expiresAt, updatedAt: now })
     .where(eq(subscriptions.id, subscription.id));
-  await revokeSubscriptionDevices(tx, [subscription.id], now);
+  if (!REVERSED_STATUSES.includes(subscription.status))
+    await queueRefundedEmail(
+      tx,
+      services,
+      { ...subscription, expiresAt },
+      customerNotice(subscription.id, reversal, now),
+    );
+}
+
+function customerNotice(
+  subscriptionId: string,
+  reversal: Pick<Reversal, "kind" | "amountCents" | "currency">,
+  now: Date,
+) {
+  return {
+    kind: reversal.kind,
+    orderNumber: orderNumberOf(subscriptionId),
+    amountCents: reversal.amountCents,
+    currency: reversal.currency,
+    at: now,
+  };
 }
 
 /** One e-mail to each staff address, queued in the event's transaction; no links or keys in it. */

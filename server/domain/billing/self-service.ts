@@ -4,7 +4,7 @@ import { findPlan } from "#app/lib/plans.ts";
 import type { Executor, Transaction } from "#server/db/client.ts";
 import { checkoutSessions, subscriptions, type Subscription } from "#server/db/schema/index.ts";
 import { invalidInput } from "#server/domain/errors.ts";
-import { queueCancelledEmail } from "#server/domain/mail/customer-emails.ts";
+import { queueCancelledEmail, queuePeriodEmail } from "#server/domain/mail/customer-emails.ts";
 import { endedStatusOf, isUsable, USABLE_STATUSES } from "#server/domain/vpn/usable.ts";
 import {
   billingUnavailable,
@@ -80,8 +80,8 @@ async function setCancelAtPeriodEnd(
 
 /**
  * Writes the change unless the subscription ended meanwhile (a refund or dispute wins). The row
- * is locked first, so the "cancelled" e-mail goes once whether this or Stripe's webhook of the
- * same change (which compares with the locked row too) records it first.
+ * is locked first, so the "cancelled" (or "resumed") e-mail goes once whether this or Stripe's
+ * webhook of the same change (which compares with the locked row too) records it first.
  */
 async function record(
   services: BillingServices,
@@ -104,6 +104,8 @@ async function record(
       .returning();
     if (row!.cancelAtPeriodEnd && !current.cancelAtPeriodEnd)
       await queueCancelledEmail(tx, services, row!, now);
+    if (!row!.cancelAtPeriodEnd && current.cancelAtPeriodEnd)
+      await queuePeriodEmail(tx, services, row!, "subscription-resumed");
     await alongside?.(tx, row!);
     return row;
   });

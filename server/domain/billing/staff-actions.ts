@@ -7,10 +7,10 @@ import { conflict, DomainError } from "#server/domain/errors.ts";
 import { queueCancelledEmail } from "#server/domain/mail/customer-emails.ts";
 import { listAuditLog, recordStaffAction, staffReasonSchema } from "#server/domain/ops/audit.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
-import { isPaidUp } from "#server/domain/vpn/usable.ts";
 import { billingUnavailable, providerUnavailable, subscriptionNotFound } from "./errors.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { recordRefund, type Reversal } from "./reversals.ts";
+import { requireApplicable } from "./subscription-actions.ts";
 import { cancelAtPeriodEnd, findSubscription } from "./self-service.ts";
 import {
   cancelStripeSubscription,
@@ -47,8 +47,6 @@ export const resultOf = (row: Subscription): StaffSubscriptionResult => ({
   cancelAtPeriodEnd: row.cancelAtPeriodEnd,
 });
 
-const notPaidUp = (status: string) =>
-  conflict(`This subscription is ${status}: reactivate it first, if its paid period has not ended.`);
 const alreadyRefunded = () => conflict("This subscription has been refunded already.");
 
 /** Writes the audit entry of a staff action on a subscription, inside the action's transaction. */
@@ -102,7 +100,7 @@ export async function extendSubscription(
   now = new Date(),
 ): Promise<StaffSubscriptionResult> {
   const { subscription } = await findSubscription(services.db, input.subscriptionId);
-  if (!isPaidUp(subscription.status)) throw notPaidUp(subscription.status);
+  requireApplicable(subscription, "extend", now);
   const from = subscription.expiresAt > now ? subscription.expiresAt : now;
   const until = new Date(from.getTime() + input.days * DAY_MS);
   if (subscription.stripeSubscriptionId) {
@@ -113,7 +111,7 @@ export async function extendSubscription(
   }
   const row = await services.db.transaction(async (tx) => {
     const current = await lockSubscription(tx, subscription.id);
-    if (!isPaidUp(current.status)) throw notPaidUp(current.status);
+    requireApplicable(current, "extend", now);
     const [updated] = await tx
       .update(subscriptions)
       .set({ expiresAt: until, updatedAt: now })
@@ -148,14 +146,13 @@ export async function cancelSubscription(
   const recordCancel = subscriptionAudit(staff, "subscription.cancel", input, now);
   const audit = (tx: Transaction, details: Record<string, unknown>) =>
     recordCancel(tx, { when: input.when, ...details });
+  requireApplicable(subscription, input.when === "now" ? "cancel-now" : "cancel-period-end", now);
   if (input.when === "period-end") {
-    if (subscription.cancelAtPeriodEnd) throw conflict("This subscription already ends at its period end.");
     const row = await cancelAtPeriodEnd(services, subscription.id, now, (tx, changed) =>
       audit(tx, { endsAt: changed.expiresAt.toISOString() }),
     );
     return resultOf(row);
   }
-  if (!isPaidUp(subscription.status)) throw conflict(`This subscription is ${subscription.status} already.`);
   if (subscription.stripeSubscriptionId) {
     const stripeId = subscription.stripeSubscriptionId;
     await atStripe(services, "cancelling a subscription", subscription.id, () =>
@@ -164,14 +161,16 @@ export async function cancelSubscription(
   }
   const row = await services.db.transaction(async (tx) => {
     const current = await lockSubscription(tx, subscription.id);
-    if (!isPaidUp(current.status)) throw conflict(`This subscription is ${current.status} already.`);
+    requireApplicable(current, "cancel-now", now);
     const endedAt = current.expiresAt < now ? current.expiresAt : now;
+    // Devices first: revoking locks their server's row, then its peer-version row, the order device
+    // issuing takes them in; the status change after it logs peer changes (that row) again.
+    const revokedDevices = await revokeSubscriptionDevices(tx, [current.id], now);
     const [ended] = await tx
       .update(subscriptions)
       .set({ status: "canceled", cancelAtPeriodEnd: false, expiresAt: endedAt, updatedAt: now })
       .where(eq(subscriptions.id, current.id))
       .returning();
-    const revokedDevices = await revokeSubscriptionDevices(tx, [current.id], now);
     await queueCancelledEmail(tx, services, ended!, now);
     await audit(tx, { paidUntil: current.expiresAt.toISOString(), revokedDevices });
     return ended!;
@@ -192,9 +191,7 @@ export async function refundSubscription(
   now = new Date(),
 ): Promise<StaffSubscriptionResult> {
   const { subscription, session, provider } = await findSubscription(services.db, input.subscriptionId);
-  if (subscription.status === "refunded") throw alreadyRefunded();
-  if (subscription.status === "disputed")
-    throw conflict("This payment is disputed: answer the dispute in the Stripe Dashboard instead.");
+  requireApplicable(subscription, "refund", now);
   let refund: Omit<Reversal, "kind">;
   if (provider === "stripe") {
     refund = await atStripe(services, "refunding a payment", subscription.id, async () => {
@@ -231,7 +228,7 @@ export async function refundSubscription(
   }
   const row = await services.db.transaction(async (tx) => {
     const current = await lockSubscription(tx, subscription.id);
-    if (current.status !== "refunded") await recordRefund(tx, current, refund, now);
+    if (current.status !== "refunded") await recordRefund(tx, services, current, refund, now);
     // Stripe's `charge.refunded` for this very refund may have landed first: still ours to record.
     else if (!(await ownRefundAppliedByWebhook(tx, current.id, refund.id))) throw alreadyRefunded();
     await subscriptionAudit(
@@ -247,6 +244,7 @@ export async function refundSubscription(
     });
     return lockSubscription(tx, current.id);
   });
+  services.mail.wake();
   return resultOf(row);
 }
 

@@ -19,6 +19,7 @@ import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import { hashToken } from "#server/secrets.ts";
 import { recordPayment } from "./checkout.ts";
 import {
+  PaymentReversed,
   payingBrowserRequired,
   paymentNeedsReview,
   paymentNotCompleted,
@@ -27,6 +28,7 @@ import {
   subscriptionEnded,
 } from "./errors.ts";
 import { fulfilCheckout, type BillingServices, type StripeReferences } from "./fulfil.ts";
+import { reversalDates } from "./history.ts";
 import { receivedPayment, sessionState, stripeClient } from "./stripe-provider.ts";
 
 export interface VerifiedPayment {
@@ -107,6 +109,7 @@ export async function verifyPayment(
     .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
     .where(eq(checkoutSessions.id, input.sessionId));
   if (!read) throw sessionNotFound();
+  if (read.subscription) await refuseReversed(services.db, read.subscription);
   // The link alone shows slot 1 (it is e-mailed and bookmarked); more slots need proof of the buyer.
   const provesBuyer = mayAddDevice(read.session, read.subscription, caller);
   if (input.newDevice && !provesBuyer) throw payingBrowserRequired();
@@ -128,12 +131,12 @@ export async function verifyPayment(
     read.session.status === "paid" ? {} : await confirmWithProvider(services, read.session, now);
 
   const verification = await services.db.transaction(
-    async (tx): Promise<Verification | { ended: string }> => {
+    async (tx): Promise<Verification | { ended: Subscription }> => {
       const subscription = await fulfilCheckout(tx, services, read.session.id, references, now);
       if (!subscription) throw paymentNotCompleted();
       // Answered after the commit: a subscription just recorded as refunded or disputed (a reversal
       // that arrived before the payment) must be kept, not rolled back with the refusal.
-      if (!isUsable(subscription, now)) return { ended: endedStatusOf(subscription) };
+      if (!isUsable(subscription, now)) return { ended: subscription };
       const issued = input.newDevice ? (await issueDevice(tx, services, subscription)).device : undefined;
       const { firstDevice, liveDevices: activeDevices } = await deviceSummary(tx, subscription.id);
       const device = issued ?? firstDevice;
@@ -143,8 +146,18 @@ export async function verifyPayment(
     },
   );
   services.mail.wake();
-  if ("ended" in verification) throw subscriptionEnded(verification.ended);
+  if ("ended" in verification) {
+    await refuseReversed(services.db, verification.ended);
+    throw subscriptionEnded(endedStatusOf(verification.ended));
+  }
   return answer(services, verification);
+}
+
+/** A refunded or disputed order is answered as such, with the day its payment went back. */
+async function refuseReversed(executor: Executor, subscription: Subscription): Promise<void> {
+  if (subscription.status !== "refunded" && subscription.status !== "disputed") return;
+  const at = (await reversalDates(executor, [subscription.id])).get(subscription.id);
+  throw new PaymentReversed(subscription.status, at ?? subscription.updatedAt);
 }
 
 /**

@@ -188,6 +188,9 @@ async function applyEvent(
       const paidUp = isPaidUp(subscription.status);
       if (ended) {
         const endedAt = subscription.expiresAt < now ? subscription.expiresAt : now;
+        // Devices first: revoking locks their server's row, then its peer-version row, the order device
+        // issuing takes them in; the status change after it logs peer changes (that row) again.
+        await revokeSubscriptionDevices(tx, [subscription.id], now);
         await tx
           .update(subscriptions)
           .set({
@@ -197,7 +200,6 @@ async function applyEvent(
             updatedAt: now,
           })
           .where(eq(subscriptions.id, subscription.id));
-        await revokeSubscriptionDevices(tx, [subscription.id], now);
         // Told of the cancellation when it was asked for at period end, the customer now hears it ended.
         const endedSubscription = { ...subscription, expiresAt: endedAt };
         if (paidUp && subscription.cancelAtPeriodEnd)
@@ -213,6 +215,8 @@ async function applyEvent(
         .where(eq(subscriptions.id, subscription.id));
       if (changes.cancelAtPeriodEnd && !subscription.cancelAtPeriodEnd)
         await queueCancelledEmail(tx, services, { ...subscription, ...changes }, now);
+      if (!changes.cancelAtPeriodEnd && subscription.cancelAtPeriodEnd)
+        await queuePeriodEmail(tx, services, { ...subscription, ...changes }, "subscription-resumed");
       return;
     }
     case "charge.refunded":

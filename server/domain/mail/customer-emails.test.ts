@@ -245,6 +245,38 @@ describe("customer e-mails", () => {
     expectLinks(email, [PRICING]);
   });
 
+  it("resumed: the plan renews again, when and for how much", async () => {
+    const email = await preview("subscription-resumed", yearly);
+    expect(email.subject).toBe("Your NaijaLink Pro Yearly renews again");
+    expect(email.text).toContain("it is no longer cancelled");
+    expect(email.text).toContain("On November 23, 2027 we will charge $79.99/year");
+    expectLinks(email, []);
+  });
+
+  it("refunded: the amount, that the plan ended and when, and where to buy again", async () => {
+    const refund: EmailData<"subscription-refunded"> = {
+      kind: "refund",
+      planName: "Pro Monthly",
+      orderNumber: "3F2A-9C1B-7D04",
+      amount: "$7.99",
+      at: new Date("2026-11-24T10:00:00Z"),
+      endedAt: new Date("2026-11-24T10:00:00Z"),
+    };
+    const email = await preview("subscription-refunded", refund);
+    expect(email.subject).toBe("Your NaijaLink Pro Monthly is refunded: $7.99");
+    expect(email.text).toContain("Amount refunded: $7.99");
+    expect(email.text).toContain("Refunded on: November 24, 2026");
+    expect(email.text).toContain("Your plan ended on November 24, 2026");
+    expect(email.text).toContain("will not renew");
+    expectLinks(email, [PRICING]);
+
+    const dispute = await preview("subscription-refunded", { ...refund, kind: "dispute" });
+    expect(dispute.subject).toBe("Your NaijaLink payment was disputed: Pro Monthly has ended");
+    expect(dispute.text).toContain("Amount disputed: $7.99");
+    expect(dispute.text).toContain("you disputed this payment");
+    expectLinks(dispute, [PRICING]);
+  });
+
   it("sign-in: the /account page link (not better-auth's verify URL), once, for 15 minutes", async () => {
     const email = await preview("account.sign-in", { url: `${ACCOUNT}?token=tok_abc`, minutes: 15 });
     expect(email.subject).toBe("Your NaijaLink sign-in link");

@@ -109,7 +109,8 @@ export function queueDeviceNoticeEmail(
   });
 }
 
-type PeriodNotice = "renewal-reminder" | "pass-ending" | "payment-failed" | "subscription-expired";
+type PeriodNotice =
+  "renewal-reminder" | "pass-ending" | "payment-failed" | "subscription-expired" | "subscription-resumed";
 
 /** A notice about the subscription's current period: it renews, ends, could not be paid, ended. */
 export function queuePeriodEmail(
@@ -132,5 +133,34 @@ export function queueCancelledEmail(
   return queueToCustomer(tx, deps, subscription, {
     template: "subscription-cancelled",
     data: { ...period, endedAlready: period.date <= now },
+  });
+}
+
+/** What a refund or dispute took back, as the customer's e-mail states it (decision 103). */
+export interface ReversedPayment {
+  kind: "refund" | "dispute";
+  orderNumber: string;
+  amountCents: number;
+  currency: string;
+  at: Date;
+}
+
+/** The payment went back: how much, that the plan ended (`expiresAt`) and will not renew, how to buy again. */
+export function queueRefundedEmail(
+  tx: Executor,
+  deps: CustomerEmailDeps,
+  subscription: CustomerSubscription,
+  reversal: ReversedPayment,
+) {
+  return queueToCustomer(tx, deps, subscription, {
+    template: "subscription-refunded",
+    data: {
+      kind: reversal.kind,
+      planName: planName(subscription),
+      orderNumber: reversal.orderNumber,
+      amount: formatAmount(reversal.amountCents, reversal.currency),
+      at: reversal.at,
+      endedAt: subscription.expiresAt,
+    },
   });
 }

@@ -85,6 +85,20 @@ export const EMAIL_DATA = {
   "payment-failed": planPeriod,
   "subscription-cancelled": planPeriod.extend({ endedAlready: z.boolean() }),
   "subscription-expired": planPeriod,
+  /** A cancellation at period end undone: the plan renews on `date` again. */
+  "subscription-resumed": planPeriod,
+  /** The payment went back (decision 103): a refund, or a dispute the bank opened. */
+  "subscription-refunded": z.object({
+    kind: z.enum(["refund", "dispute"]),
+    planName: z.string(),
+    orderNumber: z.string(),
+    /** Formatted with its currency, e.g. "$7.99". */
+    amount: z.string(),
+    /** When the refund or dispute was recorded. */
+    at: timestamp,
+    /** When the plan's configs stopped working. */
+    endedAt: timestamp,
+  }),
   /** The `/account?token=` page: its button spends the token, so a mail scanner's GET does not. */
   "account.sign-in": link.extend({ minutes: z.number().int().positive() }),
   "auth.verify-email": link,

@@ -2,7 +2,13 @@ import { and, eq, gte, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { findPlan } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
-import { checkoutSessions, devices, subscriptionEvents, subscriptions } from "#server/db/schema/index.ts";
+import {
+  chargeReversals,
+  checkoutSessions,
+  devices,
+  subscriptionEvents,
+  subscriptions,
+} from "#server/db/schema/index.ts";
 import { outboxBacklog } from "#server/domain/mail/backlog.ts";
 import { awaitingConfiguration } from "#server/domain/vpn/configuration-pending.ts";
 import { countServersUp } from "#server/domain/vpn/nodes.ts";
@@ -29,7 +35,14 @@ export interface PlanRevenue {
 
 export interface WindowFigures {
   paidOrders: number;
+  /** What the paid orders in the window brought in. */
+  grossRevenueCents: number;
+  /** What went back in the window: refunds, and disputes the banks opened (decision 103). */
+  refundedCents: number;
+  disputedCents: number;
+  /** Net: gross less refunds and disputes. */
   revenueCents: number;
+  /** Gross, per plan. */
   revenueByPlan: PlanRevenue[];
   newSubscriptions: number;
   cancellations: number;
@@ -82,7 +95,7 @@ export async function dashboardFigures(executor: Executor, now = new Date()): Pr
   ) as Record<DashboardWindow, Date>;
   const oldest = starts.last30Days;
 
-  const [paidOrders, subscriptionCounts, transitions, deviceCounts, pending, servers, outbox] =
+  const [paidOrders, subscriptionCounts, transitions, deviceCounts, pending, servers, outbox, reversed] =
     await Promise.all([
       paidOrdersByPlanAndDay(executor, oldest, now),
       executor
@@ -99,6 +112,7 @@ export async function dashboardFigures(executor: Executor, now = new Date()): Pr
       awaitingConfiguration(executor, now),
       countServersUp(executor, now),
       outboxBacklog(executor),
+      reversedAmounts(executor, starts, now),
     ]);
 
   const counts = subscriptionCounts[0]!;
@@ -106,10 +120,17 @@ export async function dashboardFigures(executor: Executor, now = new Date()): Pr
   const windows = Object.fromEntries(
     DASHBOARD_WINDOWS.map((window) => {
       const rows = paidOrders.filter((row) => row.day >= isoDay(starts[window]));
+      const { paidOrders: orders, revenueCents: gross } = orderTotals(rows);
+      const refundedCents = reversed.refund[window];
+      const disputedCents = reversed.dispute[window];
       return [
         window,
         {
-          ...orderTotals(rows),
+          paidOrders: orders,
+          grossRevenueCents: gross,
+          refundedCents,
+          disputedCents,
+          revenueCents: gross - refundedCents - disputedCents,
           revenueByPlan: revenueByPlan(rows),
           newSubscriptions: counts.created[window],
           cancellations: transitions.cancelled[window],
@@ -195,21 +216,46 @@ function revenueByPlan(rows: PaidOrderGroup[]): PlanRevenue[] {
   return [...byPlan.values()].sort((a, b) => b.revenueCents - a.revenueCents);
 }
 
+/** The money refunds and disputes took back in each window, by when they were applied. */
+async function reversedAmounts(executor: Executor, starts: Record<DashboardWindow, Date>, now: Date) {
+  const sums = (kind: "refund" | "dispute") =>
+    Object.fromEntries(
+      DASHBOARD_WINDOWS.map((window) => [
+        window,
+        sql<number>`coalesce(sum(${chargeReversals.amountCents}) filter (where ${chargeReversals.kind} = ${kind} and ${chargeReversals.appliedAt} >= ${at(starts[window])} and ${chargeReversals.appliedAt} <= ${at(now)}), 0)`.mapWith(
+          Number,
+        ),
+      ]),
+    ) as Record<DashboardWindow, SQL<number>>;
+  const [row] = await executor
+    .select({ refund: sums("refund"), dispute: sums("dispute") })
+    .from(chargeReversals)
+    .where(gte(chargeReversals.appliedAt, starts.last30Days));
+  return row!;
+}
+
 /**
  * Cancellations and refunds by the moment they happened, from the status history (decision 077):
  * an event that made a subscription cancelled, set it to end at its period's end, or refunded it.
+ * A cancellation counts only while it stands (decision 103): one undone later (resumed, or
+ * reactivated into a plan that renews again) is not counted, and cancelling at once a plan
+ * already set to end is the same cancellation, not a second.
  */
 async function statusTransitions(executor: Executor, starts: Record<DashboardWindow, Date>, now: Date) {
   const history = sql`over (partition by ${subscriptionEvents.subscriptionId} order by ${subscriptionEvents.id})`;
+  // Every event after this one: a renewing state among them undid the cancellation.
+  const later = sql`over (partition by ${subscriptionEvents.subscriptionId} order by ${subscriptionEvents.id} rows between 1 following and unbounded following)`;
   const changes = executor.$with("changes").as(
     executor
       .select({
         at: subscriptionEvents.at,
-        cancelled:
-          sql<boolean>`(${subscriptionEvents.status} = 'canceled' and lag(${subscriptionEvents.status}) ${history} is distinct from 'canceled')
-          or (${subscriptionEvents.cancelAtPeriodEnd} and not coalesce(lag(${subscriptionEvents.cancelAtPeriodEnd}) ${history}, false))`.as(
-            "cancelled",
-          ),
+        cancelled: sql<boolean>`((${subscriptionEvents.status} = 'canceled'
+            and lag(${subscriptionEvents.status}) ${history} is distinct from 'canceled'
+            and not coalesce(lag(${subscriptionEvents.cancelAtPeriodEnd}) ${history}, false))
+          or (${subscriptionEvents.cancelAtPeriodEnd} and not coalesce(lag(${subscriptionEvents.cancelAtPeriodEnd}) ${history}, false)))
+          and not coalesce(bool_or(${subscriptionEvents.status} in ('active', 'past_due') and not ${subscriptionEvents.cancelAtPeriodEnd}) ${later}, false)`.as(
+          "cancelled",
+        ),
         refunded:
           sql<boolean>`${subscriptionEvents.status} = 'refunded' and lag(${subscriptionEvents.status}) ${history} is distinct from 'refunded'`.as(
             "refunded",

@@ -8,6 +8,8 @@ import {
   vpnServers,
 } from "#server/db/schema/index.ts";
 import { findSubscription, orderNumberOf } from "#server/domain/billing/self-service.ts";
+import { applicableStaffActions } from "#server/domain/billing/subscription-actions.ts";
+import { isPaidUp } from "#server/domain/vpn/usable.ts";
 import type { AppServices } from "#server/services.ts";
 
 // What the staff console shows of one subscription (issue 15): the customer, plan and status, the
@@ -16,7 +18,11 @@ import type { AppServices } from "#server/services.ts";
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
-export async function subscriptionPage(services: Pick<AppServices, "db">, subscriptionId: string) {
+export async function subscriptionPage(
+  services: Pick<AppServices, "db">,
+  subscriptionId: string,
+  now = new Date(),
+) {
   const { subscription, session } = await findSubscription(services.db, subscriptionId);
   const [history, reversals, deviceRows, emails] = await Promise.all([
     services.db
@@ -67,7 +73,11 @@ export async function subscriptionPage(services: Pick<AppServices, "db">, subscr
       reference: reversal.id,
     })),
   ];
+  // The history is newest first: the last period end it had while paid up.
+  const paidUntil = history.find((event) => isPaidUp(event.status))?.expiresAt ?? null;
   return {
+    /** The staff actions that apply in its state (billing's rule; the API refuses the others). */
+    actions: applicableStaffActions({ ...subscription, paidUntil }, now),
     subscription: {
       id: subscription.id,
       orderNumber: orderNumberOf(subscription.id),

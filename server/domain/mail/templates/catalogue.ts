@@ -7,6 +7,7 @@ import { deviceNoticeEmail } from "./device-notice.tsx";
 import { disputeNoticeEmail } from "./dispute-notice.tsx";
 import type { EmailSite } from "./layout.tsx";
 import { receiptEmail } from "./receipt.tsx";
+import { refundedEmail, resumedEmail } from "./refund-notices.tsx";
 import { signInEmail } from "./sign-in.tsx";
 import { confirmationEmail, existingAccountEmail, passwordResetEmail } from "./staff-account.tsx";
 import { staffAlertEmail } from "./staff-alert.tsx";
@@ -35,6 +36,8 @@ export const RENDERERS: {
   "payment-failed": paymentFailedEmail,
   "subscription-cancelled": cancelledEmail,
   "subscription-expired": expiredEmail,
+  "subscription-resumed": resumedEmail,
+  "subscription-refunded": refundedEmail,
   "account.sign-in": signInEmail,
   "auth.verify-email": confirmationEmail,
   "auth.password-reset": passwordResetEmail,
