@@ -6,6 +6,7 @@ import { contactMessageEmail } from "./contact-message.tsx";
 import { deviceNoticeEmail } from "./device-notice.tsx";
 import { disputeNoticeEmail } from "./dispute-notice.tsx";
 import type { EmailSite } from "./layout.tsx";
+import { planChangedEmail } from "./plan-change.tsx";
 import { receiptEmail } from "./receipt.tsx";
 import { signInEmail } from "./sign-in.tsx";
 import { confirmationEmail, existingAccountEmail, passwordResetEmail } from "./staff-account.tsx";
@@ -35,6 +36,7 @@ export const RENDERERS: {
   "payment-failed": paymentFailedEmail,
   "subscription-cancelled": cancelledEmail,
   "subscription-expired": expiredEmail,
+  "plan-changed": planChangedEmail,
   "account.sign-in": signInEmail,
   "auth.verify-email": confirmationEmail,
   "auth.password-reset": passwordResetEmail,
