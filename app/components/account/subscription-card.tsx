@@ -9,6 +9,7 @@ import { formatLongDate } from "#app/lib/format.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
 import { accountCall, DEVICE_LIMIT_ERROR } from "./account-api.ts";
 import { DeviceItem } from "./device-item.tsx";
+import { PlanChangePanel } from "./plan-change-panel.tsx";
 
 const STATUS_BADGES: Record<
   AccountSubscription["status"],
@@ -138,6 +139,9 @@ export function SubscriptionCard({
             <Plus aria-hidden="true" />
             {adding ? "Adding..." : "Add a device"}
           </Button>
+        ) : null}
+        {subscription.usable && subscription.status !== "past_due" ? (
+          <PlanChangePanel subscription={subscription} onChanged={onChanged} />
         ) : null}
         {renews && subscription.status !== "cancels" ? (
           <Button variant="outline" onClick={() => void changeRenewal("cancel")} disabled={busy}>
