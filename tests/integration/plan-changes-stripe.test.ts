@@ -2,7 +2,7 @@
 // Stripe with proration, and Stripe's `customer.subscription.updated` makes it take effect here.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devices, planChanges, subscriptions } from "#server/db/schema/index.ts";
+import { devices, planChanges, staffAuditLog, subscriptions } from "#server/db/schema/index.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
 import { accountRequest, signedInCustomer } from "../support/account.ts";
 import type { TestApp } from "../support/app.ts";
@@ -14,7 +14,7 @@ import {
   STAND_IN_SECRET_KEY,
   type StripeStandIn,
 } from "../support/stripe-stand-in.ts";
-import { queuedEmails } from "./admin-helpers.ts";
+import { createAccount, queuedEmails, STAFF_EMAIL } from "./admin-helpers.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -203,5 +203,50 @@ describe.each(databaseKinds)("plan changes with Stripe on %s", (kind) => {
       .from(subscriptions)
       .where(eq(subscriptions.customerEmail, "stripe-pass@example.com"));
     expect(owned).toHaveLength(1);
+  });
+
+  it("moves an Unlock Pass to Pro Monthly through Stripe Checkout: the pass becomes that Stripe subscription", async () => {
+    const { subscription, cookie } = await bought("unlock", "stripe-pass-plan@example.com");
+    const started = await accountRequest(
+      app,
+      "subscriptions/pass-checkout",
+      { subscriptionId: subscription.id, planId: "pro-monthly" },
+      cookie,
+    );
+    expect(started.status).toBe(200);
+    expect(standIn.creates.at(-1)!.params.get("mode")).toBe("subscription");
+    const paid = standIn.markPaid([...standIn.sessions.keys()].at(-1)!);
+    await deliverStripeEvent(app, "checkout.session.completed", paid);
+    expect(await reread(subscription.id)).toMatchObject({
+      planId: "pro-monthly",
+      deviceLimit: 3,
+      stripeSubscriptionId: paid.subscription,
+    });
+    expect(await liveDevices(subscription.id)).toHaveLength(1);
+    // Stripe's later events about that subscription now reach the same row.
+    await deliverStripeEvent(app, "customer.subscription.updated", {
+      ...standIn.subscriptions.get(paid.subscription!)!,
+      cancel_at_period_end: true,
+    });
+    expect(await reread(subscription.id)).toMatchObject({ cancelAtPeriodEnd: true });
+  });
+
+  it("lets staff ask Stripe for the change, audited as pending until Stripe confirms it", async () => {
+    const { subscription, paid } = await bought("pro-monthly", "stripe-staff-change@example.com");
+    const admin = (await createAccount(app, STAFF_EMAIL)).cookie;
+    const changed = await app.request("/api/admin/subscriptions/change-plan", {
+      json: { subscriptionId: subscription.id, planId: "pro-yearly", reason: "asked on the phone" },
+      headers: { cookie: admin },
+    });
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toMatchObject({ status: "pending" });
+    const [entry] = await app.services.db
+      .select()
+      .from(staffAuditLog)
+      .where(eq(staffAuditLog.targetId, subscription.id));
+    expect(entry).toMatchObject({ action: "subscription.change-plan", reason: "asked on the phone" });
+    expect(entry!.details).toMatchObject({ to: "pro-yearly", status: "pending" });
+    await stripeConfirms(paid.subscription!);
+    expect(await reread(subscription.id)).toMatchObject({ planId: "pro-yearly" });
   });
 });

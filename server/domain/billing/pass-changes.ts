@@ -14,7 +14,8 @@ import { isPaidUp } from "#server/domain/vpn/usable.ts";
 import { checkoutProvider } from "./checkout.ts";
 import type { BillingServices, StripeReferences } from "./fulfil.ts";
 import { planChangeTerms } from "./plan-change-rules.ts";
-import { applyChange, quotePlanChange } from "./plan-changes.ts";
+import { applyChange } from "./plan-change-effects.ts";
+import { quotePlanChange } from "./plan-changes.ts";
 import { findSubscription } from "./self-service.ts";
 
 // An Unlock Pass holder's own checkout (decision 104): the pass again (7 more days on the same

@@ -1,25 +1,25 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { findPlan, PLAN_IDS, PLANS, type Plan } from "#app/lib/plans.ts";
 import type { Transaction } from "#server/db/client.ts";
 import { planChanges, subscriptions, type PlanChange, type Subscription } from "#server/db/schema/index.ts";
 import type { SignedInStaff } from "#server/domain/auth/staff.ts";
 import { conflict, DomainError } from "#server/domain/errors.ts";
-import { queuePlanChangedEmail } from "#server/domain/mail/plan-change-emails.ts";
 import { recordStaffAction, staffReasonSchema } from "#server/domain/ops/audit.ts";
-import { checkKeepChoice, fitDevicesToLimit } from "#server/domain/vpn/device-limit-changes.ts";
+import { checkKeepChoice } from "#server/domain/vpn/device-limit-changes.ts";
 import { liveDevices } from "#server/domain/vpn/devices.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import { billingUnavailable, providerUnavailable, subscriptionEnded } from "./errors.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { planChangeTargets, planChangeTerms, type PlanChangeTerms } from "./plan-change-rules.ts";
 import { findSubscription } from "./self-service.ts";
-import { changeStripePlan, stripePlanIdOf } from "./stripe-plan-change.ts";
+import { applyChange } from "./plan-change-effects.ts";
+import { changeStripePlan } from "./stripe-plan-change.ts";
 
 // Moving a subscription to another plan (decision 104): upgrade, downgrade, monthly ↔ yearly.
 // The built-in checkout's subscriptions change at once; Stripe's are changed at Stripe with
 // proration and take effect when Stripe's `customer.subscription.updated` arrives (webhook.ts
-// calls `applyStripePlanChange`). Callers have checked who may change the subscription.
+// calls plan-change-effects.ts). Callers have checked who may change the subscription.
 
 const target = { subscriptionId: z.uuid(), planId: z.enum(PLAN_IDS) };
 export const planChangeQuoteSchema = z.object(target).strict();
@@ -63,9 +63,12 @@ const planSummary = (plan: Plan) => ({
   deviceLimit: plan.deviceLimit,
 });
 
-/** The plans a subscription may move to, each with its terms now (the staff page lists them). */
+/**
+ * The plans staff may move a subscription to, each with its terms now. None for a pass: only its
+ * holder's own checkout changes it (staff extend it instead).
+ */
 export function planChangeOptions(subscription: Subscription, now: Date) {
-  if (!isUsable(subscription, now)) return [];
+  if (!isUsable(subscription, now) || findPlan(subscription.planId)?.billing !== "recurring") return [];
   return planChangeTargets(subscription.planId, PLANS)
     .filter((plan) => plan.billing === "recurring" && plan.id !== subscription.planId)
     .map((plan) => {
@@ -190,60 +193,6 @@ export async function changePlan(
   return resultOf(latest, latest.planId === terms.to.id ? "applied" : "pending");
 }
 
-/**
- * Stripe's record of the subscription names another plan (our change, or one made in Stripe's
- * Dashboard): the stored plan and device limit follow it, keeping the devices the customer chose.
- * Called by the webhook with the subscription row locked.
- */
-export async function applyStripePlanChange(
-  tx: Transaction,
-  services: BillingServices,
-  subscription: Subscription,
-  remote: { metadata?: Record<string, string> | null },
-  now: Date,
-): Promise<void> {
-  const planId = stripePlanIdOf(remote);
-  const plan = findPlan(planId);
-  if (!plan || plan.billing !== "recurring" || plan.id === subscription.planId) return;
-  const [pending] = await tx
-    .select()
-    .from(planChanges)
-    .where(
-      and(
-        eq(planChanges.subscriptionId, subscription.id),
-        eq(planChanges.toPlanId, plan.id),
-        eq(planChanges.status, "pending"),
-      ),
-    )
-    .orderBy(desc(planChanges.requestedAt))
-    .limit(1);
-  let change: PlanChange;
-  if (pending) {
-    [change] = (await tx
-      .update(planChanges)
-      .set({ status: "applied", appliedAt: now })
-      .where(eq(planChanges.id, pending.id))
-      .returning()) as [PlanChange];
-  } else {
-    const terms = planChangeTerms(subscription.planId, plan.id, subscription.expiresAt, now);
-    [change] = (await tx
-      .insert(planChanges)
-      .values({
-        subscriptionId: subscription.id,
-        kind: terms.kind,
-        fromPlanId: subscription.planId,
-        toPlanId: plan.id,
-        amountCents: terms.amountCents,
-        status: "applied",
-        requestedAt: now,
-        appliedAt: now,
-      })
-      .returning()) as [PlanChange];
-  }
-  const chargedNow = findPlan(change.fromPlanId)?.interval !== plan.interval;
-  await applyChange(tx, services, subscription, change, { chargedNow }, now);
-}
-
 async function lockChangeable(tx: Transaction, subscription: Subscription, now: Date) {
   const [current] = await tx
     .select()
@@ -255,51 +204,6 @@ async function lockChangeable(tx: Transaction, subscription: Subscription, now: 
   if (current.planId !== subscription.planId)
     throw conflict("This subscription's plan changed meanwhile: look again.");
   return current;
-}
-
-/** The change takes effect: the plan and device limit, the devices kept, the customer's e-mail. */
-export async function applyChange(
-  tx: Transaction,
-  services: BillingServices,
-  current: Subscription,
-  change: PlanChange,
-  effect: {
-    expiresAt?: Date;
-    chargedNow: boolean;
-    stripe?: { customerId: string | null; subscriptionId: string | null };
-  },
-  now: Date,
-): Promise<Subscription> {
-  const plan = findPlan(change.toPlanId)!;
-  const [row] = await tx
-    .update(subscriptions)
-    .set({
-      planId: plan.id,
-      planType: plan.planType,
-      deviceLimit: plan.deviceLimit,
-      ...(effect.expiresAt ? { expiresAt: effect.expiresAt } : {}),
-      ...(effect.stripe
-        ? {
-            stripeCustomerId: current.stripeCustomerId ?? effect.stripe.customerId,
-            stripeSubscriptionId: current.stripeSubscriptionId ?? effect.stripe.subscriptionId,
-          }
-        : {}),
-      updatedAt: now,
-    })
-    .where(eq(subscriptions.id, current.id))
-    .returning();
-  const revoked = await fitDevicesToLimit(tx, current.id, plan.deviceLimit, change.keepDeviceIds, now);
-  await queuePlanChangedEmail(tx, services, row!, {
-    kind: change.kind,
-    fromPlanName: findPlan(change.fromPlanId)?.name ?? change.fromPlanId,
-    toPlanName: plan.name,
-    amountCents: change.amountCents,
-    currency: change.currency,
-    chargedNow: effect.chargedNow,
-    byStaff: change.staffUserId !== null,
-    revokedDevices: revoked,
-  });
-  return row!;
 }
 
 function auditChange(tx: Transaction, actor: PlanChangeActor, change: PlanChange, status: string, now: Date) {

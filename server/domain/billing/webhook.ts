@@ -9,7 +9,7 @@ import { isPaidUp } from "#server/domain/vpn/usable.ts";
 import { findCheckoutSession, recordPayment } from "./checkout.ts";
 import { fulfilCheckout, type BillingServices } from "./fulfil.ts";
 import { disputeCharge, disputedCharge, refundCharge, type DisputedCharge } from "./reversals.ts";
-import { applyStripePlanChange } from "./plan-changes.ts";
+import { applyStripePlanChange } from "./plan-change-effects.ts";
 import { checkEventShape } from "./webhook-shapes.ts";
 import { receivedPayment, sessionState, stripeClient, subscriptionChangesFrom } from "./stripe-provider.ts";
 
