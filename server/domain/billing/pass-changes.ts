@@ -100,10 +100,14 @@ export async function applyPassCheckout(
     {
       expiresAt: terms.periodEndsAt,
       chargedNow: true,
-      stripe: {
-        customerId: references.stripeCustomerId ?? null,
-        subscriptionId: references.stripeSubscriptionId ?? null,
-      },
+      // The pass becomes the Stripe subscription its checkout started; an extension changes no reference.
+      stripe:
+        terms.kind === "pass-to-subscription"
+          ? {
+              customerId: references.stripeCustomerId ?? null,
+              subscriptionId: references.stripeSubscriptionId ?? null,
+            }
+          : undefined,
     },
     now,
   );

@@ -34,7 +34,8 @@ export async function applyChange(
       ...(effect.expiresAt ? { expiresAt: effect.expiresAt } : {}),
       ...(effect.stripe
         ? {
-            stripeCustomerId: current.stripeCustomerId ?? effect.stripe.customerId,
+            // The checkout that paid for the plan names the Stripe customer its subscription bills.
+            stripeCustomerId: effect.stripe.customerId ?? current.stripeCustomerId,
             stripeSubscriptionId: current.stripeSubscriptionId ?? effect.stripe.subscriptionId,
           }
         : {}),
