@@ -1,6 +1,8 @@
 // Plan changes from /account in a real browser (decision 104): Basic → Pro Monthly raises the device
 // limit; the downgrade back asks which device to keep and revokes the others only on confirming;
 // an Unlock Pass pays for 7 more days on the same pass.
+import fs from "node:fs/promises";
+import { createRequire } from "node:module";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +16,21 @@ import { launchBrowser, waitForHydration } from "../support/browser.ts";
 import { buyUntilCheckout, expectToast, open, payOnCheckout } from "./purchase-support.ts";
 
 const DAY_MS = 86_400_000;
+const AXE_SOURCE_PATH = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+/** axe-core's violations on the page as it is now. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.evaluate(await fs.readFile(AXE_SOURCE_PATH, "utf8"));
+  return page.evaluate(async () => {
+    const { axe } = window as unknown as {
+      axe: { run(): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown }> }> }> };
+    };
+    const result = await axe.run();
+    return result.violations.map(
+      (violation) => `${violation.id} ${JSON.stringify(violation.nodes[0]?.target)}`,
+    );
+  });
+}
 
 describe("plan changes on the account page", () => {
   let server: TestServer;
@@ -109,6 +126,9 @@ describe("plan changes on the account page", () => {
     // Chosen but not confirmed: every device still works.
     expect(await liveDevices(subscription.id)).toHaveLength(3);
     expect(await confirm.isDisabled()).toBe(false);
+    // Checked once the toasts of the earlier steps have gone (a fading toast is half transparent).
+    await expect.poll(() => page.locator("[data-sonner-toast]").count(), { timeout: 15_000 }).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
     await confirm.click();
     await expectToast(page, "Plan Changed", "You are now on Basic Monthly.");
     await expect.poll(() => page.getByTestId("devices-in-use").innerText()).toBe("1 of 1 in use");
