@@ -141,13 +141,15 @@ export function startAgent(options: AgentOptions): RunningAgent {
   /** Runs `work` every `everyMs` after the agent is ready, never two at once. */
   function every(everyMs: number, what: string, work: () => Promise<void>) {
     return (async () => {
-      if (
-        !(await ready.then(
-          () => true,
-          () => false,
-        ))
-      )
-        return;
+      // Stopped before the first sync: ready never settles, so the stop must not wait on it.
+      const stoppedFirst = new Promise<false>((resolve) =>
+        aborter.signal.addEventListener("abort", () => resolve(false), { once: true }),
+      );
+      const started = ready.then(
+        () => true,
+        () => false,
+      );
+      if (!(await Promise.race([started, stoppedFirst]))) return;
       while (!stopped) {
         await sleep(everyMs);
         if (stopped) break;

@@ -11,6 +11,7 @@ import { canAlterAuditLog, currentRole, grantAppRole } from "./db/roles.ts";
 import { createCustomerAuth, type CustomerAuth } from "./domain/account/customer-auth.ts";
 import { createAuth, type Auth } from "./domain/auth/auth.ts";
 import { queueDueReminders } from "./domain/billing/reminders.ts";
+import { serveWaitingBuyers } from "./domain/billing/waiting-buyers.ts";
 import { watchBlogFreshness, type BlogFreshness } from "./domain/blog/freshness.ts";
 import { seedSamplePosts } from "./domain/blog/seed.ts";
 import { createShareCards, type ShareCards } from "./domain/share-cards/cards.tsx";
@@ -242,6 +243,12 @@ export async function startServices(config: Config, options: ServiceOptions = {}
           logger,
           intervalMs: 30_000,
           shared: shared("staff-alerts"),
+        }),
+        // Buyers at Configuration Pending get their config once a server has room (decision 111).
+        startRepeatingJob("configs issued to buyers waiting for room", () => serveWaitingBuyers(services), {
+          logger,
+          intervalMs: 30_000,
+          shared: shared("waiting-buyers"),
         }),
         startRepeatingJob("out-of-date config notices", () => queueConfigUpdateNotices(services), {
           logger,

@@ -2,17 +2,23 @@ import { CheckCircle2, Clock, LockKeyhole, Plus, UserRound, XCircle } from "luci
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Link, useSearchParams } from "react-router";
 import { toast } from "sonner";
+import { MessageWithAccountLink } from "#app/components/message-with-account-link.tsx";
+import { AddDeviceRefusalNote } from "#app/components/purchase/add-device-refusal-note.tsx";
 import { ConfigCard, type IssuedConfig } from "#app/components/purchase/config-card.tsx";
+import { usePendingConfigurationPoll } from "#app/components/purchase/pending-configuration.ts";
 import {
   configsOf,
   dateLabel,
   DEVICE_LIMIT_ERROR,
+  NO_ROOM_ERROR,
   PAYING_BROWSER_ERROR,
+  RATE_LIMITED_ERROR,
   requestVerification,
   type VerificationResponse,
 } from "#app/components/purchase/verification.ts";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent } from "#app/components/ui/card.tsx";
+import { addDeviceRefusal, addDeviceRefusalMessage } from "#app/lib/device-actions.ts";
 import { formatLongDate } from "#app/lib/format.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { PLAN_TYPE_LABELS } from "#app/lib/plans.ts";
@@ -23,14 +29,31 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: "robots", content: "noindex" },
 ];
 
-type View =
-  | { state: "verifying" }
-  | { state: "invalid" }
-  | {
-      state: "success";
-      subscription: NonNullable<VerificationResponse["subscription"]>;
-      configs: IssuedConfig[];
-    };
+type View = { state: "verifying" } | { state: "invalid" } | ({ state: "success" } & Verified);
+
+/** What a successful verification shows: the plan, its configs (none while pending), who may add. */
+interface Verified {
+  subscription: NonNullable<VerificationResponse["subscription"]>;
+  configs: IssuedConfig[];
+  mayClaimSlot: boolean;
+  roomForDevice: boolean;
+}
+
+function verifiedView(result: VerificationResponse & { subscription: Verified["subscription"] }): Verified {
+  return {
+    subscription: result.subscription,
+    configs: configsOf(result),
+    // An answer of the spec's shape alone (no flags) keeps the button; the server still decides.
+    mayClaimSlot: result.mayClaimSlot ?? true,
+    roomForDevice: result.roomForDevice ?? true,
+  };
+}
+
+const READY_TOAST = ["Payment Successful", { description: "Your VPN configuration is ready." }] as const;
+
+function verificationFailed() {
+  toast.error("Verification Failed", { description: "Unable to verify payment. Please contact support." });
+}
 
 export default function PaymentSuccess() {
   const [searchParams] = useSearchParams();
@@ -51,30 +74,37 @@ export default function PaymentSuccess() {
     requestVerification(sessionId)
       .then((result) => {
         if (result.success && result.subscription) {
-          toast.success("Payment Successful", { description: "Your VPN configuration is ready." });
-          setView({
-            state: "success",
-            subscription: result.subscription,
-            configs: configsOf(result),
-          });
+          const verified = verifiedView({ ...result, subscription: result.subscription });
+          // Configuration Pending is not "ready": its page says what happens instead (issue 24).
+          if (verified.configs.length > 0) toast.success(...READY_TOAST);
+          setView({ state: "success", ...verified });
           return;
         }
         if (result.error === DEVICE_LIMIT_ERROR) {
           toast.error("Device Limit Reached", { description: result.message });
         } else {
-          toast.error("Verification Failed", {
-            description: "Unable to verify payment. Please contact support.",
-          });
+          verificationFailed();
         }
         setView({ state: "invalid" });
       })
       .catch(() => {
-        toast.error("Verification Failed", {
-          description: "Unable to verify payment. Please contact support.",
-        });
+        verificationFailed();
         setView({ state: "invalid" });
       });
   }, [sessionId]);
+
+  const pending = view.state === "success" && view.configs.length === 0;
+  const gaveUp = usePendingConfigurationPoll(sessionId, pending, (result) => {
+    if (result.success && result.subscription) {
+      const verified = verifiedView({ ...result, subscription: result.subscription });
+      if (verified.configs.length === 0) return;
+      toast.success(...READY_TOAST);
+      setView({ state: "success", ...verified });
+    } else if (result.error !== RATE_LIMITED_ERROR) {
+      verificationFailed();
+      setView({ state: "invalid" });
+    }
+  });
 
   async function addDevice() {
     if (!sessionId || view.state !== "success" || adding) return;
@@ -82,26 +112,27 @@ export default function PaymentSuccess() {
     try {
       const result = await requestVerification(sessionId, true);
       if (result.success && result.subscription && result.configSlot) {
-        const subscription = result.subscription;
-        setView((current) =>
-          current.state === "success" ? { ...current, subscription, configs: configsOf(result) } : current,
-        );
+        const verified = verifiedView({ ...result, subscription: result.subscription });
+        setView((current) => (current.state === "success" ? { state: "success", ...verified } : current));
         toast.success("Device Added", {
           description: `The config for device ${result.configSlot} is ready.`,
         });
       } else if (result.error === DEVICE_LIMIT_ERROR) {
         toast.error("Device Limit Reached", { description: result.message });
+        setView((current) => (current.state === "success" ? withSlotsTaken(current) : current));
       } else if (result.error === PAYING_BROWSER_ERROR) {
-        toast.error("Device Not Added", { description: result.message });
-      } else {
-        toast.error("Verification Failed", {
-          description: "Unable to verify payment. Please contact support.",
+        toast.error("Device Not Added", {
+          description: <MessageWithAccountLink text={result.message ?? ""} plainAnchor />,
         });
+        setView((current) => (current.state === "success" ? { ...current, mayClaimSlot: false } : current));
+      } else if (result.error === NO_ROOM_ERROR) {
+        toast.error("Device Not Added", { description: result.message });
+        setView((current) => (current.state === "success" ? { ...current, roomForDevice: false } : current));
+      } else {
+        verificationFailed();
       }
     } catch {
-      toast.error("Verification Failed", {
-        description: "Unable to verify payment. Please contact support.",
-      });
+      verificationFailed();
     } finally {
       setAdding(false);
     }
@@ -140,6 +171,13 @@ export default function PaymentSuccess() {
 
   const { subscription, configs } = view;
   const multiDevice = subscription.deviceLimit > 1;
+  const addRefusal = addDeviceRefusal({
+    usable: true,
+    deviceLimit: subscription.deviceLimit,
+    liveDevices: subscription.activeDevices,
+    mayClaimSlot: view.mayClaimSlot,
+    roomForDevice: view.roomForDevice,
+  });
   const planDetails = (
     <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-left">
       <dt className="text-muted-foreground">Plan</dt>
@@ -161,9 +199,10 @@ export default function PaymentSuccess() {
     return (
       <StatusSection icon={<Clock aria-hidden="true" className="size-12 text-primary" />}>
         <h1 className="text-3xl font-bold">Configuration Pending</h1>
-        <p className="text-muted-foreground">
-          Your payment is confirmed. Your configuration is being prepared and will also arrive by e-mail;
-          refresh this page in a few minutes.
+        <p className="text-muted-foreground" role="status" data-testid="pending-note">
+          {gaveUp
+            ? "Your payment is confirmed. Your configuration is still being prepared: it will arrive by e-mail, and this page shows it when you open it again."
+            : "Your payment is confirmed. Your configuration is being prepared: this page shows it as soon as it is ready, and it also arrives by e-mail."}
         </p>
         {planDetails}
         <AccountLink />
@@ -185,12 +224,16 @@ export default function PaymentSuccess() {
           <ConfigCard key={config.configSlot} config={config} multiDevice={multiDevice} />
         ))}
       </div>
-      {multiDevice ? (
+      {addRefusal === null ? (
         <Button variant="outline" onClick={addDevice} disabled={adding}>
           <Plus aria-hidden="true" />
           {adding ? "Adding..." : "Add another device"}
         </Button>
-      ) : null}
+      ) : (
+        <AddDeviceRefusalNote
+          message={addDeviceRefusalMessage(addRefusal, subscription.deviceLimit, "success")}
+        />
+      )}
       <Button asChild variant="link">
         <Link to="/tutorial">How to set up WireGuard</Link>
       </Button>
@@ -201,6 +244,11 @@ export default function PaymentSuccess() {
       <PrivateLinkNote />
     </StatusSection>
   );
+}
+
+/** Every slot is taken (another tab or the account page used the last one): the button goes. */
+function withSlotsTaken(view: Extract<View, { state: "success" }>): Extract<View, { state: "success" }> {
+  return { ...view, subscription: { ...view.subscription, activeDevices: view.subscription.deviceLimit } };
 }
 
 /** After this tab is closed, the account page is the way back to every device and the plan. */

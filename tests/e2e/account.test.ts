@@ -74,6 +74,17 @@ describe("the buyer's account page", () => {
     return row!.publicKey;
   }
 
+  /** The name of the server the buyer's live device in `slot` is on. */
+  async function serverOfDevice(slot: number) {
+    const [row] = await server.services.db
+      .select({ name: vpnServers.name })
+      .from(devices)
+      .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
+      .innerJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
+      .where(and(eq(subscriptions.customerEmail, EMAIL), eq(devices.slot, slot), isNull(devices.revokedAt)));
+    return row!.name;
+  }
+
   it("buy, sign in by the e-mailed link, add and rename device 2, revoke device 1, new keys for device 2, move it, cancel and resume, receipt", async () => {
     const plan = findPlan("pro-monthly")!;
     const paying = await browser.newContext();
@@ -119,6 +130,23 @@ describe("the buyer's account page", () => {
     await expectToast(page, "Device renamed");
     await expect.poll(() => device2.getByTestId("device-name").innerText()).toBe("Work laptop");
 
+    // At 3 of 3, "Add a device" is not offered (it could only fail); revoking one offers it again.
+    const addDevice = page.getByRole("button", { name: "Add a device" });
+    await addDevice.click();
+    await expectToast(page, "Device Added", "The config for device 3 is ready.");
+    const device3 = page.getByTestId("device-3");
+    await device3.waitFor();
+    expect(await page.getByTestId("devices-in-use").innerText()).toBe("3 of 3 in use");
+    await expect.poll(() => addDevice.count()).toBe(0);
+    expect(await page.getByTestId("add-device-refusal").innerText()).toContain(
+      "All 3 devices of this plan have a config",
+    );
+    await device3.getByRole("button", { name: "Revoke" }).click();
+    await device3.getByRole("button", { name: "Revoke device" }).click();
+    await expectToast(page, "Device revoked");
+    await device3.waitFor({ state: "detached" });
+    await addDevice.waitFor();
+
     const first = await download(page, device1);
     expect(first.text).toMatch(/^\[Interface\]/);
     const revokedKey = await livePublicKey(1);
@@ -133,7 +161,19 @@ describe("the buyer's account page", () => {
     const before = await download(page, device2);
     const oldKey = await livePublicKey(2);
     const keysBefore = await peerKeys();
+    // New keys break the installed config: the page asks first, and "Keep current keys" changes nothing.
     await device2.getByRole("button", { name: "New keys" }).click();
+    const rekeyQuestion = device2.getByRole("alert");
+    expect(await rekeyQuestion.innerText()).toContain(
+      "New keys for Work laptop? Its current config stops working",
+    );
+    await rekeyQuestion.getByRole("button", { name: "Keep current keys" }).click();
+    await rekeyQuestion.waitFor({ state: "detached" });
+    expect(await livePublicKey(2)).toBe(oldKey);
+    expect(await peerKeys()).toEqual(keysBefore);
+    expect((await page.request.get(before.url)).status()).toBe(200);
+    await device2.getByRole("button", { name: "New keys" }).click();
+    await device2.getByRole("alert").getByRole("button", { name: "Make new keys" }).click();
     await expectToast(page, "New keys ready");
     await expect.poll(async () => (await peerKeys()).join()).not.toBe(keysBefore.join());
     const after = await download(page, page.getByTestId("device-2"));
@@ -156,6 +196,13 @@ describe("the buyer's account page", () => {
     await waitForHydration(page);
     const moving = page.getByTestId("device-2");
     expect(await moving.getByTestId("device-location").innerText()).toContain("Lagos, Nigeria");
+    // Moving breaks the installed config too: it asks first, and Cancel leaves the device where it is.
+    await moving.getByRole("button", { name: "Move" }).click();
+    await moving.getByLabel("Move Work laptop to").selectOption({ label: "Abuja, Nigeria" });
+    await moving.getByRole("button", { name: "Cancel" }).click();
+    await moving.getByLabel("Move Work laptop to").waitFor({ state: "detached" });
+    expect(await moving.getByTestId("device-location").innerText()).toContain("Lagos, Nigeria");
+    expect(await serverOfDevice(2)).toBe("ng-lagos-dev");
     await moving.getByRole("button", { name: "Move" }).click();
     await moving.getByLabel("Move Work laptop to").selectOption({ label: "Abuja, Nigeria" });
     await moving.getByRole("button", { name: "Move device" }).click();

@@ -2,6 +2,9 @@
 // on a stand-in `wg` that keeps the interface in a file. What its own port says (peers on the
 // interface, applies, syncs) and what /metrics then says about the node (applied = desired).
 import fs from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startAgent, type RunningAgent } from "#agent/agent.ts";
@@ -127,5 +130,44 @@ describe("the agent's metrics, end to end", () => {
     expect(sampleValue(plane, "naijalink_vpn_server_applied_peer_version", byServer)).toBe(desired);
     expect(sampleValue(own, "naijalink_agent_applied_peer_version")).toBe(desired);
     expect(sampleValue(plane, "naijalink_vpn_server_desired_peers", byServer)).toBe(2);
+  });
+});
+
+describe("the agent's stop", () => {
+  it("ends at once when stopped before its first sync, however long the control plane holds the poll", async () => {
+    // A control plane that takes the status report and never answers the peers poll.
+    let pollsHeld = 0;
+    const held: http.ServerResponse[] = [];
+    const controlPlane = http.createServer((request, response) => {
+      if (request.url?.startsWith("/api/nodes/status")) {
+        request.resume();
+        response.writeHead(204).end();
+      } else {
+        pollsHeld += 1;
+        held.push(response);
+      }
+    });
+    await new Promise<void>((resolve) => controlPlane.listen(0, "127.0.0.1", resolve));
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "naijalink-agent-stop-"));
+    try {
+      const wgFile = path.join(dataDir, "fake-wg.mjs");
+      await fs.writeFile(wgFile, FAKE_WG);
+      const stopping = startAgent({
+        apiUrl: `http://127.0.0.1:${(controlPlane.address() as AddressInfo).port}`,
+        nodeToken: "node-token-for-the-stop-test",
+        iface: "wg0",
+        privateKeyFile: path.join(dataDir, "node", "private.key"),
+        wg: { argv: [process.execPath, wgFile, path.join(dataDir, "wg0.json")] },
+        waitSeconds: 25,
+        log: () => {},
+      });
+      await vi.waitFor(() => expect(pollsHeld).toBe(1), { timeout: 20_000, interval: 50 });
+      // Resolves only if nothing waits on the first sync that never came.
+      await stopping.stop();
+    } finally {
+      for (const response of held) response.destroy();
+      await new Promise((resolve) => controlPlane.close(resolve));
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

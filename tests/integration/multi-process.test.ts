@@ -153,7 +153,15 @@ describe.skipIf(!serverUrl && !mustRun)("two app processes on one PostgreSQL", (
     console.log(
       `[multi-process] contact e-mails sent by a: ${files.filter((file) => file.process === "a").length}, by b: ${files.filter((file) => file.process === "b").length}`,
     );
-    const rows = await database.db.select().from(outboxMessages).where(eq(outboxMessages.kind, "contact"));
+    // A worker writes the .eml before it marks the row sent: wait for the rows, not the files.
+    const contactRows = () =>
+      database.db.select().from(outboxMessages).where(eq(outboxMessages.kind, "contact"));
+    await waitFor(
+      async () => (await contactRows()).every((row) => row.status !== "pending"),
+      30_000,
+      "every contact row to leave pending",
+    );
+    const rows = await contactRows();
     expect(rows.map((row) => `${row.status} ${row.attempts}`)).toEqual(rows.map(() => "sent 1"));
 
     // Five messages an hour from one address, counted together whichever process answers.

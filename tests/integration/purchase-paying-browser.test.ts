@@ -143,13 +143,20 @@ describe.each(databaseKinds)("adding a device needs the browser that paid, on %s
       configSlot: 1,
       subscription: { activeDevices: 2, deviceLimit: 3 },
     });
+    // Each device comes with its port-443 variant (issue 22): the same config, another port.
+    const onPort443 = (downloadUrl: unknown) => ({
+      port: 443,
+      downloadUrl: `${String(downloadUrl)}?port=443`,
+    });
     expect(reloaded.devices).toEqual([
-      { slot: 1, downloadUrl: reloaded.downloadUrl },
-      { slot: 2, downloadUrl: added.downloadUrl },
+      { slot: 1, downloadUrl: reloaded.downloadUrl, alternate: onPort443(reloaded.downloadUrl) },
+      { slot: 2, downloadUrl: added.downloadUrl, alternate: onPort443(added.downloadUrl) },
     ]);
 
     const byLink = (await (await verify(app, { sessionId })).json()) as Record<string, unknown>;
-    expect(byLink.devices).toEqual([{ slot: 1, downloadUrl: reloaded.downloadUrl }]);
+    expect(byLink.devices).toEqual([
+      { slot: 1, downloadUrl: reloaded.downloadUrl, alternate: onPort443(reloaded.downloadUrl) },
+    ]);
     expect(JSON.stringify(byLink)).not.toContain(added.downloadUrl);
   });
 

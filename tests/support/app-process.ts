@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { loadConfig } from "#server/config.ts";
 import type { Database } from "#server/db/client.ts";
 import type { Sealer } from "#server/secrets.ts";
 import { makeDataDir, testEnv, type TestApp } from "./app.ts";
@@ -80,7 +81,8 @@ export async function startAppProcess(
   env: Record<string, string> = {},
 ): Promise<AppProcess> {
   const dataDir = await makeDataDir();
-  const server = runServer(testEnv(dataDir, { DATABASE_URL: shared.databaseUrl, TRUST_PROXY: "1", ...env }));
+  const processEnv = testEnv(dataDir, { DATABASE_URL: shared.databaseUrl, TRUST_PROXY: "1", ...env });
+  const server = runServer(processEnv);
   const stop = async () => {
     if (server.child.exitCode === null && server.child.signalCode === null) {
       server.child.kill("SIGTERM");
@@ -105,7 +107,8 @@ export async function startAppProcess(
       body: json !== undefined ? JSON.stringify(json) : rest.body,
     });
   };
-  const app = { services: { db: shared.db, sealer: shared.sealer }, request } as unknown as TestApp;
+  const services = { db: shared.db, sealer: shared.sealer, config: loadConfig(processEnv) };
+  const app = { services, request } as unknown as TestApp;
   return { name, server, url, dataDir, app, stop };
 }
 

@@ -18,7 +18,14 @@ import { vpnServers } from "#server/db/schema/index.ts";
 import { addVpnServer } from "#server/domain/vpn/servers.ts";
 import { buildAgent } from "../../scripts/build-agent.js";
 import { startTestServer, type TestServer } from "../support/app.ts";
-import { run, runAll, tunnelUnavailableReason, waitFor } from "./host.ts";
+import {
+  endNamespace,
+  giveNodeItsOwnUnbound,
+  run,
+  runAll,
+  tunnelUnavailableReason,
+  waitFor,
+} from "./host.ts";
 
 const reason = tunnelUnavailableReason();
 const mustRun = process.env.CI === "true";
@@ -92,6 +99,8 @@ describe.skipIf(reason !== null && !mustRun)("node setup behind NAT and uninstal
       await run(["ip", "netns", "add", name]);
       await run(inNs(name, ["ip", "link", "set", "lo", "up"]));
     }
+    // setup starts a resolver: the node's own, not the machine's (tests/tunnel/host.ts).
+    await giveNodeItsOwnUnbound(ns.node, path.join(workDir, "unbound"));
     await run([
       "ip",
       "link",
@@ -165,7 +174,7 @@ describe.skipIf(reason !== null && !mustRun)("node setup behind NAT and uninstal
       },
       () => run(inNs(ns.node, ["ip", "link", "del", link.wg])),
       () => run(["ip", "link", "del", link.root]),
-      ...Object.values(ns).map((name) => () => run(["ip", "netns", "del", name])),
+      ...Object.values(ns).map((name) => () => endNamespace(name)),
       async () => app?.stop(),
       () => fs.rm(workDir, { recursive: true, force: true }),
     ]);
@@ -229,7 +238,9 @@ describe.skipIf(reason !== null && !mustRun)("node setup behind NAT and uninstal
       "the agent to stop",
       async () => agent.exitCode !== null || agent.signalCode !== null,
       10_000,
-    );
+    ).catch((error: Error) => {
+      throw new Error(`${error.message} (agent said: ${agentOutput.slice(-1500)})`);
+    });
     await fs.access(privateKeyFile);
   });
 

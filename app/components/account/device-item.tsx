@@ -19,7 +19,7 @@ import { MoveDeviceForm } from "./move-device-form.tsx";
 import { connectionLabel } from "./time.ts";
 import { transferDetail, transferLabel } from "./transfer.ts";
 
-type Mode = "view" | "rename" | "revoke" | "move";
+type Mode = "view" | "rename" | "revoke" | "rekey" | "move";
 
 /** One live device: its details and what its owner may do with it. */
 export function DeviceItem({
@@ -144,23 +144,27 @@ export function DeviceItem({
       ) : null}
 
       {mode === "revoke" ? (
-        <div className="flex flex-col gap-2 rounded-md bg-red-50 p-3" role="alert">
-          <p className="text-sm text-red-900">
-            Revoke {device.name}? Its config stops working and its slot becomes free for another device.
-          </p>
-          <div className="flex gap-2">
-            <Button
-              variant="destructive"
-              disabled={busy}
-              onClick={() => run("devices/revoke", { deviceId: device.id }, "Device revoked")}
-            >
-              Revoke device
-            </Button>
-            <Button variant="outline" onClick={() => setMode("view")}>
-              Keep it
-            </Button>
-          </div>
-        </div>
+        <ConfirmDeviceChange
+          question={`Revoke ${device.name}? Its config stops working and its slot becomes free for another device.`}
+          confirmLabel="Revoke device"
+          cancelLabel="Keep it"
+          busy={busy}
+          onConfirm={() => run("devices/revoke", { deviceId: device.id }, "Device revoked")}
+          onCancel={() => setMode("view")}
+        />
+      ) : null}
+
+      {mode === "rekey" ? (
+        <ConfirmDeviceChange
+          question={`New keys for ${device.name}? Its current config stops working at once: afterwards, download the new config and import it in WireGuard in place of the old one.`}
+          confirmLabel="Make new keys"
+          cancelLabel="Keep current keys"
+          busy={busy}
+          onConfirm={() =>
+            run("devices/new-keys", { deviceId: device.id }, "New keys ready: download the new config")
+          }
+          onCancel={() => setMode("view")}
+        />
       ) : null}
 
       {mode === "view" ? (
@@ -185,14 +189,7 @@ export function DeviceItem({
             Rename
           </Button>
           {usable ? (
-            <Button
-              size="sm"
-              variant="outline"
-              disabled={busy}
-              onClick={() =>
-                run("devices/new-keys", { deviceId: device.id }, "New keys ready: download the new config")
-              }
-            >
+            <Button size="sm" variant="outline" onClick={() => setMode("rekey")}>
               <KeyRound aria-hidden="true" />
               New keys
             </Button>
@@ -216,5 +213,39 @@ export function DeviceItem({
         <AlternatePortOffer alternate={device.alternate} slot={device.slot} />
       ) : null}
     </li>
+  );
+}
+
+/**
+ * Asks before a change that stops the installed config from working (issue 24): nothing happens
+ * until the owner confirms; the cancel button leaves everything as it was.
+ */
+function ConfirmDeviceChange({
+  question,
+  confirmLabel,
+  cancelLabel,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  question: string;
+  confirmLabel: string;
+  cancelLabel: string;
+  busy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <div className="flex flex-col gap-2 rounded-md bg-red-50 p-3" role="alert">
+      <p className="text-sm text-red-900">{question}</p>
+      <div className="flex flex-wrap gap-2">
+        <Button variant="destructive" disabled={busy} onClick={onConfirm}>
+          {confirmLabel}
+        </Button>
+        <Button variant="outline" onClick={onCancel}>
+          {cancelLabel}
+        </Button>
+      </div>
+    </div>
   );
 }

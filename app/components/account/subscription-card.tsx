@@ -7,6 +7,8 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardFooter, CardHeader } from "#app/components/ui/card.tsx";
 import { formatLongDate } from "#app/lib/format.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
+import { AddDeviceRefusalNote } from "#app/components/purchase/add-device-refusal-note.tsx";
+import { addDeviceRefusalMessage } from "#app/lib/device-actions.ts";
 import { accountCall, DEVICE_LIMIT_ERROR } from "./account-api.ts";
 import { DeviceItem } from "./device-item.tsx";
 import { PlanChangePanel } from "./plan-change-panel.tsx";
@@ -55,8 +57,10 @@ export function SubscriptionCard({
       onChanged();
     } else if (result.error === DEVICE_LIMIT_ERROR) {
       toast.error("Device Limit Reached", { description: result.message });
+      onChanged();
     } else {
       toast.error(result.error ?? "Device Not Added", { description: result.message });
+      onChanged();
     }
   }
 
@@ -134,12 +138,16 @@ export function SubscriptionCard({
         </CardContent>
       ) : null}
       <CardFooter className="flex flex-col items-stretch gap-2 sm:flex-row sm:flex-wrap sm:items-center">
-        {subscription.usable && used < subscription.deviceLimit ? (
+        {subscription.addDevice === null ? (
           <Button variant="outline" onClick={addDevice} disabled={adding}>
             <Plus aria-hidden="true" />
             {adding ? "Adding..." : "Add a device"}
           </Button>
-        ) : null}
+        ) : (
+          <AddDeviceRefusalNote
+            message={addDeviceRefusalMessage(subscription.addDevice, subscription.deviceLimit, "account")}
+          />
+        )}
         {subscription.usable && subscription.status !== "past_due" ? (
           <PlanChangePanel subscription={subscription} onChanged={onChanged} />
         ) : null}

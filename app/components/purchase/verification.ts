@@ -10,6 +10,10 @@ export interface VerificationResponse {
   configSlot?: number | null;
   /** Every config this browser may see (all live devices for the browser that paid). */
   devices?: { slot: number; downloadUrl: string; alternate?: AlternateOffer | null }[];
+  /** This browser may claim another slot (the one that paid, or the signed-in owner). */
+  mayClaimSlot?: boolean;
+  /** Some VPN server can take one more device now. */
+  roomForDevice?: boolean;
   error?: string;
   message?: string;
 }
@@ -48,6 +52,10 @@ export function configsOf(result: VerificationResponse): IssuedConfig[] {
 export const DEVICE_LIMIT_ERROR = "Device limit reached";
 /** verify-payment's refusal of `newDevice` from a browser other than the one that paid (403). */
 export const PAYING_BROWSER_ERROR = "Paying browser required";
+/** No VPN server can take another device now (503): the page stops offering Add another device. */
+export const NO_ROOM_ERROR = "No VPN server available";
+/** Asked too often (per client); the pending page's next ask tries again. */
+export const RATE_LIMITED_ERROR = "Too many requests";
 
 /** Spec §4: Expires on for the pass, Renews on for the yearly plan, Next Billing otherwise. */
 export function dateLabel(planType: PlanType): string {

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
+import { addDeviceRefusal, type AddDeviceRefusal } from "#app/lib/device-actions.ts";
 import { regionLabel } from "#app/lib/locations.ts";
 import { findPlan, type PlanType } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
@@ -56,6 +57,8 @@ export interface AccountSubscription {
   deviceLimit: number;
   /** Whether its devices may be added to and re-keyed: paid up and inside its period. */
   usable: boolean;
+  /** Why "Add a device" is not offered now, or null when it is (decision 110). */
+  addDevice: AddDeviceRefusal | null;
   devices: AccountDevice[];
 }
 
@@ -86,7 +89,7 @@ export async function listAccount(
     .leftJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
     .where(ownedBy(customer))
     .orderBy(desc(subscriptions.createdAt), asc(devices.slot));
-  const roomIn = rows.some((row) => row.device) ? await regionsWithRoom(services.db) : [];
+  const roomIn = rows.length > 0 ? await regionsWithRoom(services.db) : [];
   const byId = new Map<string, AccountSubscription>();
   for (const { subscription, device, server, periodStart } of rows) {
     let entry = byId.get(subscription.id);
@@ -103,6 +106,7 @@ export async function listAccount(
         expiresAt: subscription.expiresAt.toISOString(),
         deviceLimit: subscription.deviceLimit,
         usable,
+        addDevice: null,
         devices: [],
       };
       byId.set(subscription.id, entry);
@@ -125,7 +129,16 @@ export async function listAccount(
       });
     }
   }
-  return [...byId.values()];
+  const listed = [...byId.values()];
+  for (const entry of listed)
+    entry.addDevice = addDeviceRefusal({
+      usable: entry.usable,
+      deviceLimit: entry.deviceLimit,
+      liveDevices: entry.devices.length,
+      mayClaimSlot: true,
+      roomForDevice: roomIn.length > 0,
+    });
+  return listed;
 }
 
 export async function ownedSubscription(executor: Executor, customer: Customer, subscriptionId: string) {

@@ -1,4 +1,5 @@
 import { DomainError } from "#server/domain/errors.ts";
+import { addDeviceRefusalMessage } from "#app/lib/device-actions.ts";
 import { formatLongDate } from "#app/lib/format.ts";
 
 // verify-payment's verdicts: answered in the spec's shape (`success: false`, `error`, `message`)
@@ -27,7 +28,7 @@ export const payingBrowserRequired = () =>
   new DomainError(
     "forbidden",
     "Paying browser required",
-    "Adding a device needs the browser that paid for this plan: open this page there, or sign in to your account at /account with the e-mail address you bought with.",
+    addDeviceRefusalMessage("other-browser", 0, "success")!,
   );
 
 export const subscriptionEnded = (status: string) =>

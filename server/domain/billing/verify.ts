@@ -12,6 +12,7 @@ import { downloadUrl } from "#server/domain/vpn/config-file.ts";
 import { configLinksOf, type ConfigLinks } from "#server/domain/vpn/config-downloads.ts";
 import { deviceSummary, issueDevice, liveDevices } from "#server/domain/vpn/devices.ts";
 import type { Executor } from "#server/db/client.ts";
+import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import { rateLimited } from "#server/domain/errors.ts";
 import { consumeRateLimit } from "#server/domain/rate-limit.ts";
@@ -39,6 +40,14 @@ export interface VerifiedPayment {
    * alone for anyone else holding the link (decision 070).
    */
   devices: ConfigLinks[];
+  /**
+   * Whether this caller may claim another slot (`newDevice`): the browser that paid or the signed-in
+   * owner. With `roomForDevice`, the success page offers "Add another device" only when it can
+   * succeed (decision 110).
+   */
+  mayClaimSlot: boolean;
+  /** Some VPN server can take one more device now (asked only when the caller may claim a free slot). */
+  roomForDevice: boolean;
   message: string;
 }
 
@@ -71,6 +80,7 @@ interface Verification {
   device: Device | undefined;
   activeDevices: number;
   shownDevices: Device[];
+  mayClaimSlot: boolean;
 }
 
 /**
@@ -111,6 +121,7 @@ export async function verifyPayment(
         device: firstDevice,
         activeDevices,
         shownDevices: await devicesShown(services.db, read.subscription.id, firstDevice, provesBuyer),
+        mayClaimSlot: provesBuyer,
       });
   }
   const references =
@@ -128,7 +139,7 @@ export async function verifyPayment(
       const device = issued ?? firstDevice;
       if (device?.revokedAt) throw subscriptionEnded("canceled");
       const shownDevices = await devicesShown(tx, subscription.id, firstDevice, provesBuyer);
-      return { subscription, device, activeDevices, shownDevices };
+      return { subscription, device, activeDevices, shownDevices, mayClaimSlot: provesBuyer };
     },
   );
   services.mail.wake();
@@ -204,8 +215,11 @@ async function confirmWithProvider(
 
 async function answer(
   services: BillingServices,
-  { subscription, device, activeDevices, shownDevices }: Verification,
+  { subscription, device, activeDevices, shownDevices, mayClaimSlot }: Verification,
 ): Promise<VerifiedPayment> {
+  // Asked only when the answer matters: a buyer who may add and has a free slot.
+  const roomForDevice =
+    mayClaimSlot && activeDevices < subscription.deviceLimit && (await anyServerCanTakeDevice(services.db));
   return {
     success: true,
     subscription: {
@@ -217,6 +231,8 @@ async function answer(
     downloadUrl: device ? downloadUrl(services, device) : null,
     configSlot: device?.slot ?? null,
     devices: await configLinksOf(services, shownDevices),
+    mayClaimSlot,
+    roomForDevice,
     message: device
       ? `Your config for device ${device.slot} is ready.`
       : "Your payment is confirmed; your configuration is being prepared.",

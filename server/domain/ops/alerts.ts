@@ -80,9 +80,9 @@ async function currentConditions(tx: Transaction, now: Date): Promise<Condition[
       summary: "paid buyers are waiting at Configuration Pending",
       fields: {
         waiting: waiting.length,
-        // A buyer whose fulfilment has not recorded a subscription is named by its checkout session.
         subscriptionIds: listed.flatMap((buyer) => buyer.subscriptionId ?? []),
-        checkoutSessionIds: listed.flatMap((buyer) => (buyer.subscriptionId ? [] : buyer.checkoutSessionId)),
+        // Counted, not named: a checkout session id opens the buyer's config, so it never reaches a log.
+        paidCheckoutsWithoutSubscription: listed.filter((buyer) => !buyer.subscriptionId).length,
       },
       email: { alert: "configuration-pending", waiting: waiting.length, listed },
     });
