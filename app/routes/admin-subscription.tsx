@@ -4,6 +4,7 @@ import { data, Link, useRevalidator } from "react-router";
 import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { adminCall } from "#app/components/admin/api.ts";
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
+import { PlanChangeAction } from "#app/components/admin/plan-change-action.tsx";
 import { SubscriptionActions } from "#app/components/admin/subscription-actions.tsx";
 import { displayStateOf, SubscriptionStatusBadge } from "#app/components/subscription-status-badge.tsx";
 import { adminPageMeta } from "#app/lib/meta.ts";
@@ -144,6 +145,7 @@ export default function AdminSubscription({ loaderData }: Route.ComponentProps) 
         ) : null}
       </dl>
       <SubscriptionActions subscriptionId={subscription.id} actions={actions} />
+      <PlanChangeAction page={loaderData} />
 
       <Section title="Devices">
         {devices.length === 0 ? <p className="text-sm text-muted-foreground">None.</p> : null}

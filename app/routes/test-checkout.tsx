@@ -15,12 +15,10 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: "robots", content: "noindex" },
 ];
 
-const successPath = (sessionId: string) => `/payment-success?session_id=${encodeURIComponent(sessionId)}`;
-
 export async function loader({ params, context }: Route.LoaderArgs) {
   const checkout = await loadTestCheckout(context.services, params.sessionId);
   if (!checkout) throw data("This checkout session does not exist.", { status: 404 });
-  if (checkout.paid) throw redirect(successPath(checkout.sessionId));
+  if (checkout.paid) throw redirect(checkout.returnTo);
   return {
     sessionId: checkout.sessionId,
     planName: checkout.plan.name,
@@ -42,7 +40,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   });
   switch (result.outcome) {
     case "paid":
-      return redirect(successPath(result.sessionId));
+      return redirect(result.returnTo);
     case "unknown-session":
       throw data("This checkout session does not exist.", { status: 404 });
     case "declined":

@@ -54,6 +54,7 @@ const OWN_FIXTURE_ENDPOINTS = [
   "/api/admin/devices/revoke",
   "/api/admin/devices/rekey",
   "/api/admin/devices/resend-config",
+  "/api/admin/subscriptions/change-plan",
 ];
 const own = (fixture: Partial<Fixture>, path: string) => fixture.own?.[path];
 const REASON = "authorisation matrix";
@@ -97,6 +98,11 @@ const ADMIN_REQUESTS: Record<string, (fixture: Partial<Fixture>) => unknown> = {
   }),
   "/api/admin/subscriptions/reactivate": (fixture) => ({
     subscriptionId: own(fixture, "/api/admin/subscriptions/reactivate")?.subscriptionId,
+    reason: REASON,
+  }),
+  "/api/admin/subscriptions/change-plan": (fixture) => ({
+    subscriptionId: own(fixture, "/api/admin/subscriptions/change-plan")?.subscriptionId,
+    planId: "pro-yearly",
     reason: REASON,
   }),
   "/api/admin/devices/revoke": (fixture) => ({

@@ -26,6 +26,7 @@ export interface StandInSession {
   customer_details: { email: string | null; name?: string | null } | null;
   amount_total: number;
   currency: string;
+  metadata: Record<string, string>;
 }
 
 export interface StandInCharge {
@@ -43,7 +44,25 @@ export interface StandInSubscription {
   status: "active" | "past_due" | "canceled";
   cancel_at_period_end: boolean;
   cancel_at: number | null;
-  items: { object: "list"; data: { id: string; object: "subscription_item"; current_period_end: number }[] };
+  metadata: Record<string, string>;
+  items: {
+    object: "list";
+    data: {
+      id: string;
+      object: "subscription_item";
+      current_period_end: number;
+      price: StandInPrice;
+    }[];
+  };
+}
+
+export interface StandInPrice {
+  id: string;
+  object: "price";
+  product: string;
+  unit_amount: number;
+  currency: string;
+  recurring: { interval: string } | null;
 }
 
 export interface RecordedRequest {
@@ -106,6 +125,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     beforeRefundAnswer: undefined as StripeStandIn["beforeRefundAnswer"],
   };
   const refundsByKey = new Map<string, unknown>();
+  /** The billing interval each subscription-mode session asked for, for the subscription it starts. */
+  const intervalOf = new Map<string, string>();
   const invoicePaymentIntentOf = (subscriptionId: string) => `pi_inv_${subscriptionId.slice(4)}`;
   /** What the session that paid with this payment intent (or its subscription's invoice) charged. */
   const chargedBy = (paymentIntentId: string) =>
@@ -148,8 +169,10 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
             Number(params.get("line_items[0][price_data][unit_amount]")) *
             Number(params.get("line_items[0][quantity]") ?? 1),
           currency: params.get("line_items[0][price_data][currency]") ?? "usd",
+          metadata: params.get("metadata[planId]") ? { planId: params.get("metadata[planId]")! } : {},
         };
         standIn.sessions.set(id, session);
+        intervalOf.set(id, params.get("line_items[0][price_data][recurring][interval]") ?? "month");
         return send(200, session);
       }
       const match = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(url.pathname);
@@ -169,6 +192,13 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       }
       const form = () => new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
       const subscriptionPath = /^\/v1\/subscriptions\/([^/]+)$/.exec(url.pathname);
+      if (request.method === "GET" && subscriptionPath) {
+        const known = standIn.subscriptions.get(decodeURIComponent(subscriptionPath[1]!));
+        if (!known) {
+          return send(404, { error: { type: "invalid_request_error", message: "No such subscription" } });
+        }
+        return send(200, known);
+      }
       if (request.method === "POST" && subscriptionPath) {
         const id = decodeURIComponent(subscriptionPath[1]!);
         const params = form();
@@ -191,6 +221,37 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
             },
           };
         }
+        const itemId = params.get("items[0][id]");
+        if (itemId !== null) {
+          // A price change: the item takes an inline price on its product, as Stripe creates it.
+          const amount = Number(params.get("items[0][price_data][unit_amount]"));
+          const interval = params.get("items[0][price_data][recurring][interval]");
+          const item = updated.items.data.find((entry) => entry.id === itemId);
+          if (!item) return send(400, { error: { type: "invalid_request_error", message: "No such item" } });
+          const price: StandInPrice = {
+            id: `price_standin_${++counter}`,
+            object: "price",
+            product: params.get("items[0][price_data][product]") ?? "",
+            unit_amount: amount,
+            currency: params.get("items[0][price_data][currency]") ?? "usd",
+            recurring: interval ? { interval } : null,
+          };
+          const periodEnd =
+            interval !== item.price.recurring?.interval
+              ? Math.floor(Date.now() / 1000) + (interval === "year" ? 365 : 30) * 86_400
+              : item.current_period_end;
+          updated = {
+            ...updated,
+            items: {
+              ...updated.items,
+              data: updated.items.data.map((entry) =>
+                entry.id === itemId ? { ...entry, price, current_period_end: periodEnd } : entry,
+              ),
+            },
+          };
+        }
+        const planId = params.get("metadata[planId]");
+        if (planId !== null) updated = { ...updated, metadata: { ...updated.metadata, planId } };
         standIn.subscriptions.set(id, updated);
         return send(200, updated);
       }
@@ -329,13 +390,23 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
           status: "active",
           cancel_at_period_end: false,
           cancel_at: null,
+          metadata: paid.metadata,
           items: {
             object: "list",
             data: [
               {
                 id: `si_${sessionId.slice(-8)}`,
                 object: "subscription_item",
-                current_period_end: Math.floor(Date.now() / 1000) + 30 * 86_400,
+                current_period_end:
+                  Math.floor(Date.now() / 1000) + (intervalOf.get(sessionId) === "year" ? 365 : 30) * 86_400,
+                price: {
+                  id: `price_${sessionId.slice(-8)}`,
+                  object: "price",
+                  product: `prod_${sessionId.slice(-8)}`,
+                  unit_amount: paid.amount_total,
+                  currency: paid.currency,
+                  recurring: { interval: intervalOf.get(sessionId) ?? "month" },
+                },
               },
             ],
           },

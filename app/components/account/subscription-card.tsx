@@ -11,6 +11,7 @@ import { AddDeviceRefusalNote } from "#app/components/purchase/add-device-refusa
 import { addDeviceRefusalMessage } from "#app/lib/device-actions.ts";
 import { accountCall, DEVICE_LIMIT_ERROR } from "./account-api.ts";
 import { DeviceItem } from "./device-item.tsx";
+import { PlanChangePanel } from "./plan-change-panel.tsx";
 import { ReversedNotice, statusLabel } from "./reversed-notice.tsx";
 
 /** Spec §4's label, except once the subscription will not (or did not) renew. */
@@ -136,6 +137,9 @@ export function SubscriptionCard({
             message={addDeviceRefusalMessage(subscription.addDevice, subscription.deviceLimit, "account")}
           />
         )}
+        {subscription.usable && subscription.status !== "past_due" ? (
+          <PlanChangePanel subscription={subscription} onChanged={onChanged} />
+        ) : null}
         {renews && subscription.status !== "cancels" ? (
           <Button variant="outline" onClick={() => void changeRenewal("cancel")} disabled={busy}>
             <CalendarX2 aria-hidden="true" />

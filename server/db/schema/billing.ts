@@ -1,5 +1,18 @@
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { SUBSCRIPTION_STATUSES, subscriptions } from "./vpn.ts";
 
 /** `amount_mismatch`: the provider reported a payment that differs from the recorded price; never fulfilled. */
@@ -25,6 +38,8 @@ export const checkoutSessions = pgTable(
     paidCurrency: text(),
     /** SHA-256 of the paying browser's buyer cookie: the proof that may add devices (decision 063). */
     buyerTokenHash: text(),
+    /** A checkout from /account that extends this Unlock Pass or moves it to a plan (plan-changes.ts). */
+    renewsSubscriptionId: uuid().references((): AnyPgColumn => subscriptions.id, { onDelete: "set null" }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp({ withTimezone: true }),
   },
@@ -95,3 +110,52 @@ export const subscriptionEvents = pgTable(
 );
 
 export type SubscriptionEvent = typeof subscriptionEvents.$inferSelect;
+
+export const PLAN_CHANGE_KINDS = [
+  "upgrade",
+  "downgrade",
+  "switch",
+  "pass-extend",
+  "pass-to-subscription",
+] as const;
+export type PlanChangeKind = (typeof PLAN_CHANGE_KINDS)[number];
+export const PLAN_CHANGE_STATUSES = ["pending", "applied", "superseded"] as const;
+
+/**
+ * Each change of a subscription's plan (decision 104): requested (pending while Stripe has not
+ * confirmed it), then applied. A pass checkout's change names its session, once.
+ */
+export const planChanges = pgTable(
+  "plan_changes",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    subscriptionId: uuid()
+      .notNull()
+      .references(() => subscriptions.id, { onDelete: "cascade" }),
+    kind: text({ enum: PLAN_CHANGE_KINDS }).notNull(),
+    fromPlanId: text().notNull(),
+    toPlanId: text().notNull(),
+    /** The devices the customer chose to keep on a downgrade below their live devices. */
+    keepDeviceIds: jsonb().$type<string[]>(),
+    /** The price difference quoted: positive is charged, negative credited. */
+    amountCents: integer().notNull(),
+    currency: text().notNull().default("usd"),
+    status: text({ enum: PLAN_CHANGE_STATUSES }).notNull().default("pending"),
+    checkoutSessionId: text(),
+    /** Set when staff made the change (the audit log says who and why). */
+    staffUserId: text(),
+    requestedAt: timestamp({ withTimezone: true }).notNull(),
+    appliedAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [
+    check(
+      "plan_changes_kind_check",
+      sql`${table.kind} in ('upgrade', 'downgrade', 'switch', 'pass-extend', 'pass-to-subscription')`,
+    ),
+    check("plan_changes_status_check", sql`${table.status} in ('pending', 'applied', 'superseded')`),
+    uniqueIndex("plan_changes_checkout_session_unique").on(table.checkoutSessionId),
+    index("plan_changes_subscription_idx").on(table.subscriptionId, table.requestedAt),
+  ],
+);
+
+export type PlanChange = typeof planChanges.$inferSelect;

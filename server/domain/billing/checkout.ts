@@ -24,6 +24,8 @@ export interface CheckoutProvider {
     customerName: string | null;
     origin: string;
     buyerTokenHash: string;
+    /** A pass's own checkout from /account (pass-changes.ts): it returns there. */
+    renewsSubscriptionId?: string;
   }): Promise<{
     sessionId: string;
     url: string;
@@ -37,13 +39,13 @@ export function checkoutProvider(services: CheckoutServices): CheckoutProvider {
 function stripeProvider(services: CheckoutServices): CheckoutProvider {
   return {
     name: "stripe",
-    async createSession({ plan, customerEmail, customerName, buyerTokenHash }) {
+    async createSession({ plan, customerEmail, customerName, buyerTokenHash, renewsSubscriptionId }) {
       const stripe = stripeClient(services.config);
       // One key per checkout attempt: the SDK's own retries of this call never create a second session.
       let session;
       try {
         session = await stripe.checkout.sessions.create(
-          checkoutSessionParams(services.config, plan, customerEmail),
+          checkoutSessionParams(services.config, plan, customerEmail, renewsSubscriptionId),
           { idempotencyKey: `create-checkout-${crypto.randomUUID()}` },
         );
       } catch (error) {
@@ -60,6 +62,7 @@ function stripeProvider(services: CheckoutServices): CheckoutProvider {
         amountCents: plan.priceCents,
         currency: "usd",
         buyerTokenHash,
+        renewsSubscriptionId,
       });
       return { sessionId: session.id, url: session.url };
     },
@@ -69,7 +72,7 @@ function stripeProvider(services: CheckoutServices): CheckoutProvider {
 function testProvider(services: CheckoutServices): CheckoutProvider {
   return {
     name: "test",
-    async createSession({ plan, customerEmail, customerName, origin, buyerTokenHash }) {
+    async createSession({ plan, customerEmail, customerName, origin, buyerTokenHash, renewsSubscriptionId }) {
       const sessionId = `cs_test_${generateToken(16)}`;
       await services.db.insert(checkoutSessions).values({
         id: sessionId,
@@ -80,6 +83,7 @@ function testProvider(services: CheckoutServices): CheckoutProvider {
         amountCents: plan.priceCents,
         currency: "usd",
         buyerTokenHash,
+        renewsSubscriptionId,
       });
       // The built-in checkout is this same server: keep the buyer on the origin they use.
       return { sessionId, url: `${origin}/checkout/${sessionId}` };

@@ -6,6 +6,7 @@ import { queueReceiptEmail } from "#server/domain/mail/customer-emails.ts";
 import { ensureFirstDevice } from "#server/domain/vpn/devices.ts";
 import { isUsable } from "#server/domain/vpn/usable.ts";
 import type { AppServices } from "#server/services.ts";
+import { applyPassCheckout } from "./pass-changes.ts";
 import { applyHeldReversals } from "./reversals.ts";
 import { orderNumberOf } from "./self-service.ts";
 
@@ -43,6 +44,8 @@ export async function fulfilCheckout(
     .from(checkoutSessions)
     .where(eq(checkoutSessions.id, checkoutSessionId));
   if (session?.status !== "paid") return undefined;
+  // A pass's own checkout from /account changes that pass; it creates no second subscription.
+  if (session.renewsSubscriptionId) return applyPassCheckout(tx, services, session, references, now);
   const plan = findPlan(session.planId);
   if (!plan) throw new Error(`Checkout session ${session.id} names an unknown plan`);
   const [created] = await tx

@@ -33,6 +33,7 @@ export function checkoutSessionParams(
   config: Config,
   plan: Plan,
   customerEmail: string | null,
+  renewsSubscriptionId?: string,
 ): Stripe.Checkout.SessionCreateParams {
   const recurring = plan.billing === "recurring";
   const productData = {
@@ -52,8 +53,13 @@ export function checkoutSessionParams(
         },
       },
     ],
-    success_url: `${config.PUBLIC_URL}/payment-success?session_id={CHECKOUT_SESSION_ID}`,
-    cancel_url: `${config.PUBLIC_URL}/get-started/payment`,
+    // A pass's own checkout from /account returns there (pass-changes.ts).
+    success_url: renewsSubscriptionId
+      ? `${config.PUBLIC_URL}/account?plan-change=paid`
+      : `${config.PUBLIC_URL}/payment-success?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: renewsSubscriptionId
+      ? `${config.PUBLIC_URL}/account`
+      : `${config.PUBLIC_URL}/get-started/payment`,
     client_reference_id: plan.id,
     metadata: { planId: plan.id },
     ...(customerEmail ? { customer_email: customerEmail } : {}),

@@ -15,6 +15,8 @@ export interface TestCheckoutView {
   currency: string;
   customerEmail: string | null;
   paid: boolean;
+  /** Where the paid checkout returns: a pass's own checkout to /account (pass-changes.ts), else the success page. */
+  returnTo: string;
 }
 
 /**
@@ -37,6 +39,9 @@ export async function loadTestCheckout(
     currency: session.currency,
     customerEmail: session.customerEmail,
     paid: session.status === "paid",
+    returnTo: session.renewsSubscriptionId
+      ? "/account?plan-change=paid"
+      : `/payment-success?session_id=${encodeURIComponent(session.id)}`,
   };
 }
 
@@ -68,7 +73,7 @@ export function checkCard(input: CardInput, now = new Date()): CardFieldErrors {
 }
 
 export type TestPaymentResult =
-  | { outcome: "paid"; sessionId: string }
+  | { outcome: "paid"; sessionId: string; returnTo: string }
   | { outcome: "declined"; message: string }
   | { outcome: "invalid"; errors: CardFieldErrors }
   | { outcome: "unknown-session" };
@@ -83,7 +88,7 @@ export async function payTestCheckout(
   if (!view) return { outcome: "unknown-session" };
   if (view.paid) {
     await fulfil(services, sessionId);
-    return { outcome: "paid", sessionId };
+    return { outcome: "paid", sessionId, returnTo: view.returnTo };
   }
   const errors = checkCard(card);
   if (Object.keys(errors).length) return { outcome: "invalid", errors };
@@ -104,5 +109,5 @@ export async function payTestCheckout(
     { reference: `pi_test_${generateToken(12)}`, ...charged },
   );
   await fulfil(services, sessionId);
-  return { outcome: "paid", sessionId };
+  return { outcome: "paid", sessionId, returnTo: view.returnTo };
 }

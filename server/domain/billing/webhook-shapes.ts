@@ -40,6 +40,7 @@ const subscription = z.looseObject({
   status: z.string().max(64),
   cancel_at_period_end: z.boolean().default(false),
   cancel_at: unixTime.nullable().default(null),
+  metadata: z.record(z.string().max(500), z.string().max(500)).nullable().optional(),
   items: z.looseObject({
     data: z.array(z.looseObject({ current_period_end: unixTime.nullable().optional() })),
   }),

@@ -9,6 +9,7 @@ import { isPaidUp } from "#server/domain/vpn/usable.ts";
 import { findCheckoutSession, recordPayment } from "./checkout.ts";
 import { fulfilCheckout, type BillingServices } from "./fulfil.ts";
 import { disputeCharge, disputedCharge, refundCharge, type DisputedCharge } from "./reversals.ts";
+import { applyStripePlanChange } from "./plan-change-effects.ts";
 import { checkEventShape } from "./webhook-shapes.ts";
 import { receivedPayment, sessionState, stripeClient, subscriptionChangesFrom } from "./stripe-provider.ts";
 
@@ -213,6 +214,7 @@ async function applyEvent(
         .update(subscriptions)
         .set({ ...changes, updatedAt: now })
         .where(eq(subscriptions.id, subscription.id));
+      await applyStripePlanChange(tx, services, { ...subscription, ...changes }, remote, now);
       if (changes.cancelAtPeriodEnd && !subscription.cancelAtPeriodEnd)
         await queueCancelledEmail(tx, services, { ...subscription, ...changes }, now);
       if (!changes.cancelAtPeriodEnd && subscription.cancelAtPeriodEnd)

@@ -99,6 +99,20 @@ export const EMAIL_DATA = {
     /** When the plan's configs stopped working. */
     endedAt: timestamp,
   }),
+  /** The plan changed (billing's plan-changes.ts); `amount` is the price difference, unsigned. */
+  "plan-changed": z.object({
+    kind: z.enum(["upgrade", "downgrade", "switch", "pass-extend", "pass-to-subscription"]),
+    fromPlanName: z.string(),
+    toPlanName: z.string(),
+    amount: z.string().nullable(),
+    direction: z.enum(["charged", "credited"]),
+    chargedNow: z.boolean(),
+    byStaff: z.boolean(),
+    deviceLimit: z.number().int().positive(),
+    oneTime: z.boolean(),
+    periodEndsAt: timestamp,
+    revokedDevices: z.array(z.string()),
+  }),
   /** The `/account?token=` page: its button spends the token, so a mail scanner's GET does not. */
   "account.sign-in": link.extend({ minutes: z.number().int().positive() }),
   "auth.verify-email": link,

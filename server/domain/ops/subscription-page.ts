@@ -7,6 +7,7 @@ import {
   subscriptionEvents,
   vpnServers,
 } from "#server/db/schema/index.ts";
+import { planChangeOptions } from "#server/domain/billing/plan-changes.ts";
 import { findSubscription, orderNumberOf } from "#server/domain/billing/self-service.ts";
 import { applicableStaffActions } from "#server/domain/billing/subscription-actions.ts";
 import { isPaidUp } from "#server/domain/vpn/usable.ts";
@@ -102,6 +103,8 @@ export async function subscriptionPage(
       cancelAtPeriodEnd: event.cancelAtPeriodEnd,
     })),
     payments,
+    /** The plans staff may move it to, with the price difference now (decision 104). */
+    planChanges: planChangeOptions(subscription, new Date()),
     devices: deviceRows.map(({ device, server }) => ({
       id: device.id,
       slot: device.slot,

@@ -6,6 +6,7 @@ import { contactMessageEmail } from "./contact-message.tsx";
 import { deviceNoticeEmail } from "./device-notice.tsx";
 import { disputeNoticeEmail } from "./dispute-notice.tsx";
 import type { EmailSite } from "./layout.tsx";
+import { planChangedEmail } from "./plan-change.tsx";
 import { receiptEmail } from "./receipt.tsx";
 import { refundedEmail, resumedEmail } from "./refund-notices.tsx";
 import { signInEmail } from "./sign-in.tsx";
@@ -38,6 +39,7 @@ export const RENDERERS: {
   "subscription-expired": expiredEmail,
   "subscription-resumed": resumedEmail,
   "subscription-refunded": refundedEmail,
+  "plan-changed": planChangedEmail,
   "account.sign-in": signInEmail,
   "auth.verify-email": confirmationEmail,
   "auth.password-reset": passwordResetEmail,

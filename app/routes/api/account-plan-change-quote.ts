@@ -1,0 +1,11 @@
+// POST /api/account/subscriptions/plan-change/quote {subscriptionId, planId} → the change's terms:
+// price difference, new limit, the devices to choose from when it is lower (decision 104).
+import { quoteAccountPlanChange } from "#server/domain/account/plan-changes.ts";
+import { planChangeQuoteSchema } from "#server/domain/billing/plan-changes.ts";
+import { postOnlyLoader } from "#server/http/api.ts";
+import { customerEndpoint } from "#server/http/customer.ts";
+
+export const loader = postOnlyLoader;
+export const action = customerEndpoint(planChangeQuoteSchema, (input, customer, { context }) =>
+  quoteAccountPlanChange(context.services, customer, input),
+);
