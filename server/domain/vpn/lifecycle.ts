@@ -21,16 +21,15 @@ export type ExpiryServices = CustomerEmailDeps & { db: Database; mail: { wake():
  */
 export async function expireDue(services: ExpiryServices, now = new Date()): Promise<ExpiryResult> {
   const result = await services.db.transaction(async (tx) => {
-    const ended = await tx
-      .update(subscriptions)
-      .set({
-        status: sql`case when ${subscriptions.cancelAtPeriodEnd} then 'canceled' else 'expired' end`,
-        updatedAt: now,
-      })
-      .where(and(inArray(subscriptions.status, [...USABLE_STATUSES]), lte(subscriptions.expiresAt, now)))
-      .returning();
-    for (const subscription of ended)
-      await queuePeriodEmail(tx, services, subscription, "subscription-expired");
+    const usableAndDue = and(
+      inArray(subscriptions.status, [...USABLE_STATUSES]),
+      lte(subscriptions.expiresAt, now),
+    );
+    const due = await tx
+      .select({ id: subscriptions.id })
+      .from(subscriptions)
+      .where(usableAndDue)
+      .for("update");
     const unusable = await tx
       .select({ id: subscriptions.id })
       .from(subscriptions)
@@ -45,11 +44,27 @@ export async function expireDue(services: ExpiryServices, now = new Date()): Pro
           ),
         ),
       );
+    // Devices first, as ending a plan anywhere does: revoking takes their server's row, then its
+    // peer-version row, the order device issuing takes them in; a status change first would take
+    // the peer-version row first and deadlock with a purchase on the same server.
     const revokedDevices = await revokeSubscriptionDevices(
       tx,
-      unusable.map((row) => row.id),
+      [...due, ...unusable].map((row) => row.id),
       now,
     );
+    const dueIds = due.map((row) => row.id);
+    const ended = dueIds.length
+      ? await tx
+          .update(subscriptions)
+          .set({
+            status: sql`case when ${subscriptions.cancelAtPeriodEnd} then 'canceled' else 'expired' end`,
+            updatedAt: now,
+          })
+          .where(inArray(subscriptions.id, dueIds))
+          .returning()
+      : [];
+    for (const subscription of ended)
+      await queuePeriodEmail(tx, services, subscription, "subscription-expired");
     return { ended: ended.length, revokedDevices };
   });
   if (result.ended) services.mail.wake();
