@@ -1,5 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
-import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
+import type { ExtractTablesWithRelations, Logger, SQL } from "drizzle-orm";
 import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -22,9 +22,10 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export function wrapPglite(client: PGlite): DatabaseHandle {
+/** `logger` sees every statement drizzle sends (the benchmarks count a purchase's statements with it). */
+export function wrapPglite(client: PGlite, logger?: Logger): DatabaseHandle {
   return {
-    db: drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Database,
+    db: drizzlePglite(client, { schema, casing: "snake_case", logger }) as unknown as Database,
     kind: "pglite",
     close: async () => {
       if (!client.closed) await client.close();
@@ -32,12 +33,12 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
   };
 }
 
-export function wrapPostgres(pool: pg.Pool): DatabaseHandle {
+export function wrapPostgres(pool: pg.Pool, logger?: Logger): DatabaseHandle {
   // An idle connection can die (server restart, a forced drop); without a listener that error
   // would crash the process. The pool replaces the connection on the next query.
   pool.on("error", (error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
   return {
-    db: drizzlePostgres(pool, { schema, casing: "snake_case" }) as unknown as Database,
+    db: drizzlePostgres(pool, { schema, casing: "snake_case", logger }) as unknown as Database,
     kind: "postgres",
     close: () => pool.end(),
   };

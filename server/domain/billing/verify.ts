@@ -113,16 +113,31 @@ export async function verifyPayment(
         shownDevices: await devicesShown(services.db, read.subscription.id, firstDevice, provesBuyer),
       });
   }
-  const references =
-    read.session.status === "paid" ? {} : await confirmWithProvider(services, read.session, now);
+  const paid = read.session.status === "paid";
+  const references = paid ? {} : await confirmWithProvider(services, read.session, now);
 
   const verification = await services.db.transaction(
     async (tx): Promise<Verification | { ended: string }> => {
-      const subscription = await fulfilCheckout(tx, services, read.session.id, references, now);
-      if (!subscription) throw paymentNotCompleted();
+      const fulfilment = await fulfilCheckout(
+        tx,
+        services,
+        paid ? read.session : read.session.id,
+        references,
+        now,
+      );
+      if (!fulfilment) throw paymentNotCompleted();
+      const { subscription, newSubscriptionDevice } = fulfilment;
       // Answered after the commit: a subscription just recorded as refunded or disputed (a reversal
       // that arrived before the payment) must be kept, not rolled back with the refusal.
       if (!isUsable(subscription, now)) return { ended: endedStatusOf(subscription) };
+      // The purchase itself: slot 1 is the subscription's only device, nothing to read back.
+      if (newSubscriptionDevice && !input.newDevice)
+        return {
+          subscription,
+          device: newSubscriptionDevice,
+          activeDevices: 1,
+          shownDevices: [newSubscriptionDevice],
+        };
       const issued = input.newDevice ? (await issueDevice(tx, services, subscription)).device : undefined;
       const { firstDevice, liveDevices: activeDevices } = await deviceSummary(tx, subscription.id);
       const device = issued ?? firstDevice;
