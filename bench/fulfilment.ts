@@ -30,7 +30,7 @@ import inspector from "node:inspector";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import os from "node:os";
 import path from "node:path";
-import { wrapPglite, type DatabaseHandle } from "#server/db/client.ts";
+import { PGLITE_SETTINGS, wrapPglite, type DatabaseHandle } from "#server/db/client.ts";
 import type { Config } from "#server/config.ts";
 import type { AppServices } from "#server/services.ts";
 
@@ -131,7 +131,7 @@ interface ServerBundle {
 async function openDatabase(kind: DatabaseKind, dataDir: string, logger?: Logger): Promise<DatabaseHandle> {
   if (kind === "pglite") {
     // Where the app keeps it (server/db/client.ts): on disk under DATA_DIR, not in memory.
-    const client = new PGlite(path.join(dataDir, "pglite"));
+    const client = new PGlite(path.join(dataDir, "pglite"), { postgresqlconf: PGLITE_SETTINGS });
     await client.waitReady;
     return wrapPglite(client, logger);
   }

@@ -203,7 +203,7 @@ async function confirmWithProvider(
   if (!recentlyAsked.allowed) throw paymentNotCompleted();
   let state;
   try {
-    state = sessionState(await stripeClient(services.config).checkout.sessions.retrieve(session.id));
+    state = sessionState(await (await stripeClient(services.config)).checkout.sessions.retrieve(session.id));
   } catch (error) {
     services.logger.error(
       { err: error, sessionId: session.id },
