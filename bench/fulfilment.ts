@@ -18,7 +18,10 @@ import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { buildIfStale } from "../scripts/build-if-stale.js";
 import { createScratchPostgres } from "../tests/support/scratch-postgres.ts";
+import type { Logger } from "drizzle-orm";
 import type { DatabaseKind } from "#server/db/client.ts";
+import { StatementCounter, type StatementCount } from "./support/statement-counter.ts";
+import { reportFigure, SHORT } from "./support/results.mjs";
 import { queryRows } from "#server/db/client.ts";
 import { checkoutSessions } from "#server/db/schema/index.ts";
 import { PGlite } from "@electric-sql/pglite";
@@ -27,16 +30,17 @@ import inspector from "node:inspector";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import os from "node:os";
 import path from "node:path";
-import { wrapPglite, type DatabaseHandle } from "#server/db/client.ts";
+import { PGLITE_SETTINGS, wrapPglite, type DatabaseHandle } from "#server/db/client.ts";
 import type { Config } from "#server/config.ts";
 import type { AppServices } from "#server/services.ts";
 
 // As in production (server.js): React and Express take their production paths.
 process.env.NODE_ENV ??= "production";
-const BUYERS = Number(process.env.BENCH_BUYERS ?? 200);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// BENCH_SHORT=1 (npm run bench): 100 buyers, one burst round, two paced purchases each.
+const BUYERS = Number(process.env.BENCH_BUYERS ?? (SHORT ? 100 : 200));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (SHORT ? 1 : 3));
 const RATE = Number(process.env.BENCH_RATE ?? 50);
-const PURCHASES = Number(process.env.BENCH_PURCHASES ?? 5);
+const PURCHASES = Number(process.env.BENCH_PURCHASES ?? (SHORT ? 2 : 5));
 /** The outbox worker runs alongside, as in production; its backlog is drained and timed at the end. */
 const MAIL = process.env.BENCH_MAIL !== "0";
 /** BENCH_CPU_PROFILE=file.cpuprofile: a V8 CPU profile of the verifications only (open it in Chrome DevTools). */
@@ -124,22 +128,26 @@ interface ServerBundle {
   createFetchHandler(services: AppServices): (request: Request, clientIp?: string) => Promise<Response>;
 }
 
-async function openDatabase(kind: DatabaseKind, dataDir: string): Promise<DatabaseHandle> {
+async function openDatabase(kind: DatabaseKind, dataDir: string, logger?: Logger): Promise<DatabaseHandle> {
   if (kind === "pglite") {
     // Where the app keeps it (server/db/client.ts): on disk under DATA_DIR, not in memory.
-    const client = new PGlite(path.join(dataDir, "pglite"));
+    const client = new PGlite(path.join(dataDir, "pglite"), { postgresqlconf: PGLITE_SETTINGS });
     await client.waitReady;
-    return wrapPglite(client);
+    return wrapPglite(client, logger);
   }
   // The pool size the app uses in production (server/db/client.ts).
   return createScratchPostgres({
     serverUrl: process.env.TEST_DATABASE_URL!,
     prefix: "naijalink_bench",
     poolMax: 10,
+    logger,
   });
 }
 
-async function createBenchApp(kind: DatabaseKind): Promise<BenchApp> {
+async function createBenchApp(
+  kind: DatabaseKind,
+  options: { backgroundJobs: boolean; logger?: Logger } = { backgroundJobs: MAIL },
+): Promise<BenchApp> {
   const bundle = (await import(
     path.resolve(import.meta.dirname, "../build/server/index.js")
   )) as ServerBundle;
@@ -153,8 +161,8 @@ async function createBenchApp(kind: DatabaseKind): Promise<BenchApp> {
     CONFIG_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
     BETTER_AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123",
   });
-  const database = await openDatabase(kind, dataDir);
-  const running = await bundle.startServices(config, { database, backgroundJobs: MAIL });
+  const database = await openDatabase(kind, dataDir, options.logger);
+  const running = await bundle.startServices(config, { database, backgroundJobs: options.backgroundJobs });
   const handle = bundle.createFetchHandler(running.services);
   return {
     services: running.services,
@@ -207,7 +215,34 @@ async function paced(app: BenchApp, ids: string[]) {
   return { wallMs: performance.now() - started, latencies, failures };
 }
 
+/**
+ * The SQL one purchase costs: a paid session's first verify-payment (fulfilment: subscription,
+ * receipt, first device, config e-mail), then the success page reloaded. Counted in an app of its
+ * own with the outbox worker off, so only the purchase's statements are seen.
+ */
+async function countStatements(kind: DatabaseKind) {
+  const counter = new StatementCounter(kind === "postgres");
+  const app = await createBenchApp(kind, { backgroundJobs: false, logger: counter });
+  try {
+    const [id] = await paidSessions(app, 1);
+    const first = await counter.recording(() => verifyOnce(app, id!, 0));
+    const reload = await counter.recording(() => verifyOnce(app, id!, 0));
+    return { first, reload };
+  } finally {
+    await app.close();
+  }
+}
+
+function describeCount(count: StatementCount): string {
+  const transactions =
+    count.transactions === null
+      ? ""
+      : `, ${count.transactions} transaction${count.transactions === 1 ? "" : "s"} holding ${count.insideTransactions}`;
+  return `${count.statements} statements${transactions}`;
+}
+
 async function run(kind: DatabaseKind) {
+  const statements = await countStatements(kind);
   const app = await createBenchApp(kind);
   try {
     const first: number[] = [];
@@ -261,6 +296,7 @@ async function run(kind: DatabaseKind) {
     repeat.sort((a, b) => a - b);
     return {
       kind,
+      statements,
       configsPerSecond: Math.round((issued / wallMs) * 1000),
       firstVerify: { p50: percentile(first, 50), p99: percentile(first, 99) },
       repeatVerify: { p50: percentile(repeat, 50), p99: percentile(repeat, 99) },
@@ -318,6 +354,10 @@ for (const kind of kinds) {
     ].join(" | "),
   );
   console.log(
+    `${"".padEnd(8)} one purchase: first verify-payment ${describeCount(result.statements.first)}; reload ${describeCount(result.statements.reload)}`,
+  );
+  if (process.env.BENCH_STATEMENTS === "1") console.log(result.statements.first.log.join("\n"));
+  console.log(
     [
       `${"".padEnd(8)} paced: configs issued/s ${result.paced.configsPerSecond}`,
       `verify-payment p50 ${ms(result.paced.p50)} p99 ${ms(result.paced.p99)}`,
@@ -331,5 +371,32 @@ for (const kind of kinds) {
       `${"".padEnd(8)} outbox worker on: ${result.mail.sentDuringRun} of ${result.mail.queued} config e-mails sent during the run; the rest drained in ${(result.mail.drainMs / 1000).toFixed(1)} s`,
     );
   if (result.duplicateAddresses !== 0 || result.failures !== 0) failed = true;
+  const name = `fulfilment ${result.kind}`;
+  reportFigure({
+    figure: `${name}: statements per purchase`,
+    value: result.statements.first.statements,
+    unit: "",
+    max: 8,
+  });
+  if (result.statements.first.transactions !== null)
+    reportFigure({
+      figure: `${name}: transactions per purchase`,
+      value: result.statements.first.transactions,
+      unit: "",
+      max: 1,
+    });
+  reportFigure({ figure: `${name}: paced verify-payment p99`, value: result.paced.p99, unit: "ms", max: 50 });
+  reportFigure({
+    figure: `${name}: burst configs/s`,
+    value: result.configsPerSecond,
+    unit: "/s",
+    ...(result.kind === "postgres" ? { min: 150 } : {}),
+  });
+  reportFigure({
+    figure: `${name}: failures and duplicate addresses`,
+    value: result.failures + result.duplicateAddresses,
+    unit: "",
+    max: 0,
+  });
 }
 process.exit(failed ? 1 : 0);

@@ -13,6 +13,7 @@ import fs from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { LONG_POST_SLUG, SAMPLE_POST_SLUG, startProductionServerWithBlog } from "./support/blog.mjs";
+import { reportFigure, SHORT } from "./support/results.mjs";
 
 const args = process.argv.slice(2);
 const runs = Math.max(1, Math.min(9, Number(args.find((arg) => arg.startsWith("--runs="))?.slice(7) ?? 1)));
@@ -20,7 +21,9 @@ const saveDir = args.find((arg) => arg.startsWith("--save="))?.slice(7);
 const pages = args.filter((arg) => arg.startsWith("/"));
 const MARKETING_PAGES = ["/", "/pricing", "/how-it-works", "/contact"];
 const BLOG_PAGES = ["/blog", "/blog?page=2", `/blog/${SAMPLE_POST_SLUG}`, `/blog/${LONG_POST_SLUG}`];
-const PAGES = pages.length > 0 ? pages : [...MARKETING_PAGES, ...BLOG_PAGES];
+// BENCH_SHORT=1 (npm run bench): the home page and a post, one run each.
+const PAGES =
+  pages.length > 0 ? pages : SHORT ? ["/", `/blog/${SAMPLE_POST_SLUG}`] : [...MARKETING_PAGES, ...BLOG_PAGES];
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"];
 const CHROME_FLAGS = [
   "--headless=new",
@@ -157,8 +160,16 @@ const home = results.find((result) => result.page === "/");
 const all100 = results.every((result) => CATEGORIES.every((id) => result.scores[id] === 100));
 console.log("");
 console.log(`target: 100 in every category: ${all100 ? "met" : "NOT met"}`);
+reportFigure({
+  figure: `lighthouse: lowest score (${results.map((result) => result.page).join(", ")})`,
+  value: Math.min(...results.flatMap((result) => CATEGORIES.map((id) => result.scores[id]))),
+  unit: "",
+  min: 100,
+});
 if (home) {
   const htmlCss = home.sizes.html + home.sizes.criticalCss;
+  reportFigure({ figure: "lighthouse /: HTML + critical CSS", value: htmlCss / 1024, unit: "KB", max: 14 });
+  reportFigure({ figure: "lighthouse /: JS", value: home.sizes.js / 1024, unit: "KB", max: 60 });
   console.log(
     `target /: HTML + critical CSS ${kb(htmlCss)} (≤ 14 KB: ${htmlCss <= 14 * 1024 ? "met" : "NOT met"}), JS ${kb(home.sizes.js)} (≤ 60 KB: ${home.sizes.js <= 60 * 1024 ? "met" : "NOT met"})`,
   );

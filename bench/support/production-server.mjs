@@ -1,6 +1,7 @@
 // Starts the production build (`node server.js`, which loads build/server/index.js) on a free
 // loopback port with a throw-away DATA_DIR, for the benchmarks in this folder.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import fs from "node:fs/promises";
 import http from "node:http";
 import net from "node:net";
@@ -37,8 +38,14 @@ export function get(url, encoding = "identity") {
   });
 }
 
+/** The Node flags `npm start` runs the app with (package.json's start script: the heap limits). */
+function startFlags() {
+  const { scripts } = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
+  return scripts.start.split(/\s+/).filter((word) => word.startsWith("--"));
+}
+
 /**
- * Starts the built server; returns { base, dataDir, stop() }. Fails if build/server/index.js is
+ * Starts the built server; returns { base, dataDir, pid, stop() }. Fails if build/server/index.js is
  * missing. `dataDir`: use (and keep) this DATA_DIR instead of a throw-away one; `env`: settings
  * over the defaults below.
  */
@@ -51,7 +58,7 @@ export async function startProductionServer(options = {}) {
   const dataDir = options.dataDir ?? (await fs.mkdtemp(path.join(os.tmpdir(), "naijalink-bench-")));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["server.js"], {
+  const child = spawn(process.execPath, [...startFlags(), "server.js"], {
     cwd: root,
     env: {
       ...process.env,
@@ -88,5 +95,5 @@ export async function startProductionServer(options = {}) {
     await stop();
     throw error;
   }
-  return { base, dataDir, stop };
+  return { base, dataDir, pid: child.pid, stop };
 }

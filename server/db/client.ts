@@ -1,8 +1,10 @@
 import { PGlite } from "@electric-sql/pglite";
-import type { ExtractTablesWithRelations, SQL } from "drizzle-orm";
+import type { ExtractTablesWithRelations, Logger, SQL } from "drizzle-orm";
 import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
@@ -22,9 +24,10 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export function wrapPglite(client: PGlite): DatabaseHandle {
+/** `logger` sees every statement drizzle sends (the benchmarks count a purchase's statements with it). */
+export function wrapPglite(client: PGlite, logger?: Logger): DatabaseHandle {
   return {
-    db: drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Database,
+    db: drizzlePglite(client, { schema, casing: "snake_case", logger }) as unknown as Database,
     kind: "pglite",
     close: async () => {
       if (!client.closed) await client.close();
@@ -32,12 +35,12 @@ export function wrapPglite(client: PGlite): DatabaseHandle {
   };
 }
 
-export function wrapPostgres(pool: pg.Pool): DatabaseHandle {
+export function wrapPostgres(pool: pg.Pool, logger?: Logger): DatabaseHandle {
   // An idle connection can die (server restart, a forced drop); without a listener that error
   // would crash the process. The pool replaces the connection on the next query.
   pool.on("error", (error) => process.emitWarning(`PostgreSQL connection lost: ${error.message}`));
   return {
-    db: drizzlePostgres(pool, { schema, casing: "snake_case" }) as unknown as Database,
+    db: drizzlePostgres(pool, { schema, casing: "snake_case", logger }) as unknown as Database,
     kind: "postgres",
     close: () => pool.end(),
   };
@@ -55,9 +58,42 @@ export async function openDatabase(options: {
   }
   const directory = path.join(options.dataDir, "pglite");
   await fs.mkdir(directory, { recursive: true });
-  const client = new PGlite(directory);
+  await initialiseInChildProcess(directory);
+  const client = new PGlite(directory, { postgresqlconf: PGLITE_SETTINGS });
   await client.waitReady;
   return wrapPglite(client);
+}
+
+/**
+ * Measured with bench/memory.ts (decision 099): PostgreSQL's default 128 MB of shared buffers
+ * live in PGlite's WebAssembly memory, which never shrinks; 16 MB hold a small shop's hot pages
+ * (the operating system caches the files besides). `initialMemory` cannot go below PGlite's
+ * own 128 MB floor, so it stays at its default.
+ */
+export const PGLITE_SETTINGS = ["shared_buffers = 16MB"];
+
+/**
+ * A new store runs initdb in a second, in-memory PostgreSQL that PGlite starts beside the first;
+ * the memory both took stays with the process (about 500 MB more than opening an existing
+ * store). A short-lived child process makes the store instead, and this one only opens it.
+ */
+async function initialiseInChildProcess(directory: string): Promise<void> {
+  if (existsSync(path.join(directory, "PG_VERSION"))) return;
+  const pglite = import.meta.resolve("@electric-sql/pglite");
+  const script = `const { PGlite } = await import(${JSON.stringify(pglite)});
+const client = new PGlite(process.argv[1]);
+await client.waitReady;
+await client.close();`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script, directory], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", resolve);
+  });
+  if (code !== 0) throw new Error(`creating the embedded database in ${directory} failed: ${stderr.trim()}`);
 }
 
 /** Raw SQL rows; both drivers answer `{ rows }`, which drizzle's shared type leaves unknown. */

@@ -201,8 +201,11 @@ describe("the staff console in a real browser", () => {
     expect(await firstCell(/^Refunded \(USD\)/).innerText()).toBe(price);
 
     await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Audit log" }).click();
-    await page.locator("tbody tr").first().waitFor();
-    const rows = await page.locator("tbody tr").allInnerTexts();
+    // The subscription page has a table too: read rows only once the audit log's own table is shown.
+    await page.waitForURL(`${server.url}/admin/audit`);
+    const auditTable = page.getByRole("region", { name: "Audit entries" });
+    await auditTable.locator("tbody tr").first().waitFor();
+    const rows = await auditTable.locator("tbody tr").allInnerTexts();
     const expected = [
       ["subscription.refund", "customer asked within 7 days"],
       ["device.revoke", "laptop was stolen"],
@@ -214,7 +217,7 @@ describe("the staff console in a real browser", () => {
       expect(rows[index]).toContain(STAFF_EMAIL);
     }
     // Each entry links to what it touched: the subscription, and a device on its subscription's page.
-    const targets = page.locator("tbody tr").getByRole("link");
+    const targets = auditTable.locator("tbody tr").getByRole("link");
     expect(await targets.nth(0).getAttribute("href")).toBe(`/admin/subscriptions/${subscription!.id}`);
     expect(await targets.nth(1).getAttribute("href")).toBe(
       `/admin/subscriptions/${subscription!.id}#device-${deviceId}`,

@@ -137,11 +137,17 @@ describe("the static marketing pages in a real browser", () => {
   it("closes the phone menu and scrolls when an anchor of the same page is chosen", async () => {
     const { page } = await openRecordingScripts("/", { width: 375, height: 740 });
     await page.getByRole("button", { name: "Open menu" }).click();
+    // The smooth scroll is an animation: under load it outlasts any poll. Its end is the state
+    // the position assertion needs, so the test waits for the browser's own scrollend.
+    const scroll = await page.evaluateHandle(() => ({
+      ended: new Promise<void>((resolve) => addEventListener("scrollend", () => resolve(), { once: true })),
+    }));
     await page.locator("#mobile-menu").getByRole("link", { name: "How It Works" }).click();
     await page.locator("#mobile-menu").waitFor({ state: "detached" });
-    await expect
-      .poll(() => page.evaluate(() => document.getElementById("how-it-works")!.getBoundingClientRect().top))
-      .toBeLessThan(120);
+    await scroll.evaluate((handle) => handle.ended);
+    expect(
+      await page.evaluate(() => document.getElementById("how-it-works")!.getBoundingClientRect().top),
+    ).toBeLessThan(120);
     expect(new URL(page.url()).hash).toBe("#how-it-works");
     await page.close();
   });

@@ -3,6 +3,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "#server/db/client.ts";
+import { recordStaffAction } from "#server/domain/ops/audit.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { databaseKinds } from "../support/database.ts";
 import { createAccount, OTHER_STAFF_EMAIL, STAFF_EMAIL } from "./admin-helpers.ts";
@@ -90,6 +91,36 @@ describe.each(databaseKinds)("staff audit log (%s)", (kind) => {
     expect(rest.nextBefore).toBeNull();
     const bad = await call(admin, "/api/admin/audit-log", { limit: 1000 });
     expect(bad.status).toBe(400);
+  });
+
+  it("lists by time, then id, and pages through entries of one instant without skipping any", async () => {
+    const staff = { id: "staff-clock", email: STAFF_EMAIL };
+    const targetId = crypto.randomUUID();
+    const record = (action: string, at: string) =>
+      recordStaffAction(
+        app.services.db,
+        staff,
+        { action, targetType: "test", targetId, reason: "ordering" },
+        new Date(at),
+      );
+    // Written out of time order: ids alone would put "written-last" first.
+    await record("later-first", "2030-01-02T00:00:00Z");
+    await record("same-instant-second", "2030-01-02T00:00:00Z");
+    await record("written-last", "2030-01-01T00:00:00Z");
+    const all = await auditLog({ targetId });
+    expect(all.entries.map((entry) => entry.action)).toEqual([
+      "same-instant-second",
+      "later-first",
+      "written-last",
+    ]);
+    const paged: string[] = [];
+    let before: number | null | undefined;
+    do {
+      const page = await auditLog({ targetId, limit: 1, ...(before ? { before } : {}) });
+      paged.push(...page.entries.map((entry) => entry.action));
+      before = page.nextBefore;
+    } while (before);
+    expect(paged).toEqual(all.entries.map((entry) => entry.action));
   });
 
   it("cannot be changed or emptied, even by a direct statement", async () => {

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { Logger } from "drizzle-orm";
 import pg from "pg";
 import { wrapPostgres, type DatabaseHandle } from "#server/db/client.ts";
 
@@ -10,6 +11,7 @@ export async function createScratchPostgres(options: {
   serverUrl: string;
   prefix: string;
   poolMax: number;
+  logger?: Logger;
 }): Promise<DatabaseHandle & { url: string }> {
   const name = `${options.prefix}_${crypto.randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: options.serverUrl });
@@ -19,7 +21,7 @@ export async function createScratchPostgres(options: {
   const url = new URL(options.serverUrl);
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.toString(), max: options.poolMax });
-  const handle = wrapPostgres(pool);
+  const handle = wrapPostgres(pool, options.logger);
   return {
     ...handle,
     /** For other processes (the multi-process test's app servers) to open it themselves. */

@@ -1,4 +1,3 @@
-import QRCode from "qrcode";
 import { errorResponse, handleApi, methodNotAllowed } from "#server/http/api.ts";
 import { configFromLink } from "#server/http/config-link.ts";
 import type { Route } from "./+types/config-qr";
@@ -7,6 +6,7 @@ import type { Route } from "./+types/config-qr";
 export function loader(call: Route.LoaderArgs) {
   return handleApi(call, async () => {
     const config = await configFromLink(call, "qr");
+    const { default: QRCode } = await import("qrcode"); // on first use, not at start
     const svg = await QRCode.toString(config.text, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
     return new Response(svg, {
       headers: { "Content-Type": "image/svg+xml", "Cache-Control": "no-store", "X-Robots-Tag": "noindex" },

@@ -24,7 +24,7 @@ export const staffAuditLog = pgTable(
       .default(sql`'{}'::jsonb`),
   },
   (table) => [
-    index("staff_audit_log_at_idx").on(table.at),
+    index("staff_audit_log_at_id_idx").on(table.at, table.id),
     index("staff_audit_log_target_idx").on(table.targetType, table.targetId),
   ],
 );

@@ -40,7 +40,7 @@ function stripeProvider(services: CheckoutServices): CheckoutProvider {
   return {
     name: "stripe",
     async createSession({ plan, customerEmail, customerName, buyerTokenHash, renewsSubscriptionId }) {
-      const stripe = stripeClient(services.config);
+      const stripe = await stripeClient(services.config);
       // One key per checkout attempt: the SDK's own retries of this call never create a second session.
       let session;
       try {

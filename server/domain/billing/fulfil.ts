@@ -1,7 +1,13 @@
 import { eq } from "drizzle-orm";
 import { findPlan } from "#app/lib/plans.ts";
 import type { Transaction } from "#server/db/client.ts";
-import { checkoutSessions, subscriptions, type Subscription } from "#server/db/schema/index.ts";
+import {
+  checkoutSessions,
+  subscriptions,
+  type CheckoutSession,
+  type Device,
+  type Subscription,
+} from "#server/db/schema/index.ts";
 import { queueReceiptEmail } from "#server/domain/mail/customer-emails.ts";
 import { ensureFirstDevice } from "#server/domain/vpn/devices.ts";
 import { isUsable } from "#server/domain/vpn/usable.ts";
@@ -29,23 +35,24 @@ export interface StripeReferences {
  * subscription has slot 1 (it is pending while no VPN server has room) and fill in Stripe
  * references learnt later.
  *
- * Undefined when the session is unknown or not paid. Call `services.mail.wake()` after the
- * transaction commits.
+ * `checkout` is the session's id, or its row when the caller read it as paid already (a paid
+ * session never changes again, so verify-payment does not read it twice). Undefined when the
+ * session is unknown or not paid. Call `services.mail.wake()` after the transaction commits.
  */
 export async function fulfilCheckout(
   tx: Transaction,
   services: BillingServices,
-  checkoutSessionId: string,
+  checkout: string | CheckoutSession,
   references: StripeReferences = {},
   now = new Date(),
-): Promise<Subscription | undefined> {
-  const [session] = await tx
-    .select()
-    .from(checkoutSessions)
-    .where(eq(checkoutSessions.id, checkoutSessionId));
+): Promise<Fulfilment | undefined> {
+  const session = typeof checkout === "string" ? await findSession(tx, checkout) : checkout;
   if (session?.status !== "paid") return undefined;
   // A pass's own checkout from /account changes that pass; it creates no second subscription.
-  if (session.renewsSubscriptionId) return applyPassCheckout(tx, services, session, references, now);
+  if (session.renewsSubscriptionId) {
+    const renewed = await applyPassCheckout(tx, services, session, references, now);
+    return renewed && { subscription: renewed };
+  }
   const plan = findPlan(session.planId);
   if (!plan) throw new Error(`Checkout session ${session.id} names an unknown plan`);
   const [created] = await tx
@@ -65,7 +72,7 @@ export async function fulfilCheckout(
   let subscription = created ?? (await withReferences(tx, session.id, references));
   if (created && session.provider === "stripe")
     subscription = await applyHeldReversals(tx, services, created, session.paymentReference, now);
-  if (!isUsable(subscription, now)) return subscription;
+  if (!isUsable(subscription, now)) return { subscription };
   if (created)
     await queueReceiptEmail(tx, services, subscription, {
       orderNumber: orderNumberOf(subscription.id),
@@ -73,8 +80,21 @@ export async function fulfilCheckout(
       currency: session.paidCurrency ?? session.currency,
       paidAt: session.paidAt ?? now,
     });
-  await ensureFirstDevice(tx, services, subscription, { newSubscription: created !== undefined });
-  return subscription;
+  const firstDevice = await ensureFirstDevice(tx, services, subscription, {
+    newSubscription: created !== undefined,
+  });
+  return { subscription, newSubscriptionDevice: created ? firstDevice : undefined };
+}
+
+export interface Fulfilment {
+  subscription: Subscription;
+  /** Slot 1 when this call created the subscription: then its one and only device. */
+  newSubscriptionDevice?: Device;
+}
+
+async function findSession(tx: Transaction, id: string): Promise<CheckoutSession | undefined> {
+  const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, id));
+  return session;
 }
 
 /** The session's existing subscription, locked, with the Stripe references it lacked filled in. */
@@ -110,7 +130,7 @@ export async function fulfil(
   services: BillingServices,
   checkoutSessionId: string,
 ): Promise<Subscription | undefined> {
-  const subscription = await services.db.transaction((tx) => fulfilCheckout(tx, services, checkoutSessionId));
+  const fulfilment = await services.db.transaction((tx) => fulfilCheckout(tx, services, checkoutSessionId));
   services.mail.wake();
-  return subscription;
+  return fulfilment?.subscription;
 }

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { Transaction } from "#server/db/client.ts";
 import {
   chargeReversals,
@@ -14,7 +14,7 @@ import { usableSubscription } from "#server/domain/vpn/usable.ts";
 import { providerUnavailable } from "./errors.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { orderNumberOf } from "./self-service.ts";
-import { stripeClient } from "./stripe-provider.ts";
+import { isStripeInvalidRequest, stripeClient } from "./stripe-provider.ts";
 
 // Refunds and disputes take a payment back. Stripe does not promise event order, so one may
 // arrive before the payment it reverses: it is then held (charge_reversals) and applied by
@@ -69,9 +69,9 @@ export async function disputedCharge(
   if (typeof dispute.charge !== "string") charge = dispute.charge;
   else {
     try {
-      charge = await stripeClient(services.config).charges.retrieve(dispute.charge);
+      charge = await (await stripeClient(services.config)).charges.retrieve(dispute.charge);
     } catch (error) {
-      if (!(error instanceof Stripe.errors.StripeInvalidRequestError)) {
+      if (!isStripeInvalidRequest(error)) {
         services.logger.error(
           { err: error, disputeId: dispute.id },
           "stripe: retrieving a disputed charge failed",

@@ -65,7 +65,9 @@ async function setCancelAtPeriodEnd(
   if (!subscription.stripeSubscriptionId || !services.config.STRIPE_SECRET_KEY) throw billingUnavailable();
   let remote: Stripe.Subscription;
   try {
-    remote = await stripeClient(services.config).subscriptions.update(subscription.stripeSubscriptionId, {
+    remote = await (
+      await stripeClient(services.config)
+    ).subscriptions.update(subscription.stripeSubscriptionId, {
       cancel_at_period_end: cancel,
     });
   } catch (error) {
@@ -129,7 +131,9 @@ export async function billingPortalUrl(
   if (!services.config.STRIPE_SECRET_KEY || !subscription.stripeCustomerId) return undefined;
   const returnTo = storeUrl(services.config.PUBLIC_URL, returnUrl);
   try {
-    const session = await stripeClient(services.config).billingPortal.sessions.create({
+    const session = await (
+      await stripeClient(services.config)
+    ).billingPortal.sessions.create({
       customer: subscription.stripeCustomerId,
       return_url: returnTo,
     });

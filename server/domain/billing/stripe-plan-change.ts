@@ -21,7 +21,7 @@ export async function changeStripePlan(
   plan: Plan,
   prorationDate: Date,
 ): Promise<void> {
-  const stripe = stripeClient(config);
+  const stripe = await stripeClient(config);
   const remote = await stripe.subscriptions.retrieve(stripeSubscriptionId);
   const item = remote.items.data[0];
   if (!item) throw new Error(`Stripe subscription ${stripeSubscriptionId} has no item`);

@@ -1,4 +1,4 @@
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import type { Config } from "#server/config.ts";
 import type { Subscription } from "#server/db/schema/index.ts";
 import type { Plan } from "#app/lib/plans.ts";
@@ -6,13 +6,17 @@ import type { ReceivedPayment } from "./checkout.ts";
 
 const clients = new WeakMap<Config, Stripe>();
 
-/** One SDK client per configuration; `STRIPE_API_BASE` points it at a local stand-in in tests. */
-export function stripeClient(config: Config): Stripe {
+/**
+ * One SDK client per configuration; `STRIPE_API_BASE` points it at a local stand-in in tests.
+ * The SDK is loaded on first use: a shop on the built-in checkout never holds it in memory.
+ */
+export async function stripeClient(config: Config): Promise<Stripe> {
   const existing = clients.get(config);
   if (existing) return existing;
   if (!config.STRIPE_SECRET_KEY) throw new Error("STRIPE_SECRET_KEY is not set");
   const base = config.STRIPE_API_BASE ? new URL(config.STRIPE_API_BASE) : undefined;
-  const client = new Stripe(config.STRIPE_SECRET_KEY, {
+  const { default: StripeSdk } = await import("stripe");
+  const client = new StripeSdk(config.STRIPE_SECRET_KEY, {
     maxNetworkRetries: 2,
     timeout: 20_000,
     telemetry: false,
@@ -26,6 +30,11 @@ export function stripeClient(config: Config): Stripe {
   });
   clients.set(config, client);
   return client;
+}
+
+/** Stripe refused the request itself (an unknown object, a wrong state): its SDK's error `type`. */
+export function isStripeInvalidRequest(error: unknown): error is Error {
+  return error instanceof Error && (error as { type?: unknown }).type === "StripeInvalidRequestError";
 }
 
 /** The Checkout Session parameters of one plan; prices come from the server's catalogue only. */
@@ -148,7 +157,9 @@ export async function paymentIntentToRefund(
 ): Promise<string | null> {
   if (paid.paymentReference?.startsWith("pi_")) return paid.paymentReference;
   if (!paid.stripeSubscriptionId) return null;
-  const invoices = await stripeClient(config).invoices.list({
+  const invoices = await (
+    await stripeClient(config)
+  ).invoices.list({
     subscription: paid.stripeSubscriptionId,
     status: "paid",
     limit: 1,
@@ -164,10 +175,9 @@ export async function refundPaymentIntent(
   paymentIntentId: string,
   idempotencyKey: string,
 ): Promise<{ chargeId: string | null; amountCents: number; currency: string }> {
-  const refund = await stripeClient(config).refunds.create(
-    { payment_intent: paymentIntentId, reason: "requested_by_customer" },
-    { idempotencyKey },
-  );
+  const refund = await (
+    await stripeClient(config)
+  ).refunds.create({ payment_intent: paymentIntentId, reason: "requested_by_customer" }, { idempotencyKey });
   return { chargeId: idOf(refund.charge), amountCents: refund.amount, currency: refund.currency };
 }
 
@@ -180,7 +190,9 @@ export async function pushNextBillingDate(
   stripeSubscriptionId: string,
   until: Date,
 ): Promise<void> {
-  await stripeClient(config).subscriptions.update(stripeSubscriptionId, {
+  await (
+    await stripeClient(config)
+  ).subscriptions.update(stripeSubscriptionId, {
     trial_end: Math.floor(until.getTime() / 1000),
     proration_behavior: "none",
   });
@@ -189,10 +201,9 @@ export async function pushNextBillingDate(
 /** Ends a Stripe subscription at once (no further charges); one already cancelled counts as done. */
 export async function cancelStripeSubscription(config: Config, stripeSubscriptionId: string): Promise<void> {
   try {
-    await stripeClient(config).subscriptions.cancel(stripeSubscriptionId);
+    await (await stripeClient(config)).subscriptions.cancel(stripeSubscriptionId);
   } catch (error) {
-    const alreadyEnded =
-      error instanceof Stripe.errors.StripeInvalidRequestError && /canceled/i.test(error.message);
+    const alreadyEnded = isStripeInvalidRequest(error) && /canceled/i.test(error.message);
     if (!alreadyEnded) throw error;
   }
 }

@@ -127,16 +127,32 @@ export async function verifyPayment(
         mayClaimSlot: provesBuyer,
       });
   }
-  const references =
-    read.session.status === "paid" ? {} : await confirmWithProvider(services, read.session, now);
+  const paid = read.session.status === "paid";
+  const references = paid ? {} : await confirmWithProvider(services, read.session, now);
 
   const verification = await services.db.transaction(
     async (tx): Promise<Verification | { ended: Subscription }> => {
-      const subscription = await fulfilCheckout(tx, services, read.session.id, references, now);
-      if (!subscription) throw paymentNotCompleted();
+      const fulfilment = await fulfilCheckout(
+        tx,
+        services,
+        paid ? read.session : read.session.id,
+        references,
+        now,
+      );
+      if (!fulfilment) throw paymentNotCompleted();
+      const { subscription, newSubscriptionDevice } = fulfilment;
       // Answered after the commit: a subscription just recorded as refunded or disputed (a reversal
       // that arrived before the payment) must be kept, not rolled back with the refusal.
       if (!isUsable(subscription, now)) return { ended: subscription };
+      // The purchase itself: slot 1 is the subscription's only device, nothing to read back.
+      if (newSubscriptionDevice && !input.newDevice)
+        return {
+          subscription,
+          device: newSubscriptionDevice,
+          activeDevices: 1,
+          shownDevices: [newSubscriptionDevice],
+          mayClaimSlot: provesBuyer,
+        };
       const issued = input.newDevice ? (await issueDevice(tx, services, subscription)).device : undefined;
       const { firstDevice, liveDevices: activeDevices } = await deviceSummary(tx, subscription.id);
       const device = issued ?? firstDevice;
@@ -212,7 +228,7 @@ async function confirmWithProvider(
   if (!recentlyAsked.allowed) throw paymentNotCompleted();
   let state;
   try {
-    state = sessionState(await stripeClient(services.config).checkout.sessions.retrieve(session.id));
+    state = sessionState(await (await stripeClient(services.config)).checkout.sessions.retrieve(session.id));
   } catch (error) {
     services.logger.error(
       { err: error, sessionId: session.id },

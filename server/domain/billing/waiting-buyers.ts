@@ -26,7 +26,8 @@ export async function serveWaitingBuyers(
     for (const buyer of waiting) {
       const outcome = await services.db.transaction(async (tx): Promise<"issued" | "no-room" | "gone"> => {
         if (buyer.subscriptionId === null) {
-          const subscription = await fulfilCheckout(tx, services, buyer.checkoutSessionId, {}, now);
+          const subscription = (await fulfilCheckout(tx, services, buyer.checkoutSessionId, {}, now))
+            ?.subscription;
           if (!subscription || !isUsable(subscription, now)) return "gone";
           return (await deviceSummary(tx, subscription.id)).firstDevice ? "issued" : "no-room";
         }

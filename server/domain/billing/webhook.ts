@@ -55,7 +55,7 @@ export async function handleStripeWebhook(
     throw invalidInput("The Stripe-Signature header is missing or malformed.");
   let signed: Stripe.Event;
   try {
-    signed = stripeClient(services.config).webhooks.constructEvent(rawBody, signature, secret);
+    signed = (await stripeClient(services.config)).webhooks.constructEvent(rawBody, signature, secret);
   } catch {
     throw invalidInput("The webhook signature does not match.");
   }

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "#server/db/client.ts";
 import { staffAuditLog } from "#server/db/schema/index.ts";
@@ -46,7 +46,10 @@ export async function recordStaffAction(
 
 const filterText = z.string().trim().max(200).optional();
 
-/** POST /api/admin/audit-log: exact-match filters, newest first, paged by the last id seen. */
+/**
+ * POST /api/admin/audit-log: exact-match filters, newest first (by time, then id: entries
+ * written in one instant keep one order), paged by the id of the last entry seen.
+ */
 export const auditLogQuerySchema = z.object({
   action: filterText,
   staffEmail: filterText,
@@ -67,12 +70,16 @@ export async function listAuditLog(
   if (query.staffEmail) conditions.push(eq(staffAuditLog.staffEmail, query.staffEmail.toLowerCase()));
   if (query.targetType) conditions.push(eq(staffAuditLog.targetType, query.targetType));
   if (query.targetId) conditions.push(eq(staffAuditLog.targetId, query.targetId));
-  if (query.before) conditions.push(lt(staffAuditLog.id, query.before));
+  if (query.before) {
+    conditions.push(
+      sql`(${staffAuditLog.at}, ${staffAuditLog.id}) < (select at, id from ${staffAuditLog} where id = ${query.before})`,
+    );
+  }
   const rows = await executor
     .select()
     .from(staffAuditLog)
     .where(and(...conditions))
-    .orderBy(desc(staffAuditLog.id))
+    .orderBy(desc(staffAuditLog.at), desc(staffAuditLog.id))
     .limit(query.limit + 1);
   const entries = rows.slice(0, query.limit);
   return { entries, nextBefore: rows.length > query.limit ? entries.at(-1)!.id : null };

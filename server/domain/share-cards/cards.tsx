@@ -3,9 +3,8 @@
 // the PNG bytes are kept by the card's version (what it draws), least recently used first out.
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { Resvg } from "@resvg/resvg-js";
 import type { ReactNode } from "react";
-import satori, { type Font } from "satori";
+import type { Font } from "satori";
 import {
   SHARE_CARD_HEIGHT,
   SHARE_CARD_WIDTH,
@@ -123,6 +122,8 @@ export function createShareCards(options: { maxEntries?: number } = {}): ShareCa
 
   async function render(card: ShareCard): Promise<Buffer> {
     fonts ??= loadFonts();
+    // Loaded with the first card drawn: most processes never draw one (a cached card is served).
+    const [{ default: satori }, { Resvg }] = await Promise.all([import("satori"), import("@resvg/resvg-js")]);
     const element = card.kind === "post" ? <PostLayout card={card} /> : <SiteLayout card={card} />;
     const svg = await satori(element, {
       width: SHARE_CARD_WIDTH,

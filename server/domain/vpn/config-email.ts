@@ -20,12 +20,28 @@ type ConfigEmailSubscription = Pick<Subscription, "customerEmail" | "planId" | "
 export async function queueConfigEmail(
   tx: Executor,
   deps: ConfigEmailDeps,
-  { device, server }: { device: Device; server: VpnServer },
+  issued: { device: Device; server: VpnServer },
   subscription: ConfigEmailSubscription,
   now = new Date(),
 ): Promise<string | null> {
+  const queued = await queueNewDeviceConfigEmail(tx, deps, issued, subscription);
+  // The e-mail hands out the config as it is now (decision 090).
+  if (queued) await tx.update(devices).set({ configIssuedAt: now }).where(eq(devices.id, issued.device.id));
+  return queued;
+}
+
+/**
+ * `queueConfigEmail` for a device inserted in this transaction: its `configIssuedAt` is already
+ * the moment it was issued, so the purchase path spends no second write on the row.
+ */
+export function queueNewDeviceConfigEmail(
+  tx: Executor,
+  deps: ConfigEmailDeps,
+  { device, server }: { device: Device; server: VpnServer },
+  subscription: ConfigEmailSubscription,
+): Promise<string | null> {
   const link = downloadUrl(deps, device);
-  const queued = await queueToCustomer(tx, deps, subscription, {
+  return queueToCustomer(tx, deps, subscription, {
     template: "vpn-config",
     data: {
       planName: planName(subscription),
@@ -39,7 +55,4 @@ export async function queueConfigEmail(
       alternatePort: alternateOffer(link, server),
     },
   });
-  // The e-mail hands out the config as it is now (decision 090).
-  if (queued) await tx.update(devices).set({ configIssuedAt: now }).where(eq(devices.id, device.id));
-  return queued;
 }

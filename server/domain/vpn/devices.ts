@@ -13,7 +13,7 @@ import { DomainError } from "#server/domain/errors.ts";
 import type { Logger } from "#server/logger.ts";
 import { generateToken, hashToken } from "#server/secrets.ts";
 import { addressesAt, poolCapacity } from "./addresses.ts";
-import { queueConfigEmail, type ConfigEmailDeps } from "./config-email.ts";
+import { queueNewDeviceConfigEmail, type ConfigEmailDeps } from "./config-email.ts";
 import { generateKeyPair, generatePresharedKey } from "./keys.ts";
 import { allocateAddress } from "./servers.ts";
 import { isUsable } from "./usable.ts";
@@ -108,7 +108,7 @@ async function issueOnLockedSubscription(
     })
     .returning();
   const issued = { device: device!, server };
-  await queueConfigEmail(tx, services, issued, subscription);
+  await queueNewDeviceConfigEmail(tx, services, issued, subscription);
   return issued;
 }
 

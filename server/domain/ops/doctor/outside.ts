@@ -107,7 +107,7 @@ export async function stripeCheck(config: Config): Promise<DoctorCheck> {
   const webhook = `${config.PUBLIC_URL}/api/webhooks/stripe`;
   let endpoints;
   try {
-    endpoints = await stripeClient(config).webhookEndpoints.list({ limit: 100 });
+    endpoints = await (await stripeClient(config)).webhookEndpoints.list({ limit: 100 });
   } catch (error) {
     return fail(
       name,
