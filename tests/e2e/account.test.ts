@@ -7,11 +7,13 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatLongDate } from "#app/lib/format.ts";
 import { findPlan } from "#app/lib/plans.ts";
-import { devices, subscriptions, vpnServers } from "#server/db/schema/index.ts";
+import { devices, outboxMessages, subscriptions, vpnServers } from "#server/db/schema/index.ts";
+import { dashboardFigures } from "#server/domain/ops/dashboard.ts";
 import { fullPeerSet } from "#server/domain/vpn/node-peers.ts";
 import { freePort } from "../support/admin-browser.ts";
 import { signInLinkFromOutboxFiles } from "../support/account.ts";
 import { startTestServer, type TestServer } from "../support/app.ts";
+import { queuedEmailsWhere } from "../support/outbox.ts";
 import { launchBrowser, waitForHydration } from "../support/browser.ts";
 import { addTestVpnServer, treatDevelopmentServerAsReal } from "../support/vpn.ts";
 import { buyUntilCheckout, expectToast, open, payOnCheckout } from "./purchase-support.ts";
@@ -226,6 +228,12 @@ describe("the buyer's account page", () => {
     await page.getByRole("button", { name: "Resume renewal" }).click();
     await expectToast(page, "Renewal Resumed");
     await expect.poll(() => status.innerText()).toBe("Active");
+    // Both changes were e-mailed, and a cancellation that no longer stands is not counted.
+    const periodEmails = (await queuedEmailsWhere(server.services, eq(outboxMessages.toAddress, EMAIL)))
+      .map((email) => email.kind)
+      .filter((kind) => kind === "subscription-cancelled" || kind === "subscription-resumed");
+    expect(periodEmails).toEqual(["subscription-cancelled", "subscription-resumed"]);
+    expect((await dashboardFigures(server.services.db)).windows.today.cancellations).toBe(0);
 
     // Without Stripe, the payment history a portal would show; each payment leads to its receipt.
     await page.getByRole("button", { name: "Manage payment method and invoices" }).click();
