@@ -15,10 +15,9 @@ import type { AppServices } from "#server/services.ts";
 import { applyPassCheckout } from "./pass-changes.ts";
 import { applyHeldReversals } from "./reversals.ts";
 import { orderNumberOf } from "./self-service.ts";
+import { DAY_MS } from "#server/domain/time.ts";
 
 export type BillingServices = Pick<AppServices, "config" | "db" | "logger" | "sealer" | "mail">;
-
-const DAY_MS = 86_400_000;
 
 export interface StripeReferences {
   stripeCustomerId?: string | null;

@@ -3,8 +3,7 @@ import { PLANS } from "#app/lib/plans.ts";
 import type { Database } from "#server/db/client.ts";
 import { subscriptionNotices, subscriptions } from "#server/db/schema/index.ts";
 import { queuePeriodEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from "#server/domain/time.ts";
 
 /** A yearly renewal is announced 3 days ahead; the end of a pass, 1 day ahead. */
 export const RENEWAL_REMINDER_DAYS = 3;

@@ -14,7 +14,7 @@ import { usableSubscription } from "#server/domain/vpn/usable.ts";
 import { providerUnavailable } from "./errors.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { orderNumberOf } from "./self-service.ts";
-import { isStripeInvalidRequest, stripeClient } from "./stripe-provider.ts";
+import { isStripeInvalidRequest, stripeClient, stripeIdOf } from "./stripe-provider.ts";
 
 // Refunds and disputes take a payment back. Stripe does not promise event order, so one may
 // arrive before the payment it reverses: it is then held (charge_reversals) and applied by
@@ -38,16 +38,13 @@ export interface DisputedCharge {
   email: string | null;
 }
 
-const idOf = (value: string | { id: string } | null | undefined) =>
-  typeof value === "string" ? value : (value?.id ?? null);
-
 const STATUS_OF: Record<ReversalKind, "refunded" | "disputed"> = { refund: "refunded", dispute: "disputed" };
 
 function disputeOf(dispute: Stripe.Dispute, charge: DisputedCharge): Reversal {
   return {
     id: dispute.id,
     kind: "dispute",
-    paymentIntentId: idOf(dispute.payment_intent),
+    paymentIntentId: stripeIdOf(dispute.payment_intent),
     customerId: charge.customerId,
     amountCents: dispute.amount,
     currency: dispute.currency,
@@ -82,7 +79,7 @@ export async function disputedCharge(
     }
   }
   return {
-    customerId: idOf(charge?.customer),
+    customerId: stripeIdOf(charge?.customer),
     email: charge?.billing_details?.email ?? charge?.receipt_email ?? null,
   };
 }
@@ -101,8 +98,8 @@ export async function refundCharge(
     {
       id: charge.id,
       kind: "refund",
-      paymentIntentId: idOf(charge.payment_intent),
-      customerId: idOf(charge.customer),
+      paymentIntentId: stripeIdOf(charge.payment_intent),
+      customerId: stripeIdOf(charge.customer),
       amountCents: charge.amount_refunded,
       currency: charge.currency,
       reason: null,

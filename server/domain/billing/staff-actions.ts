@@ -18,12 +18,11 @@ import {
   pushNextBillingDate,
   refundPaymentIntent,
 } from "./stripe-provider.ts";
+import { DAY_MS } from "#server/domain/time.ts";
 
 // What staff do to a subscription from its page (issue 15, decision 077): extend, cancel, refund
 // (reactivation.ts undoes a cancellation). Each is recorded in the staff audit log in the transaction of its change; a change
 // at Stripe is made first, outside any transaction, and recorded here as it succeeded.
-
-const DAY_MS = 86_400_000;
 
 const target = { subscriptionId: z.uuid(), reason: staffReasonSchema };
 

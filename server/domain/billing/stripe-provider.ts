@@ -90,7 +90,8 @@ export interface StripeSessionState {
   currency: string | null;
 }
 
-const idOf = (value: string | { id: string } | null | undefined) =>
+/** The id of a Stripe reference, whether Stripe sent it as an id or expanded it into its object. */
+export const stripeIdOf = (value: string | { id: string } | null | undefined) =>
   typeof value === "string" ? value : (value?.id ?? null);
 
 /** What a Checkout Session tells us about its payment, whether from a webhook or from asking Stripe. */
@@ -99,9 +100,9 @@ export function sessionState(session: Stripe.Checkout.Session): StripeSessionSta
     paid: session.payment_status === "paid" || session.payment_status === "no_payment_required",
     customerEmail: session.customer_details?.email ?? session.customer_email ?? null,
     customerName: session.customer_details?.name ?? null,
-    customerId: idOf(session.customer),
-    subscriptionId: idOf(session.subscription),
-    paymentIntentId: idOf(session.payment_intent),
+    customerId: stripeIdOf(session.customer),
+    subscriptionId: stripeIdOf(session.subscription),
+    paymentIntentId: stripeIdOf(session.payment_intent),
     amountCents: session.amount_total ?? null,
     currency: session.currency ?? null,
   };
@@ -166,7 +167,7 @@ export async function paymentIntentToRefund(
     expand: ["data.payments"],
   });
   const payment = invoices.data[0]?.payments?.data.find((entry) => entry.payment.payment_intent);
-  return idOf(payment?.payment.payment_intent);
+  return stripeIdOf(payment?.payment.payment_intent);
 }
 
 /** A full refund of a payment intent; the key makes a retried staff refund one refund at Stripe. */
@@ -178,7 +179,7 @@ export async function refundPaymentIntent(
   const refund = await (
     await stripeClient(config)
   ).refunds.create({ payment_intent: paymentIntentId, reason: "requested_by_customer" }, { idempotencyKey });
-  return { chargeId: idOf(refund.charge), amountCents: refund.amount, currency: refund.currency };
+  return { chargeId: stripeIdOf(refund.charge), amountCents: refund.amount, currency: refund.currency };
 }
 
 /**

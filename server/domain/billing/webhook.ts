@@ -11,7 +11,13 @@ import { fulfilCheckout, type BillingServices } from "./fulfil.ts";
 import { disputeCharge, disputedCharge, refundCharge, type DisputedCharge } from "./reversals.ts";
 import { applyStripePlanChange } from "./plan-change-effects.ts";
 import { checkEventShape } from "./webhook-shapes.ts";
-import { receivedPayment, sessionState, stripeClient, subscriptionChangesFrom } from "./stripe-provider.ts";
+import {
+  receivedPayment,
+  sessionState,
+  stripeClient,
+  stripeIdOf,
+  subscriptionChangesFrom,
+} from "./stripe-provider.ts";
 
 export interface WebhookOutcome {
   received: true;
@@ -20,9 +26,6 @@ export interface WebhookOutcome {
   /** A signed event whose shape the webhook cannot read (webhook-shapes.ts): nothing was applied. */
   ignored?: true;
 }
-
-const idOf = (value: string | { id: string } | null | undefined) =>
-  typeof value === "string" ? value : (value?.id ?? null);
 
 /**
  * Whether a `Stripe-Signature` header has the shape Stripe sends (`t=<unix time>,v1=<hex>`, more
@@ -233,10 +236,10 @@ async function applyEvent(
 }
 
 function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
-  const fromParent = idOf(invoice.parent?.subscription_details?.subscription);
+  const fromParent = stripeIdOf(invoice.parent?.subscription_details?.subscription);
   // Older API versions put it on the invoice itself.
   const legacy = (invoice as unknown as { subscription?: string | { id: string } | null }).subscription;
-  return fromParent ?? idOf(legacy);
+  return fromParent ?? stripeIdOf(legacy);
 }
 
 async function byStripeSubscription(tx: Transaction, stripeSubscriptionId: string | null) {

@@ -5,8 +5,7 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "#server/db/client.ts";
 import { blogPosts } from "#server/db/schema/blog.ts";
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+import { DAY_MS } from "#server/domain/time.ts";
 
 export const SAMPLE_POSTS: Array<{ title: string; slug: string; daysAgo: number; content: string }> = [
   {

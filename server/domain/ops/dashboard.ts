@@ -13,6 +13,7 @@ import { outboxBacklog } from "#server/domain/mail/backlog.ts";
 import { awaitingConfiguration } from "#server/domain/vpn/configuration-pending.ts";
 import { countServersUp } from "#server/domain/vpn/nodes.ts";
 import { usableSubscription } from "#server/domain/vpn/usable.ts";
+import { DAY_MS } from "#server/domain/time.ts";
 
 // The staff dashboard's figures (decision 076): a handful of aggregate queries over the last 30
 // UTC days, each counted for today, the last 7 days and the last 30 days as of `now`.
@@ -24,7 +25,6 @@ export const DASHBOARD_WINDOWS = ["today", "last7Days", "last30Days"] as const;
 export type DashboardWindow = (typeof DASHBOARD_WINDOWS)[number];
 
 const WINDOW_DAYS: Record<DashboardWindow, number> = { today: 1, last7Days: 7, last30Days: 30 };
-const DAY_MS = 86_400_000;
 
 export interface PlanRevenue {
   planId: string;

@@ -7,6 +7,7 @@ import type { Executor } from "#server/db/client.ts";
 import { checkoutSessions, subscriptions } from "#server/db/schema/index.ts";
 import { orderNumberOf } from "#server/domain/billing/self-service.ts";
 import { recordStaffAction, type StaffActor } from "./audit.ts";
+import { DAY_MS } from "#server/domain/time.ts";
 
 // CSV exports of orders and subscriptions for a date range (issue 24, decision 106): written as
 // the rows are read, a page at a time, so an export of any size holds one page in memory.
@@ -16,7 +17,6 @@ export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 /** Rows read per query; each page becomes one chunk of the response. */
 export const EXPORT_PAGE_SIZE = 500;
-const DAY_MS = 86_400_000;
 /** Ten years: a bound on the dates typed, not on the rows (they are streamed). */
 const MAX_RANGE_DAYS = 3660;
 

@@ -9,9 +9,7 @@ import {
   rateLimit,
 } from "#server/db/schema/index.ts";
 import { purgeDnsChecks } from "#server/domain/vpn/dns-checks.ts";
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+import { DAY_MS } from "#server/domain/time.ts";
 
 export const RETENTION = {
   /** A hosted checkout nobody paid is dead after a day (Stripe's own sessions expire then). */
