@@ -15,7 +15,6 @@
 //   delays later buyers is counted, not hidden (no coordinated omission). Target: p99 <= 50 ms.
 // The outbox worker sends the config e-mails alongside, as in production (BENCH_MAIL=0: off).
 import { eq, sql } from "drizzle-orm";
-import pg from "pg";
 import { buildIfStale } from "../scripts/build-if-stale.js";
 import { createScratchPostgres } from "../tests/support/scratch-postgres.ts";
 import type { Logger } from "drizzle-orm";
@@ -33,6 +32,7 @@ import path from "node:path";
 import { PGLITE_SETTINGS, wrapPglite, type DatabaseHandle } from "#server/db/client.ts";
 import type { Config } from "#server/config.ts";
 import type { AppServices } from "#server/services.ts";
+import { benchPostgresUrl, postgresReachable } from "./support/postgres.ts";
 
 // As in production (server.js): React and Express take their production paths.
 process.env.NODE_ENV ??= "production";
@@ -315,22 +315,8 @@ async function run(kind: DatabaseKind) {
   }
 }
 
-async function postgresReachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 buildIfStale();
-const postgresUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  "postgres://postgres@127.0.0.1:5432/test";
+const postgresUrl = benchPostgresUrl;
 const kinds: DatabaseKind[] = ["pglite"];
 if (await postgresReachable(postgresUrl)) {
   process.env.TEST_DATABASE_URL = postgresUrl;

@@ -8,11 +8,11 @@
 // BENCH_SHORT=1 (npm run bench): 1,000 then 4,000 loads, 50 purchases.
 import fs from "node:fs";
 import os from "node:os";
-import pg from "pg";
 import { buildIfStale } from "../scripts/build-if-stale.js";
 import { createScratchPostgres } from "../tests/support/scratch-postgres.ts";
 import { startProductionServer } from "./support/production-server.mjs";
 import { reportFigure, SHORT } from "./support/results.mjs";
+import { benchPostgresUrl, postgresReachable } from "./support/postgres.ts";
 
 const FIRST_LOADS = 1_000;
 const LATER_LOADS = Number(process.env.BENCH_LOADS ?? (SHORT ? 4_000 : 10_000));
@@ -133,22 +133,8 @@ async function measure(kind: Kind, postgresUrl: string) {
   }
 }
 
-async function postgresReachable(url: string): Promise<boolean> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 buildIfStale();
-const postgresUrl =
-  process.env.BENCH_DATABASE_URL ??
-  process.env.TEST_DATABASE_URL ??
-  "postgres://postgres@127.0.0.1:5432/test";
+const postgresUrl = benchPostgresUrl;
 // BENCH_DB=pglite or postgres: one of the two only.
 const kinds: Kind[] = process.env.BENCH_DB === "postgres" ? [] : ["pglite"];
 if (process.env.BENCH_DB === "pglite") {
