@@ -40,9 +40,7 @@ export function routePatterns(
     const parent = route.parentId ? nodes.get(route.parentId) : undefined;
     (parent ? parent.children : roots).push(node);
   }
-  return (pathname) => {
-    if (pathname.startsWith("/assets/")) return ASSETS_ROUTE;
-    if (staticFiles.has(pathname)) return STATIC_FILE_ROUTE;
+  const patternOf = (pathname: string) => {
     const matches = matchRoutes(roots, pathname);
     if (!matches) return "/*";
     const pattern = matches
@@ -51,7 +49,23 @@ export function routePatterns(
       .join("/");
     return `/${pattern}`;
   };
+  // matchRoutes ranks every route again on each call: the busiest part of a cached page's answer.
+  // Paths come from strangers, so the memo is bounded; it starts over when full.
+  const known = new Map<string, string>();
+  return (pathname) => {
+    if (pathname.startsWith("/assets/")) return ASSETS_ROUTE;
+    if (staticFiles.has(pathname)) return STATIC_FILE_ROUTE;
+    let pattern = known.get(pathname);
+    if (pattern === undefined) {
+      if (known.size >= KNOWN_PATHS_LIMIT) known.clear();
+      pattern = patternOf(pathname);
+      known.set(pathname, pattern);
+    }
+    return pattern;
+  };
 }
+
+const KNOWN_PATHS_LIMIT = 2_000;
 
 /** The URL paths of the files under `directory` (build/client: public/ copied in), assets aside. */
 export function staticFilePaths(directory: string): Set<string> {
