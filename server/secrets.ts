@@ -25,8 +25,13 @@ export async function securePrivateDirectory(directory: string): Promise<number>
   await tighten(directory, 0o700);
   for (const entry of await fs.readdir(directory, { recursive: true })) {
     const target = path.join(directory, entry);
-    const stat = await fs.lstat(target);
-    await tighten(target, stat.isDirectory() ? 0o700 : 0o600);
+    try {
+      const stat = await fs.lstat(target);
+      await tighten(target, stat.isDirectory() ? 0o700 : 0o600);
+    } catch (error) {
+      // The database removes its own files as it goes (temporary files, old segments): gone is fine.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
   }
   return tightened;
 }
