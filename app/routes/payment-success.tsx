@@ -68,6 +68,12 @@ export default function PaymentSuccess() {
   const [view, setView] = useState<View>(sessionId ? { state: "verifying" } : { state: "invalid" });
   const [adding, setAdding] = useState(false);
   const started = useRef<string | null>(null);
+  /** A refunded or disputed order has its own page, whichever call learnt of it. */
+  const showIfReversed = (result: VerificationResponse) => {
+    const order = reversedOrderOf(result);
+    if (order) setView({ state: "reversed", order });
+    return order !== null;
+  };
 
   useEffect(() => {
     if (!sessionId) {
@@ -87,11 +93,7 @@ export default function PaymentSuccess() {
           setView({ state: "success", ...verified });
           return;
         }
-        const reversed = reversedOrderOf(result);
-        if (reversed) {
-          setView({ state: "reversed", order: reversed });
-          return;
-        }
+        if (showIfReversed(result)) return;
         if (result.error === DEVICE_LIMIT_ERROR) {
           toast.error("Device Limit Reached", { description: result.message });
         } else {
@@ -112,8 +114,8 @@ export default function PaymentSuccess() {
       if (verified.configs.length === 0) return;
       toast.success(...READY_TOAST);
       setView({ state: "success", ...verified });
-    } else if (reversedOrderOf(result)) {
-      setView({ state: "reversed", order: reversedOrderOf(result)! });
+    } else if (showIfReversed(result)) {
+      return;
     } else if (result.error !== RATE_LIMITED_ERROR) {
       verificationFailed();
       setView({ state: "invalid" });
@@ -131,8 +133,8 @@ export default function PaymentSuccess() {
         toast.success("Device Added", {
           description: `The config for device ${result.configSlot} is ready.`,
         });
-      } else if (reversedOrderOf(result)) {
-        setView({ state: "reversed", order: reversedOrderOf(result)! });
+      } else if (showIfReversed(result)) {
+        return;
       } else if (result.error === DEVICE_LIMIT_ERROR) {
         toast.error("Device Limit Reached", { description: result.message });
         setView((current) => (current.state === "success" ? withSlotsTaken(current) : current));
