@@ -1,6 +1,5 @@
 // The staff admin in a browser: a server on a known port, signing up and confirming by the e-mail.
 import fs from "node:fs/promises";
-import net from "node:net";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
@@ -9,18 +8,6 @@ import { waitForHydration } from "./browser.ts";
 
 export const STAFF_EMAIL = "admin@naijalink.example";
 export const PASSWORD = "correct horse battery staple";
-
-/** better-auth only accepts requests from PUBLIC_URL, so the server must know its own port. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Decodes quoted-printable and returns the confirmation link of the newest .eml to `email`. */
 async function confirmationLinkFromOutbox(server: TestServer, email: string): Promise<string> {
