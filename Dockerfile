@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # The app's image (decision 082): built by `npm run build`, started by the command `npm start`
 # runs (`node scripts/start.js`: npm does not pass SIGTERM on, so the app could not shut down
-# cleanly under it). No Docker engine exists where this was written: tests/integration/
+# cleanly under it). No Docker engine exists where this was written: tests/integration/ops/
 # deployment-files.test.ts checks what can be checked without one. Installs with `npm install`,
 # as .ci/run does (DESIGN.md §6: `npm ci` fails on the lockfile written here).
 ARG NODE_VERSION=20

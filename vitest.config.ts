@@ -40,10 +40,10 @@ const workersWithNodeConditions = {
 
 /** Integration files about what only the build serves: its assets, `node server.js`. */
 const BUILD_TESTS = [
-  "tests/integration/static-pages.test.ts",
-  "tests/integration/startup.test.ts",
-  "tests/integration/multi-process.test.ts",
-  "tests/integration/calm-start.test.ts",
+  "tests/integration/site/static-pages.test.ts",
+  "tests/integration/ops/startup.test.ts",
+  "tests/integration/ops/multi-process.test.ts",
+  "tests/integration/ops/calm-start.test.ts",
 ];
 
 export default defineConfig({

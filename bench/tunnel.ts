@@ -1,6 +1,6 @@
 // `npm run bench:tunnel`: TCP throughput through a bought config's tunnel and over the raw path, in
 // the same run, with iperf3 (decision 093). The network of the hostile-path tests without its
-// hostility (tests/tunnel/hostile-network.ts: buyer → router → node → internet host, a 1500 hop):
+// hostility (tests/support/tunnel/hostile-network.ts: buyer → router → node → internet host, a 1500 hop):
 // the built app on the control link, the node prepared by the bundled agent's `setup` and run by
 // the bundled agent, a config bought through the built-in checkout and imported as wg-quick does.
 // The tunnel path reaches the internet host at 203.0.113.200 through wireguard-go on both ends;
@@ -17,10 +17,10 @@ import path from "node:path";
 import { buildIfStale } from "../scripts/build-if-stale.js";
 import type { Config } from "#server/config.ts";
 import type { AppServices } from "#server/services.ts";
-import { Buyer, buyConfig } from "../tests/tunnel/buyer.ts";
-import { inNs, run, tunnelUnavailableReason, waitFor } from "../tests/tunnel/host.ts";
-import { ADDRESS, HostileNetwork } from "../tests/tunnel/hostile-network.ts";
-import { VpnNode } from "../tests/tunnel/vpn-node.ts";
+import { Buyer, buyConfig } from "../tests/support/tunnel/buyer.ts";
+import { inNs, run, tunnelUnavailableReason, waitFor } from "../tests/support/tunnel/host.ts";
+import { ADDRESS, HostileNetwork } from "../tests/support/tunnel/hostile-network.ts";
+import { VpnNode } from "../tests/support/tunnel/vpn-node.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

@@ -3,20 +3,18 @@
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import { and, eq, isNull } from "drizzle-orm";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, describe, expect, it } from "vitest";
 import { formatLongDate } from "#app/lib/format.ts";
 import { findPlan } from "#app/lib/plans.ts";
 import { devices, outboxMessages, subscriptions, vpnServers } from "#server/db/schema/index.ts";
 import { dashboardFigures } from "#server/domain/ops/dashboard.ts";
 import { fullPeerSet } from "#server/domain/vpn/node-peers.ts";
-import { freePort } from "../support/admin-browser.ts";
 import { signInLinkFromOutboxFiles } from "../support/account.ts";
-import { startTestServer, type TestServer } from "../support/app.ts";
 import { queuedEmailsWhere } from "../support/outbox.ts";
-import { launchBrowser, waitForHydration } from "../support/browser.ts";
+import { useBrowserApp, waitForHydration } from "../support/browser.ts";
 import { addTestVpnServer, treatDevelopmentServerAsReal } from "../support/vpn.ts";
-import { buyUntilCheckout, expectToast, open, payOnCheckout } from "./purchase-support.ts";
+import { buyUntilCheckout, expectToast, open, payOnCheckout } from "../support/purchase-browser.ts";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE_PATH = require.resolve("axe-core/axe.min.js");
@@ -28,22 +26,12 @@ const VIEWPORTS = [
 ] as const;
 
 describe("the buyer's account page", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const app = useBrowserApp({ ownUrl: true });
   /** The buyer's signed-in browser (a different one from the browser that paid). */
   let signedIn: BrowserContext;
 
-  beforeAll(async () => {
-    const port = await freePort();
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } }),
-      launchBrowser(),
-    ]);
-  });
   afterAll(async () => {
     await signedIn?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   /** Clicks a device's Download .conf; answers the link it fetched and the file's text. */
@@ -57,18 +45,18 @@ describe("the buyer's account page", () => {
   }
 
   async function peerKeys() {
-    const [row] = await server.services.db
+    const [row] = await app.server.services.db
       .select()
       .from(vpnServers)
       .where(eq(vpnServers.name, "ng-lagos-dev"));
-    const set = await fullPeerSet(server.services.db, server.services.sealer, row!, new Date());
+    const set = await fullPeerSet(app.server.services.db, app.server.services.sealer, row!, new Date());
     if (set.kind !== "full") throw new Error("expected the full peer set");
     return set.peers.map((peer) => peer.publicKey);
   }
 
   /** The public key of the buyer's live device in `slot`. */
   async function livePublicKey(slot: number) {
-    const [row] = await server.services.db
+    const [row] = await app.server.services.db
       .select({ publicKey: devices.publicKey })
       .from(devices)
       .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
@@ -78,7 +66,7 @@ describe("the buyer's account page", () => {
 
   /** The name of the server the buyer's live device in `slot` is on. */
   async function serverOfDevice(slot: number) {
-    const [row] = await server.services.db
+    const [row] = await app.server.services.db
       .select({ name: vpnServers.name })
       .from(devices)
       .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
@@ -89,26 +77,26 @@ describe("the buyer's account page", () => {
 
   it("buy, sign in by the e-mailed link, add and rename device 2, revoke device 1, new keys for device 2, move it, cancel and resume, receipt", async () => {
     const plan = findPlan("pro-monthly")!;
-    const paying = await browser.newContext();
+    const paying = await app.browser.newContext();
     const buyPage = await paying.newPage();
-    await buyUntilCheckout(buyPage, server.url, plan, EMAIL);
+    await buyUntilCheckout(buyPage, app.server.url, plan, EMAIL);
     await payOnCheckout(buyPage, "4242 4242 4242 4242");
     await buyPage.waitForURL(/\/payment-success\?session_id=cs_test_/);
     await expectToast(buyPage, "Payment Successful");
     await paying.close();
 
-    signedIn = await browser.newContext({ acceptDownloads: true });
+    signedIn = await app.browser.newContext({ acceptDownloads: true });
     const page = await signedIn.newPage();
-    await open(page, `${server.url}/account`);
+    await open(page, `${app.server.url}/account`);
     await page.getByLabel("E-mail address").fill(EMAIL);
     await page.getByRole("button", { name: "Email me a sign-in link" }).click();
     await page.getByTestId("sign-in-sent").getByText("a sign-in link is on its way").waitFor();
 
-    await open(page, await signInLinkFromOutboxFiles(server.dataDir, EMAIL));
+    await open(page, await signInLinkFromOutboxFiles(app.server.dataDir, EMAIL));
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.waitForURL(`${server.url}/account`);
+    await page.waitForURL(`${app.server.url}/account`);
     await waitForHydration(page);
-    const [subscription] = await server.services.db
+    const [subscription] = await app.server.services.db
       .select()
       .from(subscriptions)
       .where(eq(subscriptions.customerEmail, EMAIL));
@@ -188,8 +176,8 @@ describe("the buyer's account page", () => {
     expect(keysAfter).toContain(await livePublicKey(2));
 
     // A second region gets room (and Lagos keeps some): device 2 moves there, keeping its link and keys.
-    await treatDevelopmentServerAsReal(server.services.db);
-    const abuja = await addTestVpnServer(server.services.db, {
+    await treatDevelopmentServerAsReal(app.server.services.db);
+    const abuja = await addTestVpnServer(app.server.services.db, {
       name: "ng-abuja-1",
       region: "ng-abuja",
       octet: 81,
@@ -229,15 +217,15 @@ describe("the buyer's account page", () => {
     await expectToast(page, "Renewal Resumed");
     await expect.poll(() => status.innerText()).toBe("Active");
     // Both changes were e-mailed, and a cancellation that no longer stands is not counted.
-    const periodEmails = (await queuedEmailsWhere(server.services, eq(outboxMessages.toAddress, EMAIL)))
+    const periodEmails = (await queuedEmailsWhere(app.server.services, eq(outboxMessages.toAddress, EMAIL)))
       .map((email) => email.kind)
       .filter((kind) => kind === "subscription-cancelled" || kind === "subscription-resumed");
     expect(periodEmails).toEqual(["subscription-cancelled", "subscription-resumed"]);
-    expect((await dashboardFigures(server.services.db)).windows.today.cancellations).toBe(0);
+    expect((await dashboardFigures(app.server.services.db)).windows.today.cancellations).toBe(0);
 
     // Without Stripe, the payment history a portal would show; each payment leads to its receipt.
     await page.getByRole("button", { name: "Manage payment method and invoices" }).click();
-    await page.waitForURL(`${server.url}/account/billing`);
+    await page.waitForURL(`${app.server.url}/account/billing`);
     await page.getByRole("heading", { name: "Payments and invoices" }).waitFor();
     const payment = page.getByTestId("billing-history").getByRole("row").nth(1);
     expect(await payment.innerText()).toContain(plan.price);
@@ -271,15 +259,15 @@ describe("the buyer's account page", () => {
   it.each(VIEWPORTS)(
     "axe-core finds no violation on /account signed out and signed in (%s)",
     async (_name, viewport) => {
-      const signedOut = await browser.newPage({ viewport });
-      await open(signedOut, `${server.url}/account`);
+      const signedOut = await app.browser.newPage({ viewport });
+      await open(signedOut, `${app.server.url}/account`);
       const problems = (await axeViolations(signedOut, viewport)).map((problem) => `signed out: ${problem}`);
       await signedOut.close();
 
       expect(signedIn, "the purchase test signs the buyer in first").toBeDefined();
       const page = await signedIn.newPage();
       await page.setViewportSize(viewport);
-      await open(page, `${server.url}/account`);
+      await open(page, `${app.server.url}/account`);
       await page.getByTestId("device-2").getByRole("button", { name: "Show QR Code" }).click();
       await page.getByRole("img", { name: /QR code/ }).waitFor();
       await page.getByTestId("device-2").getByRole("button", { name: "Move" }).click();
@@ -288,7 +276,7 @@ describe("the buyer's account page", () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       // The payment history ("Manage payment method and invoices" without Stripe) too.
-      await open(page, `${server.url}/account/billing`);
+      await open(page, `${app.server.url}/account/billing`);
       await page.getByRole("heading", { name: "Payments and invoices" }).waitFor();
       problems.push(...(await axeViolations(page, viewport)).map((problem) => `payments: ${problem}`));
       const wider = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

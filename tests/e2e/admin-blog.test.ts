@@ -1,52 +1,37 @@
 import { sql } from "drizzle-orm";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { queryRows } from "#server/db/client.ts";
 import { SAMPLE_POSTS } from "#server/domain/blog/seed.ts";
-import { freePort, PASSWORD, signUpAndConfirm, STAFF_EMAIL, toast } from "../support/admin-browser.ts";
-import { startTestServer, type TestServer } from "../support/app.ts";
+import { PASSWORD, signUpAndConfirm, STAFF_EMAIL, toast } from "../support/admin-browser.ts";
 import { insertPosts } from "../support/blog.ts";
-import { launchBrowser, waitForHydration, waitForStaticDocument } from "../support/browser.ts";
-import { OTHER_STAFF_EMAIL, totp } from "../integration/admin-helpers.ts";
+import { useBrowserApp, waitForHydration, waitForStaticDocument } from "../support/browser.ts";
+import { OTHER_STAFF_EMAIL, totp } from "../support/staff.ts";
 
 describe("the staff blog admin in a real browser", () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    const port = await freePort();
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } }),
-      launchBrowser(),
-    ]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useBrowserApp({ ownUrl: true });
 
   async function postRow() {
     const [row] = await queryRows<{ status: string; published_at: Date | null; deleted_at: Date | null }>(
-      server.services.db,
+      app.server.services.db,
       sql`select status, published_at, deleted_at from blog_posts where slug = 'streaming-dstv-from-london'`,
     );
     return row;
   }
 
   it("signs up, confirms by e-mail, signs in, writes, publishes, unpublishes, deletes and restores a post", async () => {
-    const context = await browser.newContext();
+    const context = await app.browser.newContext();
     const page = await context.newPage();
-    await signUpAndConfirm(page, server, STAFF_EMAIL);
-    await page.waitForURL(`${server.url}/admin/blog`);
+    await signUpAndConfirm(page, app.server, STAFF_EMAIL);
+    await page.waitForURL(`${app.server.url}/admin/blog`);
 
     // Sign in with the password too, as a returning editor would.
-    await page.goto(`${server.url}/admin/login`);
+    await page.goto(`${app.server.url}/admin/login`);
     await waitForHydration(page);
     await page.getByLabel("Email").fill(STAFF_EMAIL);
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign In" }).click();
     await toast(page, "Logged in successfully").waitFor();
-    await page.waitForURL(`${server.url}/admin/blog`);
+    await page.waitForURL(`${app.server.url}/admin/blog`);
     await page.getByRole("heading", { name: "Blog Admin" }).waitFor();
     await page.getByText("No posts found").waitFor();
 
@@ -61,7 +46,7 @@ describe("the staff blog admin in a real browser", () => {
     await page.unroute("**/api/blog-admin/list");
 
     await page.getByRole("link", { name: "New Post" }).click();
-    await page.waitForURL(`${server.url}/admin/blog/new`);
+    await page.waitForURL(`${app.server.url}/admin/blog/new`);
     await page.getByRole("heading", { name: "New Post" }).waitFor();
     await waitForHydration(page);
     expect(await page.getByLabel("Author").inputValue()).toBe("NaijaLink Team");
@@ -76,7 +61,7 @@ describe("the staff blog admin in a real browser", () => {
     expect(await preview.locator("del").innerText()).toBe("old");
     await page.getByRole("button", { name: "Save Draft" }).click();
     await toast(page, "Post created").waitFor();
-    await page.waitForURL(`${server.url}/admin/blog`);
+    await page.waitForURL(`${app.server.url}/admin/blog`);
 
     const row = page.locator("tbody tr").filter({ hasText: "Streaming DSTV from London!" });
     await row.getByText("streaming-dstv-from-london").waitFor();
@@ -90,7 +75,7 @@ describe("the staff blog admin in a real browser", () => {
     expect(published.status).toBe("published");
     expect(published.published_at).not.toBeNull();
     // The title was typed with repeated spaces; HTML keeps them and the browser collapses them.
-    const blog = (await (await fetch(`${server.url}/blog`)).text()).replace(/\s+/g, " ");
+    const blog = (await (await fetch(`${app.server.url}/blog`)).text()).replace(/\s+/g, " ");
     expect(blog).toContain('href="/blog/streaming-dstv-from-london"');
     expect(blog).toContain("Streaming DSTV from London!");
 
@@ -131,12 +116,12 @@ describe("the staff blog admin in a real browser", () => {
     await page.getByLabel("Status").selectOption("published");
     await page.getByRole("button", { name: "Save and Publish" }).click();
     await toast(page, "Post updated").waitFor();
-    await page.waitForURL(`${server.url}/admin/blog`);
+    await page.waitForURL(`${app.server.url}/admin/blog`);
     expect((await postRow())!.status).toBe("published");
 
     // A post as a fresh install ships it is labelled Sample here, and only here (decision 084).
     const sample = SAMPLE_POSTS[0]!;
-    await insertPosts(server.services.db, [
+    await insertPosts(app.server.services.db, [
       { title: sample.title, slug: sample.slug, content: sample.content },
     ]);
     await page.reload();
@@ -147,7 +132,7 @@ describe("the staff blog admin in a real browser", () => {
   }, 120_000);
 
   it("shows the server's message when a save is refused, badges a future-dated post Scheduled and links a live one", async () => {
-    await insertPosts(server.services.db, [
+    await insertPosts(app.server.services.db, [
       {
         title: "Showmax prices next month",
         slug: "showmax-next-month",
@@ -155,10 +140,10 @@ describe("the staff blog admin in a real browser", () => {
       },
       { title: "Live on the blog", slug: "live-on-the-blog" },
     ]);
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await app.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
-    await signUpAndConfirm(page, server, OTHER_STAFF_EMAIL);
-    await page.waitForURL(`${server.url}/admin/blog`);
+    await signUpAndConfirm(page, app.server, OTHER_STAFF_EMAIL);
+    await page.waitForURL(`${app.server.url}/admin/blog`);
     await waitForHydration(page);
     const posts = page.getByRole("list", { name: "Posts" });
     const scheduled = posts.getByRole("listitem").filter({ hasText: "Showmax prices next month" });
@@ -196,7 +181,7 @@ describe("the staff blog admin in a real browser", () => {
     await page.getByRole("alert").getByText("title: must not be empty").waitFor();
     expect(new URL(page.url()).pathname).toBe("/admin/blog/new");
 
-    await page.goto(`${server.url}/admin/blog`);
+    await page.goto(`${app.server.url}/admin/blog`);
     await waitForHydration(page);
     await live.getByRole("link", { name: "Edit" }).click();
     await page.getByRole("heading", { name: "Edit Post" }).waitFor();
@@ -208,11 +193,11 @@ describe("the staff blog admin in a real browser", () => {
   });
 
   it("sends a signed-in user who is not staff to / with Access Denied, and the editor sends them home silently", async () => {
-    const context = await browser.newContext();
+    const context = await app.browser.newContext();
     const page = await context.newPage();
-    await signUpAndConfirm(page, server, "reader@example.com");
+    await signUpAndConfirm(page, app.server, "reader@example.com");
     // Confirming signs the user in and leads to /admin/blog, which refuses them.
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${app.server.url}/`);
     await waitForStaticDocument(page);
     const denied = ["Access Denied", "You don't have permission to access this page."];
     expect(await page.getByRole("alert").locator("p").allInnerTexts()).toEqual(denied);
@@ -223,17 +208,17 @@ describe("the staff blog admin in a real browser", () => {
 
     // Signing in on the (hydrated) login page leads to the list by a client-side navigation:
     // its redirect to the static home page still carries the message.
-    await page.goto(`${server.url}/admin/login`);
+    await page.goto(`${app.server.url}/admin/login`);
     await waitForHydration(page);
     await page.getByLabel("Email").fill("reader@example.com");
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign In" }).click();
-    await page.waitForURL(`${server.url}/`);
+    await page.waitForURL(`${app.server.url}/`);
     await waitForStaticDocument(page);
     expect(await page.getByRole("alert").locator("p").allInnerTexts()).toEqual(denied);
 
-    await page.goto(`${server.url}/admin/blog/new`);
-    await page.waitForURL(`${server.url}/`);
+    await page.goto(`${app.server.url}/admin/blog/new`);
+    await page.waitForURL(`${app.server.url}/`);
     await waitForHydration(page);
     expect(await page.getByRole("alert").count()).toBe(0);
     expect(await page.locator("[data-sonner-toast]").count()).toBe(0);
@@ -252,14 +237,14 @@ describe("the staff blog admin in a real browser", () => {
   });
 
   it("lets staff turn on two-factor with a QR code and then asks for a code at sign-in", async () => {
-    const context = await browser.newContext();
+    const context = await app.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${server.url}/admin/login`);
+    await page.goto(`${app.server.url}/admin/login`);
     await waitForHydration(page);
     await page.getByLabel("Email").fill(STAFF_EMAIL);
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign In" }).click();
-    await page.waitForURL(`${server.url}/admin/blog`);
+    await page.waitForURL(`${app.server.url}/admin/blog`);
     await waitForHydration(page);
 
     await page.getByRole("button", { name: "Set up two-factor" }).click();
@@ -278,7 +263,7 @@ describe("the staff blog admin in a real browser", () => {
     expect(codes.length).toBeGreaterThanOrEqual(8);
 
     await page.getByRole("button", { name: "Sign out" }).click();
-    await page.waitForURL(`${server.url}/admin/login`);
+    await page.waitForURL(`${app.server.url}/admin/login`);
     await waitForHydration(page);
     await page.getByLabel("Email").fill(STAFF_EMAIL);
     await page.getByLabel("Password").fill(PASSWORD);
@@ -288,14 +273,14 @@ describe("the staff blog admin in a real browser", () => {
     await page.getByLabel("Backup code").fill(codes[0]!);
     await page.getByRole("button", { name: "Verify" }).click();
     await toast(page, "Logged in successfully").waitFor();
-    await page.waitForURL(`${server.url}/admin/blog`);
+    await page.waitForURL(`${app.server.url}/admin/blog`);
     await page.getByRole("heading", { name: "Blog Admin" }).waitFor();
     await context.close();
   });
 
   it("shows the provider's message when signing in fails", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/admin/login`);
+    const page = await app.browser.newPage();
+    await page.goto(`${app.server.url}/admin/login`);
     await waitForHydration(page);
     await page.getByLabel("Email").fill("nobody@example.com");
     await page.getByLabel("Password").fill("wrong password");
@@ -309,7 +294,7 @@ describe("the staff blog admin in a real browser", () => {
       true,
     );
     await toast(page, "Invalid email or password").waitFor();
-    expect(page.url()).toBe(`${server.url}/admin/login`);
+    expect(page.url()).toBe(`${app.server.url}/admin/login`);
     await page.close();
   }, 30_000);
 });

@@ -9,7 +9,7 @@ import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { BrowserContext, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routeConfig from "#app/routes.ts";
 import { formatLongDate } from "#app/lib/format.ts";
@@ -18,11 +18,10 @@ import { blogPosts, chargeReversals, devices, subscriptions } from "#server/db/s
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
 import { signInLinkFromOutboxFiles } from "../support/account.ts";
 import { insertPosts } from "../support/blog.ts";
-import { freePort, signUpAndConfirm, STAFF_EMAIL, toast } from "../support/admin-browser.ts";
-import { startTestServer, type TestServer } from "../support/app.ts";
-import { launchBrowser, waitForHydration } from "../support/browser.ts";
-import { OTHER_STAFF_EMAIL } from "../integration/admin-helpers.ts";
-import { buyUntilCheckout, expectToast, open, payOnCheckout } from "./purchase-support.ts";
+import { signUpAndConfirm, STAFF_EMAIL, toast } from "../support/admin-browser.ts";
+import { useBrowserApp, waitForHydration } from "../support/browser.ts";
+import { OTHER_STAFF_EMAIL } from "../support/staff.ts";
+import { buyUntilCheckout, expectToast, open, payOnCheckout } from "../support/purchase-browser.ts";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE_PATH = require.resolve("axe-core/axe.min.js");
@@ -43,28 +42,20 @@ const CONSOLE_PAGES = routePaths(routeConfig as RouteEntry[])
   .map((route) => `/${route}`);
 
 describe("the staff console in a real browser", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const app = useBrowserApp({ ownUrl: true });
   let admin: BrowserContext;
 
   beforeAll(async () => {
-    const port = await freePort();
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } }),
-      launchBrowser(),
-    ]);
     // The editor page of a post is among the console's pages.
-    await insertPosts(server.services.db, [{ title: "Console post", slug: "console-post" }]);
+    await insertPosts(app.server.services.db, [{ title: "Console post", slug: "console-post" }]);
   });
   afterAll(async () => {
     await admin?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   /** The .eml files the mail worker has written to the buyer, each as its text. */
   async function emailFilesToBuyer(): Promise<string[]> {
-    const outbox = path.join(server.dataDir, "outbox");
+    const outbox = path.join(app.server.dataDir, "outbox");
     const names = (await fs.readdir(outbox).catch(() => [] as string[])).filter((name) =>
       name.endsWith(".eml"),
     );
@@ -85,27 +76,27 @@ describe("the staff console in a real browser", () => {
   }
 
   it("dashboard → search → resend the config, revoke device 1, refund (the buyer is e-mailed, the success page and /account say refunded, net revenue drops) → the audit log lists the three with their reasons", async () => {
-    const buyer = await browser.newContext();
+    const buyer = await app.browser.newContext();
     const buyPage = await buyer.newPage();
-    await buyUntilCheckout(buyPage, server.url, findPlan("pro-monthly")!, BUYER);
+    await buyUntilCheckout(buyPage, app.server.url, findPlan("pro-monthly")!, BUYER);
     await payOnCheckout(buyPage, "4242 4242 4242 4242");
     await expectToast(buyPage, "Payment Successful");
     const successPage = buyPage.url();
-    const [subscription] = await server.services.db
+    const [subscription] = await app.server.services.db
       .select()
       .from(subscriptions)
       .where(eq(subscriptions.customerEmail, BUYER));
-    const [device] = await server.services.db
+    const [device] = await app.server.services.db
       .select()
       .from(devices)
       .where(eq(devices.subscriptionId, subscription!.id));
-    const link = downloadUrl(server.services, device!);
+    const link = downloadUrl(app.server.services, device!);
     expect((await fetch(link)).status).toBe(200);
 
-    admin = await browser.newContext();
+    admin = await app.browser.newContext();
     const page = await admin.newPage();
-    await signUpAndConfirm(page, server, STAFF_EMAIL);
-    await page.waitForURL(`${server.url}/admin/blog`);
+    await signUpAndConfirm(page, app.server, STAFF_EMAIL);
+    await page.waitForURL(`${app.server.url}/admin/blog`);
     await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Dashboard" }).click();
     await page.getByRole("heading", { name: "Dashboard" }).waitFor();
     await waitForHydration(page);
@@ -121,7 +112,7 @@ describe("the staff console in a real browser", () => {
     expect(answer.status()).toBe(200);
     await page.getByText("1 result for “console-buy”").waitFor();
     await page.getByRole("link", { name: `Active subscription of ${BUYER}` }).click();
-    await page.waitForURL(`${server.url}/admin/subscriptions/${subscription!.id}`);
+    await page.waitForURL(`${app.server.url}/admin/subscriptions/${subscription!.id}`);
     await waitForHydration(page);
     await page.getByRole("heading", { level: 1, name: /^Subscription / }).waitFor();
     await expect.poll(emailsToBuyer, { timeout: 10_000 }).toBeGreaterThan(0);
@@ -144,12 +135,12 @@ describe("the staff console in a real browser", () => {
     // The page offers no action on a refunded subscription.
     await page.getByTestId("no-staff-actions").waitFor();
     expect(await page.getByRole("button", { name: "Refund", exact: true }).count()).toBe(0);
-    const after = await server.services.db
+    const after = await app.server.services.db
       .select()
       .from(devices)
       .where(eq(devices.subscriptionId, subscription!.id));
     expect(after.every((row) => row.revokedAt !== null)).toBe(true);
-    const [reversal] = await server.services.db
+    const [reversal] = await app.server.services.db
       .select()
       .from(chargeReversals)
       .where(eq(chargeReversals.subscriptionId, subscription!.id));
@@ -166,7 +157,7 @@ describe("the staff console in a real browser", () => {
       .find((text) => text.includes("is refunded"))!
       .replace(/=\r?\n/g, "");
     expect(refundEmail).toContain(`Amount refunded: ${price}`);
-    expect(refundEmail).toContain(`${server.url}/pricing`);
+    expect(refundEmail).toContain(`${app.server.url}/pricing`);
 
     // The buyer's success page says refunded, with the date and a way to support; no failure shown.
     await buyPage.goto(successPage);
@@ -179,13 +170,13 @@ describe("the staff console in a real browser", () => {
     expect(await axeViolations(buyPage)).toEqual([]);
 
     // So does /account, signed in by the e-mailed link.
-    await open(buyPage, `${server.url}/account`);
+    await open(buyPage, `${app.server.url}/account`);
     await buyPage.getByLabel("E-mail address").fill(BUYER);
     await buyPage.getByRole("button", { name: "Email me a sign-in link" }).click();
     await buyPage.getByTestId("sign-in-sent").waitFor();
-    await open(buyPage, await signInLinkFromOutboxFiles(server.dataDir, BUYER));
+    await open(buyPage, await signInLinkFromOutboxFiles(app.server.dataDir, BUYER));
     await buyPage.getByRole("button", { name: "Sign in", exact: true }).click();
-    await buyPage.waitForURL(`${server.url}/account`);
+    await buyPage.waitForURL(`${app.server.url}/account`);
     expect(await buyPage.getByTestId("subscription-status").innerText()).toBe(`Refunded on ${refundedOn}`);
     const notice = buyPage.getByTestId("reversed-notice");
     expect(await notice.innerText()).toContain(`Refunded on ${refundedOn}`);
@@ -202,7 +193,7 @@ describe("the staff console in a real browser", () => {
 
     await page.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Audit log" }).click();
     // The subscription page has a table too: read rows only once the audit log's own table is shown.
-    await page.waitForURL(`${server.url}/admin/audit`);
+    await page.waitForURL(`${app.server.url}/admin/audit`);
     const auditTable = page.getByRole("region", { name: "Audit entries" });
     await auditTable.locator("tbody tr").first().waitFor();
     const rows = await auditTable.locator("tbody tr").allInnerTexts();
@@ -223,20 +214,20 @@ describe("the staff console in a real browser", () => {
       `/admin/subscriptions/${subscription!.id}#device-${deviceId}`,
     );
     await targets.nth(1).click();
-    await page.waitForURL(`${server.url}/admin/subscriptions/${subscription!.id}#device-${deviceId}`);
+    await page.waitForURL(`${app.server.url}/admin/subscriptions/${subscription!.id}#device-${deviceId}`);
     await page.locator(`#device-${deviceId}`).waitFor();
   });
 
   it("shows an editor the Blog section only, and refuses the operations pages", async () => {
-    const context = await browser.newContext();
+    const context = await app.browser.newContext();
     const page = await context.newPage();
-    await signUpAndConfirm(page, server, OTHER_STAFF_EMAIL);
-    await page.waitForURL(`${server.url}/admin/blog`);
+    await signUpAndConfirm(page, app.server, OTHER_STAFF_EMAIL);
+    await page.waitForURL(`${app.server.url}/admin/blog`);
     const nav = page.getByRole("navigation", { name: "Admin" });
     await nav.getByRole("link", { name: "Blog" }).waitFor();
     expect(await nav.getByRole("link").allInnerTexts()).toEqual(["Blog"]);
     await page.getByRole("heading", { name: "Blog Admin" }).waitFor();
-    const refused = await page.goto(`${server.url}/admin/subscriptions`);
+    const refused = await page.goto(`${app.server.url}/admin/subscriptions`);
     expect(refused!.status()).toBe(403);
     await page.getByRole("heading", { name: "Not available to your role" }).waitFor();
     await context.close();
@@ -262,7 +253,7 @@ describe("the staff console in a real browser", () => {
     expect(admin, "the first test signs the admin in").toBeDefined();
     const page = await admin.newPage();
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${app.server.url}/admin`);
     await waitForHydration(page);
     const menu = page.getByRole("button", { name: "Menu" });
     // The sidebar is hidden on a phone: the drawer holds the navigation.
@@ -282,7 +273,7 @@ describe("the staff console in a real browser", () => {
     await drawer.waitFor({ state: "hidden" });
     await menu.click();
     await drawer.getByRole("link", { name: "Orders" }).click();
-    await page.waitForURL(`${server.url}/admin/orders`);
+    await page.waitForURL(`${app.server.url}/admin/orders`);
     await drawer.waitFor({ state: "hidden" });
 
     // buyUntilCheckout typed "Ada" and "Obi" on the details step.
@@ -342,11 +333,11 @@ describe("the staff console in a real browser", () => {
       expect(admin, "the first test signs the admin in").toBeDefined();
       const page = await admin.newPage();
       await page.setViewportSize(viewport);
-      const [subscription] = await server.services.db
+      const [subscription] = await app.server.services.db
         .select({ id: subscriptions.id })
         .from(subscriptions)
         .where(eq(subscriptions.customerEmail, BUYER));
-      const [post] = await server.services.db.select({ id: blogPosts.id }).from(blogPosts);
+      const [post] = await app.server.services.db.select({ id: blogPosts.id }).from(blogPosts);
       const addresses = CONSOLE_PAGES.map((route) =>
         route
           .replace("/admin/blog/edit/:id", `/admin/blog/edit/${post!.id}`)
@@ -357,7 +348,7 @@ describe("the staff console in a real browser", () => {
       addresses.push(`/admin/orders?q=${encodeURIComponent(BUYER)}`, "/admin/audit?targetType=subscription");
       const problems: string[] = [];
       for (const address of addresses) {
-        await page.goto(`${server.url}${address}`);
+        await page.goto(`${app.server.url}${address}`);
         await waitForHydration(page);
         problems.push(...(await axeViolations(page)).map((problem) => `${address}: ${problem}`));
         // The document, not only the body: a wide child of <html> scrolls the page too.

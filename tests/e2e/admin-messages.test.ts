@@ -4,31 +4,17 @@
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { Browser, Locator } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, signUpAndConfirm, STAFF_EMAIL, toast } from "../support/admin-browser.ts";
-import { startTestServer, type TestServer } from "../support/app.ts";
-import { launchBrowser, waitForHydration } from "../support/browser.ts";
+import type { Locator } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { signUpAndConfirm, STAFF_EMAIL, toast } from "../support/admin-browser.ts";
+import { useBrowserApp, waitForHydration } from "../support/browser.ts";
 import { contactMessages } from "#server/db/schema/index.ts";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE_PATH = require.resolve("axe-core/axe.min.js");
 
 describe("the staff messages page in a real browser", () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    const port = await freePort();
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } }),
-      launchBrowser(),
-    ]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useBrowserApp({ ownUrl: true });
 
   /** Where an element rests once its entrance animation is over: the same box twice running. */
   async function restingBox(locator: Locator) {
@@ -61,7 +47,7 @@ describe("the staff messages page in a real browser", () => {
 
   /** The raw .eml (headers unfolded) the mail worker wrote to `to` of this kind, once it has. */
   async function emlTo(to: string, kind: string): Promise<string> {
-    const outbox = path.join(server.dataDir, "outbox");
+    const outbox = path.join(app.server.dataDir, "outbox");
     const find = async () => {
       const names = (await fs.readdir(outbox).catch(() => [] as string[])).filter((name) =>
         name.includes(`-${kind}-`),
@@ -79,7 +65,7 @@ describe("the staff messages page in a real browser", () => {
   }
 
   it("answers a visitor's message from the page, marks it answered without a reason, and the audit log links both to it", async () => {
-    const sent = await fetch(`${server.url}/api/send-contact-email`, {
+    const sent = await fetch(`${app.server.url}/api/send-contact-email`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
@@ -91,12 +77,12 @@ describe("the staff messages page in a real browser", () => {
     });
     expect(sent.status).toBe(200);
 
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await app.browser.newContext({ viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
-    await signUpAndConfirm(page, server, STAFF_EMAIL);
-    await page.waitForURL(`${server.url}/admin/blog`);
+    await signUpAndConfirm(page, app.server, STAFF_EMAIL);
+    await page.waitForURL(`${app.server.url}/admin/blog`);
 
-    await page.goto(`${server.url}/admin/messages`);
+    await page.goto(`${app.server.url}/admin/messages`);
     await waitForHydration(page);
     await page.getByRole("heading", { level: 1, name: "Messages" }).waitFor();
     const message = page.getByRole("article", { name: "Showmax on my TV" });
@@ -141,14 +127,14 @@ describe("the staff messages page in a real browser", () => {
       .waitFor();
     expect(await replyBox.inputValue()).toBe("");
 
-    const [stored] = await server.services.db.select({ id: contactMessages.id }).from(contactMessages);
+    const [stored] = await app.server.services.db.select({ id: contactMessages.id }).from(contactMessages);
     const eml = await emlTo("ada@example.com", "support-reply");
     expect(eml).toContain(`In-Reply-To: <contact-${stored!.id}@naijalink.example>`);
     expect(eml).toContain(`References: <contact-${stored!.id}@naijalink.example>`);
     expect(eml).toContain("From: NaijaLink Support <support@naijalink.example>");
     expect(eml).toContain("Subject: Re: Showmax on my TV");
 
-    await page.goto(`${server.url}/admin/audit`);
+    await page.goto(`${app.server.url}/admin/audit`);
     await waitForHydration(page);
     const entries = page.getByRole("list", { name: "Audit entries" }).getByRole("listitem");
     const replyEntry = entries.filter({ hasText: "message.reply" });
@@ -156,7 +142,7 @@ describe("the staff messages page in a real browser", () => {
     await replyEntry.waitFor();
     expect(await answerEntry.innerText()).toContain(STAFF_EMAIL);
     await replyEntry.getByRole("link", { name: /^message / }).click();
-    await page.waitForURL(`${server.url}/admin/messages?id=${stored!.id}`);
+    await page.waitForURL(`${app.server.url}/admin/messages?id=${stored!.id}`);
     await page.getByRole("article", { name: "Showmax on my TV" }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await context.close();

@@ -3,39 +3,28 @@
 import { createRequire } from "node:module";
 import fs from "node:fs/promises";
 import { eq } from "drizzle-orm";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { vpnServers } from "#server/db/schema/index.ts";
 import { hashToken } from "#server/secrets.ts";
-import { freePort, signUpAndConfirm, STAFF_EMAIL, toast } from "../support/admin-browser.ts";
-import { startTestServer, type TestServer } from "../support/app.ts";
-import { launchBrowser, waitForHydration } from "../support/browser.ts";
+import { signUpAndConfirm, STAFF_EMAIL, toast } from "../support/admin-browser.ts";
+import { useBrowserApp, waitForHydration } from "../support/browser.ts";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE_PATH = require.resolve("axe-core/axe.min.js");
 
 describe("the staff servers page in a real browser", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const app = useBrowserApp({ ownUrl: true });
   let page: Page;
 
   beforeAll(async () => {
-    const port = await freePort();
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } }),
-      launchBrowser(),
-    ]);
-    page = await (await browser.newContext()).newPage();
-    await signUpAndConfirm(page, server, STAFF_EMAIL);
-    await page.waitForURL(`${server.url}/admin/blog`);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    page = await (await app.browser.newContext()).newPage();
+    await signUpAndConfirm(page, app.server, STAFF_EMAIL);
+    await page.waitForURL(`${app.server.url}/admin/blog`);
   });
 
   async function openServers() {
-    await page.goto(`${server.url}/admin/servers`);
+    await page.goto(`${app.server.url}/admin/servers`);
     await waitForHydration(page);
     await page.getByRole("heading", { name: "Servers", level: 1 }).waitFor();
   }
@@ -54,7 +43,10 @@ describe("the staff servers page in a real browser", () => {
     await addDialog.getByRole("button", { name: "Add server" }).click();
     await toast(page, "Server added. Store its node token now.").waitFor();
     const token = await page.getByTestId("node-token").innerText();
-    const [row] = await server.services.db.select().from(vpnServers).where(eq(vpnServers.name, "ng-e2e-1"));
+    const [row] = await app.server.services.db
+      .select()
+      .from(vpnServers)
+      .where(eq(vpnServers.name, "ng-e2e-1"));
     expect(row!.nodeTokenHash).toBe(hashToken(token));
 
     const card = page.getByRole("article", { name: "ng-e2e-1" });
@@ -71,7 +63,7 @@ describe("the staff servers page in a real browser", () => {
     await openServers();
     expect(await page.content()).not.toContain(token);
 
-    await page.goto(`${server.url}/admin/audit`);
+    await page.goto(`${app.server.url}/admin/audit`);
     const entries = page.locator("tbody tr");
     await expect.poll(() => entries.first().innerText()).toContain("server.drain");
     expect(await entries.nth(0).innerText()).toContain("testing the drain");

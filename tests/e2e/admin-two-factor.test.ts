@@ -1,33 +1,16 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, PASSWORD, signUpAndConfirm, STAFF_EMAIL, toast } from "../support/admin-browser.ts";
-import { startTestServer, type TestServer } from "../support/app.ts";
-import { launchBrowser, waitForHydration } from "../support/browser.ts";
-import { totp } from "../integration/admin-helpers.ts";
+import { describe, expect, it } from "vitest";
+import { PASSWORD, signUpAndConfirm, STAFF_EMAIL, toast } from "../support/admin-browser.ts";
+import { useBrowserApp, waitForHydration } from "../support/browser.ts";
+import { totp } from "../support/staff.ts";
 
 describe("staff required to use two-factor, in a real browser", () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    const port = await freePort();
-    [server, browser] = await Promise.all([
-      startTestServer({
-        env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, STAFF_REQUIRE_TOTP: "true" },
-      }),
-      launchBrowser(),
-    ]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useBrowserApp({ ownUrl: true, env: { STAFF_REQUIRE_TOTP: "true" } });
 
   it("shows only the enrolment until two-factor is on, then the posts, with the backup codes still on screen", async () => {
-    const context = await browser.newContext();
+    const context = await app.browser.newContext();
     const page = await context.newPage();
-    await signUpAndConfirm(page, server, STAFF_EMAIL);
-    await page.waitForURL(`${server.url}/admin/blog`);
+    await signUpAndConfirm(page, app.server, STAFF_EMAIL);
+    await page.waitForURL(`${app.server.url}/admin/blog`);
     await waitForHydration(page);
     await page.getByText("Staff accounts must use two-factor authentication.").waitFor();
     expect(await page.getByRole("link", { name: "New Post" }).count()).toBe(0);

@@ -1,8 +1,7 @@
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/app.ts";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { HOUR_MS, insertPosts } from "../support/blog.ts";
-import { launchBrowser, waitForHydration } from "../support/browser.ts";
+import { useBrowserApp, waitForHydration } from "../support/browser.ts";
 
 const GFM_POST = [
   "Intro paragraph.",
@@ -36,11 +35,9 @@ const HOSTILE_POST = [
 ].join("\n");
 
 describe("the public blog in Chromium", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const app = useBrowserApp({ backgroundJobs: false });
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer({ backgroundJobs: false }), launchBrowser()]);
-    await insertPosts(server.services.db, [
+    await insertPosts(app.server.services.db, [
       {
         title: "GFM showcase",
         slug: "gfm-showcase",
@@ -55,14 +52,10 @@ describe("the public blog in Chromium", () => {
       },
     ]);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
 
   async function open(path: string): Promise<Page> {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}${path}`);
+    const page = await app.browser.newPage();
+    await page.goto(`${app.server.url}${path}`);
     await waitForHydration(page);
     return page;
   }
@@ -88,13 +81,13 @@ describe("the public blog in Chromium", () => {
   });
 
   it("never runs script from post content and blanks the javascript: link", async () => {
-    const page = await browser.newPage();
+    const page = await app.browser.newPage();
     const dialogs: string[] = [];
     page.on("dialog", (dialog) => {
       dialogs.push(dialog.message());
       void dialog.dismiss();
     });
-    await page.goto(`${server.url}/blog/hostile`);
+    await page.goto(`${app.server.url}/blog/hostile`);
     await waitForHydration(page);
     const content = page.getByTestId("markdown-content");
     const link = content.getByRole("link", { name: "click me" });
@@ -158,22 +151,14 @@ describe("the public blog in Chromium", () => {
 });
 
 describe("an empty blog in Chromium", () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer({ backgroundJobs: false }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useBrowserApp({ backgroundJobs: false });
 
   it("shows No blog posts available yet, on a full load and after a client-side navigation", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/blog`);
+    const page = await app.browser.newPage();
+    await page.goto(`${app.server.url}/blog`);
     await waitForHydration(page);
     expect(await page.getByText("No blog posts available yet").count()).toBe(1);
-    await page.goto(`${server.url}/`);
+    await page.goto(`${app.server.url}/`);
     await waitForHydration(page);
     await page
       .getByRole("navigation", { name: "Main" })

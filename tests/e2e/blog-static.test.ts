@@ -3,12 +3,12 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { HOUR_MS, insertPosts } from "../support/blog.ts";
-import { useServerAndBrowser, waitForHydration } from "../support/browser.ts";
+import { useBrowserApp, waitForHydration } from "../support/browser.ts";
 
 const ENHANCEMENT_SCRIPT = /^\/assets\/enhance-[0-9a-f]{10}\.js$/;
 
 describe("the blog's pages in a real browser", () => {
-  const app = useServerAndBrowser({ backgroundJobs: false });
+  const app = useBrowserApp({ backgroundJobs: false });
   beforeAll(async () => {
     // 12 posts: two list pages. post-12 is the newest.
     await insertPosts(

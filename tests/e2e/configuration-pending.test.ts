@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { findPlan } from "#app/lib/plans.ts";
 import { vpnServers } from "#server/db/schema/index.ts";
-import { useServerAndBrowser } from "../support/browser.ts";
+import { useBrowserApp } from "../support/browser.ts";
 import { addTestVpnServer } from "../support/vpn.ts";
 import {
   buyUntilCheckout,
@@ -13,10 +13,10 @@ import {
   expectCompleteWireGuardConfig,
   expectToast,
   payOnCheckout,
-} from "./purchase-support.ts";
+} from "../support/purchase-browser.ts";
 
 describe("Configuration Pending on the success page", () => {
-  const app = useServerAndBrowser();
+  const app = useBrowserApp();
 
   it("shows no ready toast while no server has room, then the config without a reload once one has", async () => {
     const { db } = app.server.services;

@@ -10,7 +10,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { vpnServers } from "#server/db/schema/index.ts";
-import { useServerAndBrowser, waitForStaticDocument } from "../support/browser.ts";
+import { useBrowserApp, waitForStaticDocument } from "../support/browser.ts";
 import { addTestVpnServer } from "../support/vpn.ts";
 
 const require = createRequire(import.meta.url);
@@ -22,7 +22,7 @@ const VIEWPORTS = [
 ] as const;
 
 describe("the connection check in a real browser", () => {
-  const context = useServerAndBrowser({ backgroundJobs: false });
+  const context = useBrowserApp({ backgroundJobs: false });
 
   async function open(viewport: { width: number; height: number }): Promise<Page> {
     const page = await context.browser.newPage({ viewport });

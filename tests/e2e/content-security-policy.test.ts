@@ -5,10 +5,10 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { PLANS } from "#app/lib/plans.ts";
-import { useServerAndBrowser, waitForHydration } from "../support/browser.ts";
+import { useBrowserApp, waitForHydration } from "../support/browser.ts";
 import { insertPosts } from "../support/blog.ts";
 import { PAGE_ROUTES } from "../support/routes.ts";
-import { buyUntilCheckout, payOnCheckout } from "./purchase-support.ts";
+import { buyUntilCheckout, payOnCheckout } from "../support/purchase-browser.ts";
 
 const DEMO_BANNER = "Demo store: payments are simulated";
 
@@ -53,7 +53,7 @@ async function injectInlineScript(page: Page): Promise<boolean> {
 }
 
 describe("every page under the Content-Security-Policy, in Chromium, in demo mode", () => {
-  const app = useServerAndBrowser();
+  const app = useBrowserApp();
 
   it("runs and hydrates every page and the purchase with no violation, and shows the demo banner to a buyer", async () => {
     await insertPosts(app.server.services.db, [{ title: "Policy post", slug: "policy-post" }]);

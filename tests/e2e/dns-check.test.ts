@@ -11,14 +11,14 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { vpnServers } from "#server/db/schema/index.ts";
 import { rotateNodeToken } from "#server/domain/vpn/servers.ts";
-import { useServerAndBrowser, waitForStaticDocument } from "../support/browser.ts";
+import { useBrowserApp, waitForStaticDocument } from "../support/browser.ts";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE_PATH = require.resolve("axe-core/axe.min.js");
 const ZONE = "dns-check.internal";
 
 describe("the DNS check of /check in a real browser", () => {
-  const context = useServerAndBrowser({ backgroundJobs: false });
+  const context = useBrowserApp({ backgroundJobs: false });
 
   async function axeViolations(page: Page): Promise<string[]> {
     await page.evaluate(await fs.readFile(AXE_SOURCE_PATH, "utf8"));

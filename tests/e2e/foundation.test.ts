@@ -1,10 +1,10 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { useServerAndBrowser, waitForHydration } from "../support/browser.ts";
+import { useBrowserApp, waitForHydration } from "../support/browser.ts";
 import { PAGE_ROUTES } from "../support/routes.ts";
 
 describe("the shared layout in a real browser", () => {
-  const app = useServerAndBrowser();
+  const app = useBrowserApp();
 
   /** The anchor is where a scroll to it ends: 80 px below the fixed bar, or as far as the page can go. */
   function scrolledTo(page: Page, anchor: string) {

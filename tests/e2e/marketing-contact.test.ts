@@ -3,10 +3,10 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Page, Route } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { useServerAndBrowser, waitForHydration } from "../support/browser.ts";
+import { useBrowserApp, waitForHydration } from "../support/browser.ts";
 
 describe("the contact form in a real browser", () => {
-  const app = useServerAndBrowser();
+  const app = useBrowserApp();
 
   async function openContact(): Promise<Page> {
     const page = await app.browser.newPage();

@@ -2,11 +2,10 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { createRequire } from "node:module";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { PLANS } from "#app/lib/plans.ts";
-import { startTestServer, type TestServer } from "../support/app.ts";
-import { launchBrowser, waitForHydration } from "../support/browser.ts";
+import { useBrowserApp, waitForHydration } from "../support/browser.ts";
 import { MARKETING_PAGES } from "../support/routes.ts";
 
 const require = createRequire(import.meta.url);
@@ -128,24 +127,13 @@ const SAVINGS_FROM_SPEC = [
 ] as const;
 
 describe("the marketing pages in a real browser", () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { TUTORIAL_VIDEO_ID: VIDEO_ID } }),
-      launchBrowser(),
-    ]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useBrowserApp({ env: { TUTORIAL_VIDEO_ID: VIDEO_ID } });
 
   async function open(pathname: string, viewport = { width: 1280, height: 800 }): Promise<Page> {
-    const page = await browser.newPage({ viewport });
+    const page = await app.browser.newPage({ viewport });
     // Nothing may leave this machine; a page that tries is caught by the tutorial test.
     await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    await page.goto(`${server.url}${pathname}`);
+    await page.goto(`${app.server.url}${pathname}`);
     await waitForHydration(page);
     return page;
   }
@@ -180,7 +168,7 @@ describe("the marketing pages in a real browser", () => {
       expect(head.ogTitle).toBe(head.title);
       expect(head.ogUrl).toBe(head.canonical);
       for (const asset of [head.icon, head.manifest]) {
-        const response = await page.request.get(`${server.url}${asset}`);
+        const response = await page.request.get(`${app.server.url}${asset}`);
         expect(response.status(), `${asset} is served`).toBe(200);
       }
       await page.close();
@@ -188,24 +176,24 @@ describe("the marketing pages in a real browser", () => {
   );
 
   it("serves a web manifest whose icons all exist", async () => {
-    const page = await browser.newPage();
-    const manifest = (await (await page.request.get(`${server.url}/site.webmanifest`)).json()) as {
+    const page = await app.browser.newPage();
+    const manifest = (await (await page.request.get(`${app.server.url}/site.webmanifest`)).json()) as {
       name: string;
       icons: Array<{ src: string; sizes: string }>;
     };
     expect(manifest.name).toContain("NaijaLink");
     expect(manifest.icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(["192x192", "512x512"]));
     for (const src of [...manifest.icons.map((icon) => icon.src), "/apple-touch-icon.png"]) {
-      expect((await page.request.get(`${server.url}${src}`)).status(), src).toBe(200);
+      expect((await page.request.get(`${app.server.url}${src}`)).status(), src).toBe(200);
     }
     await page.close();
   });
 
   it("gives every page a different title", async () => {
-    const page = await browser.newPage();
+    const page = await app.browser.newPage();
     const titles = new Set<string>();
     for (const pathname of MARKETING_PAGES) {
-      await page.goto(`${server.url}${pathname}`);
+      await page.goto(`${app.server.url}${pathname}`);
       titles.add(await page.title());
     }
     expect(titles.size).toBe(MARKETING_PAGES.length);
@@ -262,7 +250,7 @@ describe("the marketing pages in a real browser", () => {
   it("the landing page's Get It Now stores the plan and opens the details step", async () => {
     const page = await open("/");
     await page.locator('[data-plan-id="pro-yearly"]').getByRole("button", { name: "Get It Now" }).click();
-    await page.waitForURL(`${server.url}/get-started/details`);
+    await page.waitForURL(`${app.server.url}/get-started/details`);
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("selectedPlan") ?? "null"));
     expect(stored).toMatchObject({ id: "pro-yearly", name: "Pro Yearly", price: "$79.99" });
     await page.close();
@@ -277,20 +265,20 @@ describe("the marketing pages in a real browser", () => {
       .poll(() => notice.allInnerTexts(), { timeout: 5_000 })
       .toEqual(["Welcome to NaijaLink!", "Redirecting to setup guide..."]);
     expect(new URL(page.url()).pathname).toBe("/pricing");
-    await page.waitForURL(`${server.url}/get-started/details`, { timeout: 10_000 });
+    await page.waitForURL(`${app.server.url}/get-started/details`, { timeout: 10_000 });
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem("selectedPlan") ?? "null"));
     expect(stored).toMatchObject({ id: "pro-monthly", price: "$7.99" });
     await page.close();
   });
 
   it("loads the tutorial video only when it is clicked, with the configured video id", async () => {
-    const page = await browser.newPage();
+    const page = await app.browser.newPage();
     const external: string[] = [];
     await page.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => {
       external.push(route.request().url());
       return route.abort();
     });
-    await page.goto(`${server.url}/tutorial`);
+    await page.goto(`${app.server.url}/tutorial`);
     await waitForHydration(page);
     expect(await page.locator("iframe").count()).toBe(0);
     expect(external).toEqual([]);
@@ -313,7 +301,7 @@ describe("the marketing pages in a real browser", () => {
       )
       .toBe(true);
     await page.getByRole("link", { name: "Setup Guide" }).click();
-    await page.waitForURL(`${server.url}/tutorial`);
+    await page.waitForURL(`${app.server.url}/tutorial`);
     await page.close();
   });
 

@@ -2,7 +2,7 @@
 // enhancement script, and that script does everything React's handlers did there.
 import { describe, expect, it } from "vitest";
 import { PLANS } from "#app/lib/plans.ts";
-import { useServerAndBrowser, waitForHydration, waitForStaticDocument } from "../support/browser.ts";
+import { useBrowserApp, waitForHydration, waitForStaticDocument } from "../support/browser.ts";
 import { MARKETING_PAGES } from "../support/routes.ts";
 
 const STATIC_PAGES = [...MARKETING_PAGES, "/no/such/page"];
@@ -10,7 +10,7 @@ const STATIC_PAGES = [...MARKETING_PAGES, "/no/such/page"];
 const ENHANCEMENT_SCRIPT = /^\/assets\/enhance-[0-9a-f]{10}\.js$/;
 
 describe("the static marketing pages in a real browser", () => {
-  const app = useServerAndBrowser();
+  const app = useBrowserApp();
 
   /** Opens a page and records every script the browser requests. */
   async function openRecordingScripts(pathname: string, viewport = { width: 1280, height: 800 }) {

@@ -4,16 +4,14 @@
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import { and, eq, isNull } from "drizzle-orm";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, describe, expect, it } from "vitest";
 import { formatLongDate } from "#app/lib/format.ts";
 import { findPlan } from "#app/lib/plans.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
-import { freePort } from "../support/admin-browser.ts";
 import { signInLinkFromOutboxFiles } from "../support/account.ts";
-import { startTestServer, type TestServer } from "../support/app.ts";
-import { launchBrowser, waitForHydration } from "../support/browser.ts";
-import { buyUntilCheckout, expectToast, open, payOnCheckout } from "./purchase-support.ts";
+import { useBrowserApp, waitForHydration } from "../support/browser.ts";
+import { buyUntilCheckout, expectToast, open, payOnCheckout } from "../support/purchase-browser.ts";
 
 const DAY_MS = 86_400_000;
 const AXE_SOURCE_PATH = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
@@ -33,56 +31,46 @@ async function axeViolations(page: Page): Promise<string[]> {
 }
 
 describe("plan changes on the account page", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const app = useBrowserApp({ ownUrl: true });
   const contexts: BrowserContext[] = [];
 
-  beforeAll(async () => {
-    const port = await freePort();
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } }),
-      launchBrowser(),
-    ]);
-  });
   afterAll(async () => {
     for (const context of contexts) await context.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   /** Buys the plan in one browser, then signs in to /account by the e-mailed link in another. */
   async function boughtAndSignedIn(planId: string, email: string): Promise<Page> {
-    const paying = await browser.newContext();
+    const paying = await app.browser.newContext();
     const buyPage = await paying.newPage();
-    await buyUntilCheckout(buyPage, server.url, findPlan(planId)!, email);
+    await buyUntilCheckout(buyPage, app.server.url, findPlan(planId)!, email);
     await payOnCheckout(buyPage, "4242 4242 4242 4242");
     await buyPage.waitForURL(/\/payment-success\?session_id=cs_test_/);
     await expectToast(buyPage, "Payment Successful");
     await paying.close();
 
-    const signedIn = await browser.newContext();
+    const signedIn = await app.browser.newContext();
     contexts.push(signedIn);
     const page = await signedIn.newPage();
-    await open(page, `${server.url}/account`);
+    await open(page, `${app.server.url}/account`);
     await page.getByLabel("E-mail address").fill(email);
     await page.getByRole("button", { name: "Email me a sign-in link" }).click();
     await page.getByTestId("sign-in-sent").waitFor();
-    await open(page, await signInLinkFromOutboxFiles(server.dataDir, email));
+    await open(page, await signInLinkFromOutboxFiles(app.server.dataDir, email));
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.waitForURL(`${server.url}/account`);
+    await page.waitForURL(`${app.server.url}/account`);
     await waitForHydration(page);
     return page;
   }
 
   async function subscriptionOf(email: string) {
-    const [row] = await server.services.db
+    const [row] = await app.server.services.db
       .select()
       .from(subscriptions)
       .where(eq(subscriptions.customerEmail, email));
     return row!;
   }
   const liveDevices = async (subscriptionId: string) =>
-    server.services.db
+    app.server.services.db
       .select()
       .from(devices)
       .where(and(eq(devices.subscriptionId, subscriptionId), isNull(devices.revokedAt)));
@@ -151,7 +139,7 @@ describe("plan changes on the account page", () => {
     await page.waitForURL(/\/checkout\/cs_test_/);
     await waitForHydration(page);
     await payOnCheckout(page, "4242 4242 4242 4242");
-    await page.waitForURL(`${server.url}/account?plan-change=paid`);
+    await page.waitForURL(`${app.server.url}/account?plan-change=paid`);
     await waitForHydration(page);
 
     const after = await subscriptionOf(email);

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { PLANS, PLAN_TYPE_LABELS } from "#app/lib/plans.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
-import { useServerAndBrowser } from "../support/browser.ts";
+import { useBrowserApp } from "../support/browser.ts";
 import {
   buyUntilCheckout,
   downloadConfig,
@@ -10,7 +10,7 @@ import {
   expectToast,
   open,
   payOnCheckout,
-} from "./purchase-support.ts";
+} from "../support/purchase-browser.ts";
 
 const DATE_LABELS = {
   unlock: "Expires on",
@@ -20,7 +20,7 @@ const DATE_LABELS = {
 };
 
 describe("buying a plan on the built-in checkout, as a new buyer", () => {
-  const app = useServerAndBrowser();
+  const app = useBrowserApp();
 
   /** How the buyer's device in `slot` was activated (null: not yet). */
   async function activationOf(customerEmail: string, slot: number) {

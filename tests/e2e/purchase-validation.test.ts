@@ -1,12 +1,12 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { useServerAndBrowser } from "../support/browser.ts";
-import { expectToast, open } from "./purchase-support.ts";
+import { useBrowserApp } from "../support/browser.ts";
+import { expectToast, open } from "../support/purchase-browser.ts";
 
 const PRO_MONTHLY = { id: "pro-monthly", name: "Pro Monthly", price: "$7.99" };
 
 describe("the validation messages of the purchase steps (spec §5, §8)", () => {
-  const app = useServerAndBrowser();
+  const app = useBrowserApp();
 
   async function freshPage(storage: Record<string, unknown> = {}): Promise<Page> {
     const page = await app.browser.newPage();

@@ -1,11 +1,10 @@
 // A post's share card on the production build: the og:image a link preview would fetch is a
 // 1200×630 PNG, and a staff edit of the title (through the admin API) gives it a new address.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, signUpAndConfirm, STAFF_EMAIL } from "../support/admin-browser.ts";
-import { startTestServer, type TestServer } from "../support/app.ts";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { signUpAndConfirm, STAFF_EMAIL } from "../support/admin-browser.ts";
 import { insertPosts } from "../support/blog.ts";
-import { launchBrowser } from "../support/browser.ts";
+import { useBrowserApp } from "../support/browser.ts";
 
 /** Width and height from the PNG's IHDR chunk, which follows the 8-byte signature. */
 function pngSize(bytes: Buffer): { width: number; height: number } {
@@ -15,27 +14,17 @@ function pngSize(bytes: Buffer): { width: number; height: number } {
 }
 
 describe("a post's share card", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const app = useBrowserApp({ ownUrl: true });
 
   beforeAll(async () => {
-    const port = await freePort();
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } }),
-      launchBrowser(),
-    ]);
-    await insertPosts(server.services.db, [{ title: "Showmax From Toronto", slug: "showmax-toronto" }]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await insertPosts(app.server.services.db, [{ title: "Showmax From Toronto", slug: "showmax-toronto" }]);
   });
 
   /** The post page's og:image, after checking its alt text names the title. */
   async function ogImage(page: Page, title: string): Promise<string> {
-    await page.goto(`${server.url}/blog/showmax-toronto`);
+    await page.goto(`${app.server.url}/blog/showmax-toronto`);
     const image = await page.locator('meta[property="og:image"]').getAttribute("content");
-    expect(image).toMatch(new RegExp(`^${server.url}/blog/showmax-toronto/og\\.png\\?v=`));
+    expect(image).toMatch(new RegExp(`^${app.server.url}/blog/showmax-toronto/og\\.png\\?v=`));
     expect(await page.locator('meta[property="og:image:alt"]').getAttribute("content")).toContain(title);
     expect(await page.locator('meta[name="twitter:card"]').getAttribute("content")).toBe(
       "summary_large_image",
@@ -44,7 +33,7 @@ describe("a post's share card", () => {
   }
 
   it("is a 1200×630 PNG whose address changes when staff change the title", async () => {
-    const context = await browser.newContext();
+    const context = await app.browser.newContext();
     const page = await context.newPage();
     const before = await ogImage(page, "Showmax From Toronto");
     const card = await page.request.get(before);
@@ -53,8 +42,8 @@ describe("a post's share card", () => {
     const firstBytes = await card.body();
     expect(pngSize(firstBytes)).toEqual({ width: 1200, height: 630 });
 
-    await signUpAndConfirm(page, server, STAFF_EMAIL);
-    await page.waitForURL(`${server.url}/admin/blog`);
+    await signUpAndConfirm(page, app.server, STAFF_EMAIL);
+    await page.waitForURL(`${app.server.url}/admin/blog`);
     const edited = await page.evaluate(async () => {
       const list = await fetch("/api/blog-admin/list", { method: "POST" });
       const { posts } = (await list.json()) as { posts: Array<{ id: string; slug: string }> };

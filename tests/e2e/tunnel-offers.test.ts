@@ -5,21 +5,25 @@
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import { and, eq, isNull } from "drizzle-orm";
-import type { Browser, BrowserContext, Download, Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Download, Locator, Page } from "playwright-core";
+import { afterAll, describe, expect, it } from "vitest";
 import { findPlan } from "#app/lib/plans.ts";
 import { devices, outboxMessages, subscriptions } from "#server/db/schema/index.ts";
 import type { OutgoingEmail } from "#server/domain/mail/transport.ts";
 import { clientSettingChange } from "#server/domain/vpn/client-setting-commands.ts";
 import { CONFIG_NOTICE_SETTLE_MS, queueConfigUpdateNotices } from "#server/domain/vpn/config-notices.ts";
 import { changeServerSetting } from "#server/domain/vpn/server-admin.ts";
-import { freePort } from "../support/admin-browser.ts";
 import { signInLinkFromOutboxFiles } from "../support/account.ts";
-import { startTestServer, type TestServer } from "../support/app.ts";
-import { launchBrowser, waitForHydration } from "../support/browser.ts";
+import { useBrowserApp, waitForHydration } from "../support/browser.ts";
 import { queuedEmailsWhere } from "../support/outbox.ts";
 import { configFields } from "../support/vpn.ts";
-import { buyUntilCheckout, downloadConfig, expectToast, open, payOnCheckout } from "./purchase-support.ts";
+import {
+  buyUntilCheckout,
+  downloadConfig,
+  expectToast,
+  open,
+  payOnCheckout,
+} from "../support/purchase-browser.ts";
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE_PATH = require.resolve("axe-core/axe.min.js");
@@ -57,28 +61,18 @@ async function axeViolations(page: Page, selector: string): Promise<string[]> {
 }
 
 describe("the port-443 offers and the re-download advice in a browser", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const app = useBrowserApp({ ownUrl: true });
   let buyer: BrowserContext;
   /** The config the success page saved first, to compare the others with. */
   let usual: { name: string; text: string };
 
-  beforeAll(async () => {
-    const port = await freePort();
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } }),
-      launchBrowser(),
-    ]);
-  });
   afterAll(async () => {
     await buyer?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   /** Every e-mail of `kind` queued for the buyer (sent or not), oldest first, as it is sent. */
   async function emailsOf(kind: string): Promise<OutgoingEmail[]> {
-    const queued = await queuedEmailsWhere(server.services, eq(outboxMessages.toAddress, EMAIL));
+    const queued = await queuedEmailsWhere(app.server.services, eq(outboxMessages.toAddress, EMAIL));
     return queued.filter((email) => email.kind === kind);
   }
 
@@ -90,16 +84,16 @@ describe("the port-443 offers and the re-download advice in a browser", () => {
   }
 
   const liveDevices = () =>
-    server.services.db
+    app.server.services.db
       .select({ id: devices.id })
       .from(devices)
       .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
       .where(and(eq(subscriptions.customerEmail, EMAIL), isNull(devices.revokedAt)));
 
   it("offers the same device on port 443 on the success page and in the config e-mail, with no extra slot", async () => {
-    buyer = await browser.newContext({ acceptDownloads: true });
+    buyer = await app.browser.newContext({ acceptDownloads: true });
     const page = await buyer.newPage();
-    await buyUntilCheckout(page, server.url, findPlan("pro-monthly")!, EMAIL);
+    await buyUntilCheckout(page, app.server.url, findPlan("pro-monthly")!, EMAIL);
     await payOnCheckout(page, "4242 4242 4242 4242");
     await page.waitForURL(/\/payment-success\?session_id=cs_test_/);
     await expectToast(page, "Payment Successful");
@@ -136,13 +130,13 @@ describe("the port-443 offers and the re-download advice in a browser", () => {
 
   it("offers it on the account page too, and says a re-download is advised after the server's MTU changed", async () => {
     const page = await buyer.newPage();
-    await open(page, `${server.url}/account`);
+    await open(page, `${app.server.url}/account`);
     await page.getByLabel("E-mail address").fill(EMAIL);
     await page.getByRole("button", { name: "Email me a sign-in link" }).click();
     await page.getByTestId("sign-in-sent").waitFor();
-    await open(page, await signInLinkFromOutboxFiles(server.dataDir, EMAIL));
+    await open(page, await signInLinkFromOutboxFiles(app.server.dataDir, EMAIL));
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.waitForURL(`${server.url}/account`);
+    await page.waitForURL(`${app.server.url}/account`);
     await waitForHydration(page);
     const device = page.getByTestId("device-1");
     const offer = device.getByTestId("alternate-port-offer");
@@ -153,17 +147,20 @@ describe("the port-443 offers and the re-download advice in a browser", () => {
     expect(await device.getByTestId("config-outdated").count()).toBe(0);
 
     await changeServerSetting(
-      server.services.db,
+      app.server.services.db,
       "ng-lagos-dev",
       clientSettingChange({ command: "set-mtu", server: "ng-lagos-dev", mtu: 1400 }),
     );
-    await open(page, `${server.url}/account`);
+    await open(page, `${app.server.url}/account`);
     const note = device.getByTestId("config-outdated");
     expect(await note.innerText()).toContain("download its config again");
     expect(await axeViolations(page, '[data-testid="device-1"]')).toEqual([]);
 
     // Once the change has settled, the owner is e-mailed the fresh links.
-    await queueConfigUpdateNotices(server.services, new Date(Date.now() + CONFIG_NOTICE_SETTLE_MS + 60_000));
+    await queueConfigUpdateNotices(
+      app.server.services,
+      new Date(Date.now() + CONFIG_NOTICE_SETTLE_MS + 60_000),
+    );
     const [update] = await emailsOf("config-update");
     const mail = await openEmail(update!);
     await mail.getByRole("heading", { name: "New settings: download your config again" }).waitFor();

@@ -2,7 +2,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { expect } from "vitest";
-import { linkInQueuedEmail } from "../integration/admin-helpers.ts";
+import { linkInQueuedEmail } from "./staff.ts";
 import type { TestApp } from "./app.ts";
 import { payWith, startCheckout } from "./purchase.ts";
 

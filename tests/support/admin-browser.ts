@@ -1,26 +1,13 @@
-// The staff admin in a browser: a server on a known port, signing up and confirming by the e-mail.
+// The staff admin in a browser: signing up and confirming by the e-mailed link.
 import fs from "node:fs/promises";
-import net from "node:net";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import type { TestServer } from "./app.ts";
 import { waitForHydration } from "./browser.ts";
+import { PASSWORD } from "./staff.ts";
 
-export const STAFF_EMAIL = "admin@naijalink.example";
-export const PASSWORD = "correct horse battery staple";
-
-/** better-auth only accepts requests from PUBLIC_URL, so the server must know its own port. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { PASSWORD, STAFF_EMAIL } from "./staff.ts";
 
 /** Decodes quoted-printable and returns the confirmation link of the newest .eml to `email`. */
 async function confirmationLinkFromOutbox(server: TestServer, email: string): Promise<string> {

@@ -66,7 +66,7 @@ export interface AppProcess {
   url: string;
   dataDir: string;
   /**
-   * The in-process test helpers' view of it (tests/integration/admin-helpers.ts): requests go
+   * The in-process test helpers' view of it (tests/support/staff.ts): requests go
    * over HTTP, behind a pretend proxy that forwards `clientIp`; `services` is the test's own
    * connection to the shared database.
    */

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import net from "node:net";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { startTestServer, type TestServer } from "./app.ts";
@@ -40,18 +41,48 @@ export async function waitForStaticDocument(page: Page): Promise<void> {
   );
 }
 
+/** A free TCP port on 127.0.0.1 (for a server that must know its own address before it starts). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export type BrowserAppOptions = NonNullable<Parameters<typeof startTestServer>[0]> & {
+  /**
+   * The server listens on a port chosen first and its PUBLIC_URL is its own address: better-auth
+   * accepts requests from PUBLIC_URL only, so signing in from the browser needs it.
+   */
+  ownUrl?: boolean;
+};
+
 /**
- * The built app on a free port and a headless Chromium, started before the file's tests and
- * stopped after them. Read `server` and `browser` inside tests (they are set by then).
+ * The built app and a headless Chromium, started before the tests of the enclosing describe (or
+ * file) and stopped after them. Read `server` and `browser` inside tests and hooks registered
+ * after this call (they are set by then); after-hooks registered later run before the stop.
  */
-export function useServerAndBrowser(options?: Parameters<typeof startTestServer>[0]): {
+export function useBrowserApp(options: BrowserAppOptions = {}): {
   readonly server: TestServer;
   readonly browser: Browser;
 } {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(options), launchBrowser()]);
+    const { ownUrl, ...serverOptions } = options;
+    if (ownUrl) {
+      const port = await freePort();
+      serverOptions.env = {
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        ...serverOptions.env,
+      };
+    }
+    [server, browser] = await Promise.all([startTestServer(serverOptions), launchBrowser()]);
   });
   afterAll(async () => {
     await browser?.close();

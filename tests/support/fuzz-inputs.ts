@@ -1,8 +1,8 @@
-// The generated inputs of the fuzz test (tests/integration/fuzz.test.ts): hostile strings,
+// The generated inputs of the fuzz test (tests/integration/security/fuzz.test.ts): hostile strings,
 // numbers, nesting and wrong types as fast-check arbitraries, and well-formed bodies of the
 // endpoints issue 25 found answering 500, to make one field of hostile.
 import fc from "fast-check";
-import { STAFF_EMAIL } from "../integration/admin-helpers.ts";
+import { STAFF_EMAIL } from "./staff.ts";
 
 const HOSTILE_TEXT = [
   "\u0000",

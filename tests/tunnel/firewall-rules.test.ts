@@ -3,7 +3,7 @@
 // and uninstall leaves nothing of ours. What the rules say: the unit tests in agent/setup/.
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { endNamespace, run, tunnelUnavailableReason } from "./host.ts";
+import { endNamespace, run, tunnelUnavailableReason } from "../support/tunnel/host.ts";
 
 const reason = tunnelUnavailableReason();
 const mustRun = process.env.CI === "true";
@@ -24,7 +24,7 @@ describe.skipIf(reason !== null && !mustRun)("setup's firewall with the real nft
     ["iptables", "ipv6-egress"],
     ["iptables", "no-ipv6-egress"],
   ])("%s, %s: applied, a second setup changes nothing and uninstall leaves nothing", async (tool, egress) => {
-    const probe = path.join(ROOT, "tests/tunnel/firewall-probe.ts");
+    const probe = path.join(ROOT, "tests/support/tunnel/firewall-probe.ts");
     const output = await run(
       ["ip", "netns", "exec", namespace, process.execPath, "--import", "tsx", probe, tool, egress],
       { timeoutMs: 60_000 },

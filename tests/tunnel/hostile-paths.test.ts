@@ -1,14 +1,14 @@
 // A bought config on the paths buyers really use (issue 22, decision 093): a hop whose MTU is 1400
 // and which drops IP fragments and "fragmentation needed" (PPPoE, mobile, hotel networks), and a
-// hop that drops UDP 51820. Topology: tests/tunnel/hostile-network.ts.
+// hop that drops UDP 51820. Topology: tests/support/tunnel/hostile-network.ts.
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alternateConfig, buyConfig, confField, type Buyer } from "./buyer.ts";
-import { run, tunnelUnavailableReason, waitFor } from "./host.ts";
-import { ADDRESS, type HostileNetwork } from "./hostile-network.ts";
-import { HostileWorld } from "./hostile-world.ts";
-import type { VpnNode } from "./vpn-node.ts";
+import { alternateConfig, buyConfig, confField, type Buyer } from "../support/tunnel/buyer.ts";
+import { run, tunnelUnavailableReason, waitFor } from "../support/tunnel/host.ts";
+import { ADDRESS, type HostileNetwork } from "../support/tunnel/hostile-network.ts";
+import { HostileWorld } from "../support/tunnel/hostile-world.ts";
+import type { VpnNode } from "../support/tunnel/vpn-node.ts";
 
 const reason = tunnelUnavailableReason(["curl"]);
 const mustRun = process.env.CI === "true";

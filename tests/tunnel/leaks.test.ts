@@ -1,16 +1,16 @@
 // Nothing of a bought config's traffic leaves outside the tunnel (issue 22, decision 093): DNS
 // goes to the node's own resolver, which answers the tunnel only; peers reach nothing else of the
 // node; on a node without IPv6 egress, IPv6 is refused at once instead of timing out. Topology:
-// tests/tunnel/hostile-network.ts.
+// tests/support/tunnel/hostile-network.ts.
 import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buyConfig, confField, type Buyer } from "./buyer.ts";
-import { inNs, run, runStatus, tunnelUnavailableReason, waitFor } from "./host.ts";
-import { ADDRESS, type HostileNetwork } from "./hostile-network.ts";
-import { HostileWorld } from "./hostile-world.ts";
-import type { VpnNode } from "./vpn-node.ts";
+import { buyConfig, confField, type Buyer } from "../support/tunnel/buyer.ts";
+import { inNs, run, runStatus, tunnelUnavailableReason, waitFor } from "../support/tunnel/host.ts";
+import { ADDRESS, type HostileNetwork } from "../support/tunnel/hostile-network.ts";
+import { HostileWorld } from "../support/tunnel/hostile-world.ts";
+import type { VpnNode } from "../support/tunnel/vpn-node.ts";
 
 const reason = tunnelUnavailableReason(["curl", "dig"]);
 const mustRun = process.env.CI === "true";

@@ -25,7 +25,7 @@ import {
   runAll,
   tunnelUnavailableReason,
   waitFor,
-} from "./host.ts";
+} from "../support/tunnel/host.ts";
 
 const reason = tunnelUnavailableReason();
 const mustRun = process.env.CI === "true";
@@ -99,7 +99,7 @@ describe.skipIf(reason !== null && !mustRun)("node setup behind NAT and uninstal
       await run(["ip", "netns", "add", name]);
       await run(inNs(name, ["ip", "link", "set", "lo", "up"]));
     }
-    // setup starts a resolver: the node's own, not the machine's (tests/tunnel/host.ts).
+    // setup starts a resolver: the node's own, not the machine's (tests/support/tunnel/host.ts).
     await giveNodeItsOwnUnbound(ns.node, path.join(workDir, "unbound"));
     await run([
       "ip",

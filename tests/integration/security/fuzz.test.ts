@@ -1,0 +1,179 @@
+// Issue 25: generated hostile input (fast-check) to every POST endpoint of the route table, public
+// and authenticated: JSON bodies, form bodies and query strings holding NUL, unpaired surrogates,
+// huge numbers, deep nesting, wrong types and 10,000-character strings. Not one answer may be a
+// 5xx, and a refused request (4xx) changes no row. The endpoints are the route table's routes
+// whose module has an action, so an endpoint added later is fuzzed without anyone listing it.
+import path from "node:path";
+import fc from "fast-check";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import routeConfig from "#app/routes.ts";
+import { queryRows } from "#server/db/client.ts";
+import { rotateNodeToken } from "#server/domain/vpn/servers.ts";
+import { createTestApp, type TestApp } from "../../support/app.ts";
+import { buy, signedInCustomer } from "../../support/account.ts";
+import { databaseKinds } from "../../support/database.ts";
+import { startCheckout } from "../../support/purchase.ts";
+import { tableDigests } from "../../support/table-digest.ts";
+import { addTestVpnServer } from "../../support/vpn.ts";
+import { adminToken } from "../../support/vpn-admin.ts";
+import { arbitraries, BASE_BODIES, type Fixture } from "../../support/fuzz-inputs.ts";
+import { createAccount, STAFF_EMAIL } from "../../support/staff.ts";
+
+/** Generated requests per endpoint and kind of input: enough to find a 500, few enough for the suite. */
+const RUNS = { json: 20, query: 4, form: 10 };
+/** One seed per run, printed with any failure, so a failing input can be generated again. */
+const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
+
+interface RouteEntry {
+  path?: string;
+  file: string;
+  children?: RouteEntry[];
+}
+const flatten = (entries: readonly RouteEntry[]): RouteEntry[] =>
+  entries.flatMap((entry) => [entry, ...flatten(entry.children ?? [])]);
+
+/** better-auth's routes behind the two splat routes (the staff and the customer instance). */
+const SPLATS: Record<string, string[]> = {
+  "/api/auth/*": [
+    "/api/auth/sign-up/email",
+    "/api/auth/sign-in/email",
+    "/api/auth/send-verification-email",
+    "/api/auth/confirm-email",
+    "/api/auth/request-password-reset",
+    "/api/auth/reset-password",
+    "/api/auth/two-factor/enable",
+    "/api/auth/two-factor/verify-totp",
+    "/api/auth/two-factor/verify-backup-code",
+    "/api/auth/change-password",
+    "/api/auth/update-user",
+    "/api/auth/sign-out",
+  ],
+  "/api/account/auth/*": ["/api/account/auth/sign-in/magic-link", "/api/account/auth/sign-out"],
+};
+
+/** Every route with an action, as concrete POST targets, sign-outs last (they end the fuzzer's own sessions). */
+async function postEndpoints(sessionId: string): Promise<string[]> {
+  const targets: string[] = [];
+  for (const route of flatten(routeConfig as RouteEntry[])) {
+    if (route.path === undefined || route.path === "*") continue;
+    const module = (await import(
+      /* @vite-ignore */ path.resolve(import.meta.dirname, "../../../app", route.file)
+    )) as {
+      action?: unknown;
+    };
+    if (typeof module.action !== "function") continue;
+    const pattern = `/${route.path}`;
+    targets.push(...(SPLATS[pattern] ?? [pattern.replace(/:[A-Za-z]+/g, sessionId)]));
+  }
+  return targets.sort((a, b) => Number(a.endsWith("/sign-out")) - Number(b.endsWith("/sign-out")));
+}
+
+describe.each(databaseKinds)("fuzzing every POST endpoint on %s", (kind) => {
+  let app: TestApp;
+  let endpoints: string[];
+  const headers = {} as Record<"admin" | "customer" | "node" | "vpnAdmin", Record<string, string>>;
+  let ids: string[];
+  let fixture: Fixture;
+
+  beforeAll(async () => {
+    app = await createTestApp({ kind });
+    headers.admin = { cookie: (await createAccount(app, STAFF_EMAIL)).cookie };
+    const paid = await buy(app, "pro-monthly", "fuzz-buyer@example.com");
+    headers.customer = { cookie: await signedInCustomer(app, "fuzz-buyer@example.com") };
+    const server = await addTestVpnServer(app.services.db, { name: "ng-fuzz-1", octet: 77 });
+    headers.node = {
+      authorization: `Bearer ${(await rotateNodeToken(app.services.db, server.name))!.nodeToken}`,
+    };
+    headers.vpnAdmin = { authorization: `Bearer ${await adminToken(app)}` };
+    const { sessionId: open } = await startCheckout(app, "unlock", "fuzz-open@example.com");
+    const [row] = await queryRows<{ subscriptionId: string; deviceId: string }>(
+      app.services.db,
+      sql`select s.id as "subscriptionId", d.id as "deviceId" from subscriptions s join devices d on d.subscription_id = s.id where s.checkout_session_id = ${paid}`,
+    );
+    ids = [paid, open, row!.subscriptionId, row!.deviceId, server.id, server.name, "fuzz-buyer@example.com"];
+    fixture = { sessionId: paid, subscriptionId: row!.subscriptionId, deviceId: row!.deviceId };
+    endpoints = await postEndpoints(open);
+  }, 180_000);
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const callerOf = (path: string): Record<string, string> => {
+    if (/^\/api\/(admin|blog-admin)\//.test(path) || path.startsWith("/api/auth/")) return headers.admin;
+    if (path.startsWith("/api/account/") || path === "/account") return headers.customer;
+    if (path === "/api/nodes/status") return headers.node;
+    if (path === "/api/nodes/servers") return headers.vpnAdmin;
+    return {};
+  };
+
+  it("derives the endpoints from the route table", () => {
+    expect(endpoints).toEqual(
+      expect.arrayContaining([
+        "/api/send-contact-email",
+        "/api/verify-payment",
+        "/api/admin/servers/add",
+        "/api/account/devices/move",
+        "/api/blog-admin/create",
+        "/api/nodes/status",
+        "/api/webhooks/stripe",
+        "/account",
+      ]),
+    );
+    expect(endpoints.some((path) => path.startsWith("/checkout/"))).toBe(true);
+  });
+
+  it("answers every generated JSON body, form body and query string with no 5xx, and a refused one changes no row", async () => {
+    const { json, form, query, mutated } = arbitraries(ids);
+    const failures: string[] = [];
+    const statuses = new Map<number, number>();
+    let digest = await tableDigests(app.services.db);
+    const send = async (path: string, init: RequestInit, label: string) => {
+      const response = await app.request(path, {
+        ...init,
+        headers: { origin: app.config.PUBLIC_URL, ...callerOf(path.split("?")[0]!), ...init.headers },
+      });
+      await response.arrayBuffer();
+      const after = await tableDigests(app.services.db);
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+      if (response.status >= 500) failures.push(`${response.status} ${label}`);
+      else if (response.status >= 400 && JSON.stringify(after) !== JSON.stringify(digest))
+        failures.push(`${response.status} changed rows: ${label}`);
+      digest = after;
+      return response.status;
+    };
+    for (const path of endpoints) {
+      const isPage = !path.startsWith("/api/");
+      const base = BASE_BODIES[path]?.(fixture);
+      const bodies = base
+        ? fc.sample(fc.oneof(json, mutated(base)), { numRuns: RUNS.json * 2, seed: SEED })
+        : fc.sample(json, { numRuns: RUNS.json, seed: SEED });
+      for (const body of bodies)
+        await send(
+          path,
+          { method: "POST", headers: { "content-type": "application/json" }, body },
+          `${path} json ${body.slice(0, 120)}`,
+        );
+      for (const search of fc.sample(query, { numRuns: RUNS.query, seed: SEED }))
+        await send(
+          `${path}?${search}`,
+          { method: "POST", headers: { "content-type": "application/json" }, body: "{}" },
+          `${path}?${search.slice(0, 120)}`,
+        );
+      if (!isPage) continue;
+      for (const body of fc.sample(form, { numRuns: RUNS.form, seed: SEED }))
+        await send(
+          path,
+          { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body },
+          `${path} form ${body.slice(0, 120)}`,
+        );
+    }
+    expect(failures, `FUZZ_SEED=${SEED}`).toEqual([]);
+    // The inputs reached the handlers: most are refused, some are taken.
+    const answered = [...statuses.values()].reduce((sum, count) => sum + count, 0);
+    expect(answered).toBeGreaterThan(endpoints.length * (RUNS.json + RUNS.query));
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(0);
+    expect([...statuses.keys()].some((status) => status < 300)).toBe(true);
+    expect(app.log.text).not.toContain("unexpected API error");
+  }, 900_000);
+});

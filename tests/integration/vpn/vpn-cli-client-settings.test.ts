@@ -1,0 +1,76 @@
+// `npm run vpn -- set-mtu / set-ports / set-dns` as an operator types them (issue 22, decision 090):
+// the real command line against a running server, its words for each change, and a bad value
+// refused before anything is sent.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { vpnServers } from "#server/db/schema/index.ts";
+import { startTestServer, type TestServer } from "../../support/app.ts";
+import { addTestVpnServer } from "../../support/vpn.ts";
+
+describe("the `npm run vpn` client-settings commands", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ backgroundJobs: false });
+    await addTestVpnServer(server.services.db, { name: "ng-cli-settings", octet: 62 });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** Runs the command line with the server's DATA_DIR (its admin token) and address. */
+  const vpn = (...args: string[]) =>
+    promisify(execFile)(
+      process.execPath,
+      ["--import", "tsx", "scripts/vpn.ts", ...args, "--url", server.url],
+      {
+        env: { ...process.env, DATA_DIR: server.dataDir, LOG_LEVEL: "warn" },
+        timeout: 60_000,
+      },
+    ).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+  const row = async () =>
+    (await server.services.db.select().from(vpnServers).where(eq(vpnServers.name, "ng-cli-settings")))[0]!;
+
+  it("sets the MTU, the alternate ports and the DNS, and lists them", async () => {
+    const mtu = await vpn("set-mtu", "ng-cli-settings", "1400");
+    expect(mtu).toMatchObject({ code: 0 });
+    expect(mtu.stdout).toContain("VPN server ng-cli-settings gives its clients MTU 1400.");
+    const ports = await vpn("set-ports", "ng-cli-settings", "443,53");
+    expect(ports.stdout).toContain("accepts WireGuard on UDP 443, 53 besides its endpoint's port");
+    const dns = await vpn("set-dns", "ng-cli-settings", "9.9.9.9,2620:FE::FE");
+    expect(dns.stdout).toContain("configs name 9.9.9.9, 2620:fe::fe for DNS");
+    expect(await row()).toMatchObject({
+      clientMtu: 1400,
+      alternatePorts: [443, 53],
+      nodeResolver: false,
+      dns: "9.9.9.9, 2620:fe::fe",
+    });
+    const list = await vpn("list-servers");
+    expect(list.stdout).toMatch(
+      /ng-cli-settings .*MTU 1400 {2}also UDP 443,53 {2}DNS 9\.9\.9\.9, 2620:fe::fe/,
+    );
+    expect((await vpn("set-ports", "ng-cli-settings", "none")).code).toBe(0);
+    expect((await row()).alternatePorts).toEqual([]);
+  });
+
+  it("refuses a bad value before sending it, and a missing one with the usage", async () => {
+    const before = await row();
+    for (const args of [
+      ["set-mtu", "ng-cli-settings", "1500"],
+      ["set-ports", "ng-cli-settings", "443,abc"],
+      ["set-dns", "ng-cli-settings", "resolver.example"],
+    ]) {
+      const refused = await vpn(...args);
+      expect(refused.code, args.join(" ")).toBe(1);
+      expect(refused.stderr.length, args.join(" ")).toBeGreaterThan(0);
+    }
+    const missing = await vpn("set-mtu", "ng-cli-settings");
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("set-mtu needs the new value");
+    expect(await row()).toEqual(before);
+  });
+});
