@@ -1,5 +1,5 @@
 // The next step after `add-server` (or a token rotation): the node's `setup`, word for word as
-// docs/operating.md §5 gives it (tests/integration/operating-guide.test.ts holds them equal).
+// docs/operating.md §5 gives it (tests/integration/ops/operating-guide.test.ts holds them equal).
 
 export const AGENT_PATH = "/usr/local/lib/naijalink/naijalink-agent.mjs";
 export const TOKEN_FILE = "/etc/naijalink/node-token";
