@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import { setImmediate as nextTurnOfEventLoop } from "node:timers/promises";
 import { subscriptions } from "#server/db/schema/index.ts";
 import { awaitingConfiguration } from "#server/domain/vpn/configuration-pending.ts";
 import { deviceSummary, ensureFirstDevice } from "#server/domain/vpn/devices.ts";
@@ -25,9 +24,6 @@ export async function serveWaitingBuyers(
   let configsIssued = 0;
   try {
     for (const buyer of waiting) {
-      // PGlite answers on this event loop without I/O: without a turn between buyers, a run of 50
-      // fulfilments would hold back every request that arrived meanwhile (about a second).
-      await nextTurnOfEventLoop();
       const outcome = await services.db.transaction(async (tx): Promise<"issued" | "no-room" | "gone"> => {
         if (buyer.subscriptionId === null) {
           const subscription = (await fulfilCheckout(tx, services, buyer.checkoutSessionId, {}, now))
