@@ -23,13 +23,12 @@ import { StatementCounter, type StatementCount } from "./support/statement-count
 import { reportFigure, SHORT } from "./support/results.mjs";
 import { queryRows } from "#server/db/client.ts";
 import { checkoutSessions } from "#server/db/schema/index.ts";
-import { PGlite } from "@electric-sql/pglite";
 import fs from "node:fs/promises";
 import inspector from "node:inspector";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import os from "node:os";
 import path from "node:path";
-import { PGLITE_SETTINGS, wrapPglite, type DatabaseHandle } from "#server/db/client.ts";
+import { PGLITE_SETTINGS, PGliteTakingTurns, wrapPglite, type DatabaseHandle } from "#server/db/client.ts";
 import type { Config } from "#server/config.ts";
 import type { AppServices } from "#server/services.ts";
 import { benchPostgresUrl, postgresReachable } from "./support/postgres.ts";
@@ -131,7 +130,7 @@ interface ServerBundle {
 async function openDatabase(kind: DatabaseKind, dataDir: string, logger?: Logger): Promise<DatabaseHandle> {
   if (kind === "pglite") {
     // Where the app keeps it (server/db/client.ts): on disk under DATA_DIR, not in memory.
-    const client = new PGlite(path.join(dataDir, "pglite"), { postgresqlconf: PGLITE_SETTINGS });
+    const client = new PGliteTakingTurns(path.join(dataDir, "pglite"), { postgresqlconf: PGLITE_SETTINGS });
     await client.waitReady;
     return wrapPglite(client, logger);
   }

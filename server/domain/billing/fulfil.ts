@@ -5,11 +5,10 @@ import {
   checkoutSessions,
   subscriptions,
   type CheckoutSession,
-  type Device,
   type Subscription,
 } from "#server/db/schema/index.ts";
 import { queueReceiptEmail } from "#server/domain/mail/customer-emails.ts";
-import { ensureFirstDevice } from "#server/domain/vpn/devices.ts";
+import { ensureFirstDevice, type IssuedDevice } from "#server/domain/vpn/devices.ts";
 import { isUsable } from "#server/domain/vpn/usable.ts";
 import type { AppServices } from "#server/services.ts";
 import { applyPassCheckout } from "./pass-changes.ts";
@@ -82,13 +81,15 @@ export async function fulfilCheckout(
   const firstDevice = await ensureFirstDevice(tx, services, subscription, {
     newSubscription: created !== undefined,
   });
-  return { subscription, newSubscriptionDevice: created ? firstDevice : undefined };
+  const issued =
+    created && firstDevice?.server ? { device: firstDevice.device, server: firstDevice.server } : undefined;
+  return { subscription, newSubscriptionDevice: issued };
 }
 
 export interface Fulfilment {
   subscription: Subscription;
-  /** Slot 1 when this call created the subscription: then its one and only device. */
-  newSubscriptionDevice?: Device;
+  /** Slot 1 and its server when this call created the subscription: then its one and only device. */
+  newSubscriptionDevice?: IssuedDevice;
 }
 
 async function findSession(tx: Transaction, id: string): Promise<CheckoutSession | undefined> {

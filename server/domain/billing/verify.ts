@@ -1,12 +1,11 @@
-import crypto from "node:crypto";
 import type { PlanType } from "#app/lib/plans.ts";
 import { eq } from "drizzle-orm";
 import {
   checkoutSessions,
   subscriptions,
-  type CheckoutSession,
   type Device,
   type Subscription,
+  type VpnServer,
 } from "#server/db/schema/index.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
 import { configLinksOf, type ConfigLinks } from "#server/domain/vpn/config-downloads.ts";
@@ -16,20 +15,19 @@ import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import { rateLimited } from "#server/domain/errors.ts";
 import { consumeRateLimit } from "#server/domain/rate-limit.ts";
-import { hashToken } from "#server/secrets.ts";
-import { recordPayment } from "./checkout.ts";
 import {
   PaymentReversed,
   payingBrowserRequired,
-  paymentNeedsReview,
   paymentNotCompleted,
-  providerUnavailable,
   sessionNotFound,
   subscriptionEnded,
 } from "./errors.ts";
-import { fulfilCheckout, type BillingServices, type StripeReferences } from "./fulfil.ts";
+import { fulfilCheckout, type BillingServices } from "./fulfil.ts";
 import { reversalDates } from "./history.ts";
-import { receivedPayment, sessionState, stripeClient } from "./stripe-provider.ts";
+import { mayAddDevice, VERIFY_LIMITS, type VerifyCaller } from "./verify-caller.ts";
+import { confirmWithProvider } from "./verify-provider.ts";
+
+export { VERIFY_LIMITS, type VerifyCaller } from "./verify-caller.ts";
 
 export interface VerifiedPayment {
   success: true;
@@ -53,36 +51,14 @@ export interface VerifiedPayment {
   message: string;
 }
 
-/**
- * Per client only. There is no per-session limit (issue 25): anyone holding a session id could
- * spend it and block the buyer's success page; what it guarded (asking Stripe about one session)
- * has its own throttle, `stripeCheck`, which decides whether Stripe is asked, never whether the
- * caller is answered from the database.
- */
-export const VERIFY_LIMITS = {
-  /** Calls per minute from one client. */
-  windowMs: 60_000,
-  perClient: 60,
-  /** How often Stripe is asked about one unpaid session. */
-  stripeCheck: { limit: 1, windowMs: 5_000 },
-};
-
-/**
- * Who is asking: the client's address, the buyer cookie's token if the browser sent one, and the
- * address of the customer signed in at /account, if any (decision 067).
- */
-export interface VerifyCaller {
-  clientIp: string;
-  buyerToken: string | null;
-  customerEmail?: string | null;
-}
-
 interface Verification {
   subscription: Subscription;
   device: Device | undefined;
   activeDevices: number;
   shownDevices: Device[];
   mayClaimSlot: boolean;
+  /** Servers of shown devices already in hand (the one a device was just issued on): not read again. */
+  servers?: VpnServer[];
 }
 
 /**
@@ -148,17 +124,19 @@ export async function verifyPayment(
       if (newSubscriptionDevice && !input.newDevice)
         return {
           subscription,
-          device: newSubscriptionDevice,
+          device: newSubscriptionDevice.device,
           activeDevices: 1,
-          shownDevices: [newSubscriptionDevice],
+          shownDevices: [newSubscriptionDevice.device],
           mayClaimSlot: provesBuyer,
+          servers: [newSubscriptionDevice.server],
         };
-      const issued = input.newDevice ? (await issueDevice(tx, services, subscription)).device : undefined;
+      const issued = input.newDevice ? await issueDevice(tx, services, subscription) : undefined;
       const { firstDevice, liveDevices: activeDevices } = await deviceSummary(tx, subscription.id);
-      const device = issued ?? firstDevice;
+      const device = issued?.device ?? firstDevice;
       if (device?.revokedAt) throw subscriptionEnded("canceled");
       const shownDevices = await devicesShown(tx, subscription.id, firstDevice, provesBuyer);
-      return { subscription, device, activeDevices, shownDevices, mayClaimSlot: provesBuyer };
+      const servers = issued ? [issued.server] : [];
+      return { subscription, device, activeDevices, shownDevices, mayClaimSlot: provesBuyer, servers };
     },
   );
   services.mail.wake();
@@ -177,25 +155,6 @@ async function refuseReversed(executor: Executor, subscription: Subscription): P
 }
 
 /**
- * Whether the caller may claim another device slot on this session: it is the browser that paid
- * (its buyer cookie hashes to the one recorded at checkout), or the customer signed in with the
- * address the subscription was bought with (decision 067). Sessions from before buyer cookies
- * have no hash and pass only a signed-in owner.
- */
-function mayAddDevice(
-  session: CheckoutSession,
-  subscription: Subscription | null,
-  caller: VerifyCaller,
-): boolean {
-  const owner = (subscription?.customerEmail ?? session.customerEmail)?.toLowerCase();
-  if (caller.customerEmail && owner === caller.customerEmail.toLowerCase()) return true;
-  if (!caller.buyerToken || !session.buyerTokenHash) return false;
-  const presented = Buffer.from(hashToken(caller.buyerToken));
-  const recorded = Buffer.from(session.buyerTokenHash);
-  return presented.length === recorded.length && crypto.timingSafeEqual(presented, recorded);
-}
-
-/**
  * The devices a verification lists: all live ones for the browser that paid (a reload shows every
  * device it added), slot 1 alone otherwise — a forwarded link must not open the other slots.
  */
@@ -209,42 +168,9 @@ async function devicesShown(
   return firstDevice && !firstDevice.revokedAt ? [firstDevice] : [];
 }
 
-/**
- * A Stripe session whose webhook has not arrived yet: ask Stripe, and record the payment if it is
- * paid (at the catalogue price, else it needs review). Stripe is asked about one session at most
- * once per few seconds, however often the page polls.
- */
-async function confirmWithProvider(
-  services: BillingServices,
-  session: CheckoutSession,
-  now: Date,
-): Promise<StripeReferences> {
-  if (session.status === "amount_mismatch") throw paymentNeedsReview();
-  if (session.provider !== "stripe" || !services.config.STRIPE_SECRET_KEY) throw paymentNotCompleted();
-  const recentlyAsked = await consumeRateLimit(services.db, `stripe-session-check:${session.id}`, {
-    ...VERIFY_LIMITS.stripeCheck,
-    now: now.getTime(),
-  });
-  if (!recentlyAsked.allowed) throw paymentNotCompleted();
-  let state;
-  try {
-    state = sessionState(await (await stripeClient(services.config)).checkout.sessions.retrieve(session.id));
-  } catch (error) {
-    services.logger.error(
-      { err: error, sessionId: session.id },
-      "stripe: retrieving a checkout session failed",
-    );
-    throw providerUnavailable();
-  }
-  if (!state.paid) throw paymentNotCompleted();
-  const status = await recordPayment(services.db, services.logger, session, receivedPayment(state), now);
-  if (status === "amount_mismatch") throw paymentNeedsReview();
-  return { stripeCustomerId: state.customerId, stripeSubscriptionId: state.subscriptionId };
-}
-
 async function answer(
   services: BillingServices,
-  { subscription, device, activeDevices, shownDevices, mayClaimSlot }: Verification,
+  { subscription, device, activeDevices, shownDevices, mayClaimSlot, servers }: Verification,
 ): Promise<VerifiedPayment> {
   // Asked only when the answer matters: a buyer who may add and has a free slot.
   const roomForDevice =
@@ -259,7 +185,7 @@ async function answer(
     },
     downloadUrl: device ? downloadUrl(services, device) : null,
     configSlot: device?.slot ?? null,
-    devices: await configLinksOf(services, shownDevices),
+    devices: await configLinksOf(services, shownDevices, servers),
     mayClaimSlot,
     roomForDevice,
     message: device

@@ -36,14 +36,26 @@ function planPeriod(
   return { planName: planName(subscription), price, date };
 }
 
-export function formatAmount(cents: number, currency: string): string {
+/** One formatter per currency: building an Intl.NumberFormat costs more than a receipt's other work. */
+const currencyFormats = new Map<string, Intl.NumberFormat | null>();
+
+function currencyFormat(currency: string): Intl.NumberFormat | null {
+  let format = currencyFormats.get(currency);
+  if (format !== undefined) return format;
   try {
-    return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(
-      cents / 100,
-    );
+    format = new Intl.NumberFormat("en-US", { style: "currency", currency });
   } catch {
-    return `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
+    format = null;
   }
+  // Currencies come from the plan catalogue and Stripe: a handful; the bound only guards the map.
+  if (currencyFormats.size >= 64) currencyFormats.clear();
+  currencyFormats.set(currency, format);
+  return format;
+}
+
+export function formatAmount(cents: number, currency: string): string {
+  const code = currency.toUpperCase();
+  return currencyFormat(code)?.format(cents / 100) ?? `${(cents / 100).toFixed(2)} ${code}`;
 }
 
 /** Queues it when the customer has an address (replies go to support); null when nothing was queued. */

@@ -72,19 +72,32 @@ export interface ConfigLinks {
   alternate: AlternateOffer | null;
 }
 
-/** The links of these devices (live, so each has a server), in their order. */
+type ServerPorts = Pick<VpnServer, "id" | "alternatePorts">;
+
+/**
+ * The links of these devices (live, so each has a server), in their order. `known`: servers the
+ * caller holds already (the one a device was just issued on); only the others are read.
+ */
 export async function configLinksOf(
   deps: { db: Executor; sealer: Sealer; config: Pick<Config, "PUBLIC_URL"> },
   shown: readonly Device[],
+  known: readonly ServerPorts[] = [],
 ): Promise<ConfigLinks[]> {
-  const serverIds = [...new Set(shown.map((device) => device.vpnServerId).filter((id) => id !== null))];
+  const portsOf = new Map<string, ServerPorts>(known.map((server) => [server.id, server]));
+  const serverIds = [
+    ...new Set(
+      shown.flatMap((device) =>
+        device.vpnServerId && !portsOf.has(device.vpnServerId) ? [device.vpnServerId] : [],
+      ),
+    ),
+  ];
   const servers = serverIds.length
     ? await deps.db
         .select({ id: vpnServers.id, alternatePorts: vpnServers.alternatePorts })
         .from(vpnServers)
         .where(inArray(vpnServers.id, serverIds))
     : [];
-  const portsOf = new Map(servers.map((server) => [server.id, server]));
+  for (const server of servers) portsOf.set(server.id, server);
   return shown.map((device) => {
     const link = downloadUrl(deps, device);
     const server = device.vpnServerId ? portsOf.get(device.vpnServerId) : undefined;

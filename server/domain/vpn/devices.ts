@@ -119,21 +119,22 @@ async function issueOnLockedSubscription(
  *
  * `newSubscription`: the caller inserted the subscription in this same transaction, so no other
  * transaction can see it or give it a device; the lock and the look for slot 1 are skipped.
+ * `server` is there when this call issued the device.
  */
 export async function ensureFirstDevice(
   tx: Transaction,
   services: VpnServices,
   subscription: DeviceOwner & Pick<Subscription, "deviceLimit">,
   options: { newSubscription?: boolean } = {},
-): Promise<Device | undefined> {
+): Promise<{ device: Device; server?: VpnServer } | undefined> {
   let deviceLimit = subscription.deviceLimit;
   if (!options.newSubscription) {
     deviceLimit = await lockSubscription(tx, subscription.id);
     const { firstDevice: existing } = await deviceSummary(tx, subscription.id);
-    if (existing) return existing;
+    if (existing) return { device: existing };
   }
   try {
-    return (await issueOnLockedSubscription(tx, services, subscription, deviceLimit)).device;
+    return await issueOnLockedSubscription(tx, services, subscription, deviceLimit);
   } catch (error) {
     if (!(error instanceof NoVpnServerAvailable || error instanceof AddressPoolExhausted)) throw error;
     services.logger.error(

@@ -1,0 +1,166 @@
+import { eq } from "drizzle-orm";
+import type Stripe from "stripe";
+import type { Transaction } from "#server/db/client.ts";
+import { subscriptions } from "#server/db/schema/index.ts";
+import { queueCancelledEmail, queuePeriodEmail } from "#server/domain/mail/customer-emails.ts";
+import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
+import { isPaidUp } from "#server/domain/vpn/usable.ts";
+import { findCheckoutSession, recordPayment } from "./checkout.ts";
+import { fulfilCheckout, type BillingServices } from "./fulfil.ts";
+import { disputeCharge, refundCharge, type DisputedCharge } from "./reversals.ts";
+import { applyStripePlanChange } from "./plan-change-effects.ts";
+import { receivedPayment, sessionState, stripeIdOf, subscriptionChangesFrom } from "./stripe-provider.ts";
+
+// What each Stripe event the webhook accepts changes, inside the transaction that records the
+// event's id (webhook.ts verifies the signature and keeps replays out).
+
+/** The events `applyEvent` acts on: the Stripe webhook endpoint must send these (`npm run doctor` checks it). */
+export const WEBHOOK_EVENTS = [
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+  "invoice.paid",
+  "invoice.payment_failed",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+  "charge.refunded",
+  "charge.dispute.created",
+] as const;
+
+export async function applyEvent(
+  tx: Transaction,
+  services: BillingServices,
+  event: Stripe.Event,
+  disputed: DisputedCharge | undefined,
+): Promise<void> {
+  const now = new Date();
+  switch (event.type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded": {
+      const session = event.data.object;
+      const state = sessionState(session);
+      if (!state.paid) return;
+      const recorded = await findCheckoutSession(tx, session.id);
+      if (!recorded) {
+        services.logger.warn(
+          { sessionId: session.id },
+          "stripe webhook for a checkout session we did not create",
+        );
+        return;
+      }
+      await recordPayment(tx, services.logger, recorded, receivedPayment(state), now);
+      await fulfilCheckout(
+        tx,
+        services,
+        session.id,
+        {
+          stripeCustomerId: state.customerId,
+          stripeSubscriptionId: state.subscriptionId,
+        },
+        now,
+      );
+      return;
+    }
+    case "invoice.paid": {
+      const invoice = event.data.object;
+      const subscription = await byStripeSubscription(tx, invoiceSubscriptionId(invoice));
+      // A renewal extends a paid-up subscription; a refunded or cancelled one stays ended.
+      if (!subscription || !isPaidUp(subscription.status)) {
+        if (subscription)
+          services.logger.warn(
+            { subscriptionId: subscription.id, status: subscription.status, eventId: event.id },
+            "stripe invoice.paid for an ended subscription; left ended",
+          );
+        return;
+      }
+      const periodEnd = Math.max(0, ...invoice.lines.data.map((line) => line.period?.end ?? 0));
+      const paidUntil = periodEnd ? new Date(periodEnd * 1000) : undefined;
+      await tx
+        .update(subscriptions)
+        .set({
+          status: "active",
+          ...(paidUntil && paidUntil > subscription.expiresAt ? { expiresAt: paidUntil } : {}),
+          updatedAt: now,
+        })
+        .where(eq(subscriptions.id, subscription.id));
+      return;
+    }
+    case "invoice.payment_failed": {
+      const subscription = await byStripeSubscription(tx, invoiceSubscriptionId(event.data.object));
+      // Stripe retries a failed renewal several times; the customer hears of it once, when it falls due.
+      if (!subscription || subscription.status !== "active") return;
+      await tx
+        .update(subscriptions)
+        .set({ status: "past_due", updatedAt: now })
+        .where(eq(subscriptions.id, subscription.id));
+      await queuePeriodEmail(tx, services, subscription, "payment-failed");
+      return;
+    }
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted": {
+      const remote = event.data.object;
+      const subscription = await byStripeSubscription(tx, remote.id);
+      if (!subscription) return;
+      const ended = event.type === "customer.subscription.deleted" || remote.status === "canceled";
+      // A refunded or disputed subscription stays so: Stripe keeps (or cancels) its own record of it.
+      const paidUp = isPaidUp(subscription.status);
+      if (ended) {
+        const endedAt = subscription.expiresAt < now ? subscription.expiresAt : now;
+        // Devices first: revoking locks their server's row, then its peer-version row, the order device
+        // issuing takes them in; the status change after it logs peer changes (that row) again.
+        await revokeSubscriptionDevices(tx, [subscription.id], now);
+        await tx
+          .update(subscriptions)
+          .set({
+            status: paidUp ? "canceled" : subscription.status,
+            cancelAtPeriodEnd: false,
+            expiresAt: endedAt,
+            updatedAt: now,
+          })
+          .where(eq(subscriptions.id, subscription.id));
+        // Told of the cancellation when it was asked for at period end, the customer now hears it ended.
+        const endedSubscription = { ...subscription, expiresAt: endedAt };
+        if (paidUp && subscription.cancelAtPeriodEnd)
+          await queuePeriodEmail(tx, services, endedSubscription, "subscription-expired");
+        else if (paidUp) await queueCancelledEmail(tx, services, endedSubscription, now);
+        return;
+      }
+      if (!paidUp) return;
+      const changes = subscriptionChangesFrom(subscription, remote);
+      await tx
+        .update(subscriptions)
+        .set({ ...changes, updatedAt: now })
+        .where(eq(subscriptions.id, subscription.id));
+      await applyStripePlanChange(tx, services, { ...subscription, ...changes }, remote, now);
+      if (changes.cancelAtPeriodEnd && !subscription.cancelAtPeriodEnd)
+        await queueCancelledEmail(tx, services, { ...subscription, ...changes }, now);
+      if (!changes.cancelAtPeriodEnd && subscription.cancelAtPeriodEnd)
+        await queuePeriodEmail(tx, services, { ...subscription, ...changes }, "subscription-resumed");
+      return;
+    }
+    case "charge.refunded":
+      await refundCharge(tx, services, event.data.object, now);
+      return;
+    case "charge.dispute.created":
+      await disputeCharge(tx, services, event.data.object, disputed!, now);
+      return;
+    default:
+      return;
+  }
+}
+
+function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {
+  const fromParent = stripeIdOf(invoice.parent?.subscription_details?.subscription);
+  // Older API versions put it on the invoice itself.
+  const legacy = (invoice as unknown as { subscription?: string | { id: string } | null }).subscription;
+  return fromParent ?? stripeIdOf(legacy);
+}
+
+async function byStripeSubscription(tx: Transaction, stripeSubscriptionId: string | null) {
+  if (!stripeSubscriptionId) return undefined;
+  const [row] = await tx
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.stripeSubscriptionId, stripeSubscriptionId))
+    .for("update");
+  return row;
+}
