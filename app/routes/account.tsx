@@ -123,6 +123,13 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         </Form>
       </div>
       <ChangeNotice />
+      {actionData && "ok" in actionData ? (
+        // After a post without JavaScript; the form that was sent says it too, where it is shown.
+        <div role="alert" className={NOTICE_CLASS.alert} data-testid="account-refusal">
+          <p className="font-semibold">{actionData.error}</p>
+          <p>{actionData.message}</p>
+        </div>
+      ) : null}
       {subscriptions.length === 0 ? (
         <p className="text-muted-foreground">
           There is no plan for this address yet.{" "}

@@ -176,14 +176,30 @@ export async function accountChange(request: Request, context: AppLoadContext, f
 
 /** The posted form, or a refusal: a body too large for any of the page's forms, or not a form. */
 export async function readAccountForm(request: Request): Promise<FormData | ApiError> {
-  if (Number(request.headers.get("content-length") ?? "0") > DEFAULT_BODY_LIMIT_BYTES)
-    return new ApiError(413, "Payload too large", "The form is too large.");
-  try {
-    return await request.formData();
-  } catch {
-    return new ApiError(415, "Unsupported media type", "Send the form as a form.");
+  const tooLarge = new ApiError(413, "Payload too large", "The form is too large.");
+  if (Number(request.headers.get("content-length") ?? "0") > DEFAULT_BODY_LIMIT_BYTES) return tooLarge;
+  const contentType = request.headers.get("content-type") ?? "";
+  if (/^multipart\/form-data\b/i.test(contentType)) return request.formData().catch(() => badForm);
+  if (!/^application\/x-www-form-urlencoded\b/i.test(contentType)) return badForm;
+  // A body without a length (chunked) is read up to the limit, not whole.
+  let size = 0;
+  const chunks: Uint8Array[] = [];
+  const reader = request.body?.getReader();
+  for (let chunk = await reader?.read(); reader && chunk && !chunk.done; chunk = await reader.read()) {
+    size += chunk.value.byteLength;
+    if (size > DEFAULT_BODY_LIMIT_BYTES) {
+      await reader.cancel();
+      return tooLarge;
+    }
+    chunks.push(chunk.value);
   }
+  const form = new FormData();
+  for (const [name, value] of new URLSearchParams(Buffer.concat(chunks).toString("utf8")))
+    form.append(name, value);
+  return form;
 }
+
+const badForm = new ApiError(415, "Unsupported media type", "Send the form as a form.");
 
 export const refusalOf = (error: ApiError) => refusal(error, {});
 
