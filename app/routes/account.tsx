@@ -1,5 +1,12 @@
 import { LogOut } from "lucide-react";
-import { data, Form, Link, redirect, useRouteLoaderData } from "react-router";
+import {
+  data,
+  Form,
+  Link,
+  redirect,
+  useRouteLoaderData,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
 import {
   ConfirmSignInCard,
   SignInCard,
@@ -86,6 +93,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data<SignInState>({ state: "form", email, error: result.message }, { status: 429 });
   return data<SignInState>({ state: "sent", email: parsed.data.email });
 }
+
+/** After a refused change too: it may have been refused because the page was out of date. */
+export const shouldRevalidate = ({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) =>
+  formMethod?.toUpperCase() === "POST" || defaultShouldRevalidate;
 
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   if (!loaderData.signedIn) {
