@@ -1,15 +1,25 @@
 import { LogOut } from "lucide-react";
-import { data, Form, Link, redirect, useRevalidator } from "react-router";
+import {
+  data,
+  Form,
+  Link,
+  redirect,
+  useRouteLoaderData,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
 import {
   ConfirmSignInCard,
   SignInCard,
   type ConfirmSignIn,
   type SignInState,
 } from "#app/components/account/sign-in-card.tsx";
+import { useHydrated } from "#app/components/account/account-form.tsx";
 import { SubscriptionCard } from "#app/components/account/subscription-card.tsx";
 import { PageHero } from "#app/components/page-hero.tsx";
 import { Button } from "#app/components/ui/button.tsx";
+import type { Flash } from "#app/lib/flash.ts";
 import { pageMeta } from "#app/lib/meta.ts";
+import { NOTICE_CLASS, noticeRole } from "#app/lib/notice.ts";
 import { listAccount } from "#server/domain/account/account.ts";
 import { ACCOUNT_PAGE, customerOf, SIGN_IN_VERIFY_PATH } from "#server/domain/account/customer-auth.ts";
 import {
@@ -18,7 +28,9 @@ import {
   signInLinkSchema,
   signOutCustomer,
 } from "#server/domain/account/sign-in.ts";
+import { ApiError } from "#server/http/api.ts";
 import type { Route } from "./+types/account";
+import { accountChange, planChangeView, readAccountForm, refusalOf } from "./account/changes.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
   ...pageMeta(
@@ -45,6 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     signedIn: true as const,
     email: customer.email,
     subscriptions: await listAccount(services, customer, now),
+    planChange: await planChangeView(context, customer, query),
     now: now.toISOString(),
   };
 }
@@ -58,13 +71,16 @@ function confirmSignIn(token: string | null): ConfirmSignIn | null {
   };
 }
 
-/** The signed-out form asks for a link; the signed-in page signs out. */
+/** The signed-out form asks for a link; the signed-in page signs out or changes the account. */
 export async function action({ request, context }: Route.ActionArgs) {
   const { customerAuth } = context.services;
-  const form = await request.formData();
-  if (form.get("intent") === "sign-out") {
+  const form = await readAccountForm(request);
+  if (form instanceof ApiError) return refusalOf(form);
+  const intent = form.get("intent");
+  if (intent === "sign-out") {
     throw redirect("/account", { headers: await signOutCustomer(customerAuth, request) });
   }
+  if (intent !== null && intent !== "sign-in") return accountChange(request, context, form);
   const email = String(form.get("email") ?? "").trim();
   const parsed = signInLinkSchema.safeParse({ email });
   if (!parsed.success)
@@ -78,8 +94,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data<SignInState>({ state: "sent", email: parsed.data.email });
 }
 
+/** After a refused change too: it may have been refused because the page was out of date. */
+export const shouldRevalidate = ({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) =>
+  formMethod?.toUpperCase() === "POST" || defaultShouldRevalidate;
+
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
-  const revalidator = useRevalidator();
   if (!loaderData.signedIn) {
     return (
       <>
@@ -87,16 +106,17 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           <p>Your plans, renewal dates and devices, in one place.</p>
         </PageHero>
         <section aria-label="Sign in" className="px-4 pb-16">
+          <ChangeNotice />
           {loaderData.confirm && !actionData ? (
             <ConfirmSignInCard confirm={loaderData.confirm} />
           ) : (
-            <SignInCard view={actionData ?? { state: "form" }} linkFailed={loaderData.linkFailed} />
+            <SignInCard view={signInState(actionData)} linkFailed={loaderData.linkFailed} />
           )}
         </section>
       </>
     );
   }
-  const { email, subscriptions, now } = loaderData;
+  const { email, subscriptions, planChange, now } = loaderData;
   return (
     <section className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-12">
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -113,6 +133,14 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           </Button>
         </Form>
       </div>
+      <ChangeNotice />
+      {actionData && "ok" in actionData ? (
+        // After a post without JavaScript; the form that was sent says it too, where it is shown.
+        <div role="alert" className={NOTICE_CLASS.alert} data-testid="account-refusal">
+          <p className="font-semibold">{actionData.error}</p>
+          <p>{actionData.message}</p>
+        </div>
+      ) : null}
       {subscriptions.length === 0 ? (
         <p className="text-muted-foreground">
           There is no plan for this address yet.{" "}
@@ -127,7 +155,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             key={subscription.id}
             subscription={subscription}
             now={now}
-            onChanged={() => void revalidator.revalidate()}
+            planChange={planChange?.subscriptionId === subscription.id ? planChange : null}
           />
         ))
       )}
@@ -142,5 +170,27 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         </Link>
       </p>
     </section>
+  );
+}
+
+/** The sign-in form's own answer (not a refusal of a signed-in change, which its form shows). */
+function signInState(actionData: Route.ComponentProps["actionData"]): SignInState {
+  return actionData && "state" in actionData ? actionData : { state: "form" };
+}
+
+/**
+ * What a change's redirect left for this page, before (or without) JavaScript; once the page
+ * runs, the root's toast says it instead.
+ */
+function ChangeNotice() {
+  const flash = useRouteLoaderData<{ flash: Flash | null }>("root")?.flash;
+  const hydrated = useHydrated();
+  if (!flash || hydrated) return null;
+  const role = noticeRole(flash);
+  return (
+    <div role={role} className={NOTICE_CLASS[role]} data-testid="account-notice">
+      <p className="font-semibold">{flash.title}</p>
+      {flash.description ? <p>{flash.description}</p> : null}
+    </div>
   );
 }

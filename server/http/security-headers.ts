@@ -67,6 +67,10 @@ export function withSecurityHeaders(
     contentSecurityPolicy: false,
     crossOriginEmbedderPolicy: false,
     hsts: options.https,
+    // Not helmet's no-referrer: under it Chromium posts a form with `Origin: null`, which React
+    // Router's check of a page action's origin refuses (400), so no form worked without JavaScript.
+    // Other sites still get no referrer.
+    referrerPolicy: { policy: "same-origin" },
   });
   const defaultPolicy = contentSecurityPolicy(options);
   // Helmet only sets headers and hands the request on synchronously.

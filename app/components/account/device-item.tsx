@@ -1,6 +1,6 @@
 import { Download, KeyRound, MapPin, Pencil, Trash2 } from "lucide-react";
-import { useState, type FormEvent } from "react";
-import { toast } from "sonner";
+import { useState } from "react";
+import { useRevalidator, useSearchParams } from "react-router";
 import {
   AlternatePortOffer,
   ConfigQrCode,
@@ -8,65 +8,38 @@ import {
   saveConfig,
 } from "#app/components/purchase/config-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Input, Label } from "#app/components/ui/input.tsx";
 import { configFileName } from "#app/lib/config-file-name.ts";
 import { formatLongDate } from "#app/lib/format.ts";
 import { regionLabel } from "#app/lib/locations.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import type { AccountDevice } from "#server/domain/account/account.ts";
-import { accountCall } from "./account-api.ts";
+import { ConfirmDeviceChange, StepButton } from "./account-form.tsx";
 import { MoveDeviceForm } from "./move-device-form.tsx";
+import { RenameDeviceForm } from "./rename-device-form.tsx";
 import { connectionLabel } from "./time.ts";
 import { transferDetail, transferLabel } from "./transfer.ts";
 
-type Mode = "view" | "rename" | "revoke" | "rekey" | "move";
+const STEPS = ["rename", "revoke", "rekey", "move"] as const;
+type Step = (typeof STEPS)[number];
+
+/** The step of this device the address opens (`?device=<id>&step=…`), if any. */
+function stepOf(params: URLSearchParams, deviceId: string): Step | null {
+  if (params.get("device") !== deviceId) return null;
+  return STEPS.find((step) => step === params.get("step")) ?? null;
+}
 
 /** One live device: its details and what its owner may do with it. */
-export function DeviceItem({
-  device,
-  now,
-  usable,
-  onChanged,
-}: {
-  device: AccountDevice;
-  now: string;
-  usable: boolean;
-  onChanged: () => void;
-}) {
+export function DeviceItem({ device, now, usable }: { device: AccountDevice; now: string; usable: boolean }) {
   const { brandName } = usePublicConfig();
-  const [mode, setMode] = useState<Mode>("view");
+  const revalidator = useRevalidator();
+  const [params] = useSearchParams();
   const [showQr, setShowQr] = useState(false);
-  const [busy, setBusy] = useState(false);
-  /** Where it was just moved: the page says so, with what to do next, until it is reloaded. */
-  const [movedTo, setMovedTo] = useState<string | null>(null);
+  const step = stepOf(params, device.id);
+  // Where it was just moved (the move's redirect says which device): what to do next.
+  const movedTo =
+    params.get("moved") === device.id && device.server ? regionLabel(device.server.region) : null;
   const fileName = configFileName(brandName, device.slot);
-  const nameFieldId = `device-name-${device.id}`;
-
-  async function run(path: string, body: unknown, success: string) {
-    setBusy(true);
-    const result = await accountCall(path, body);
-    setBusy(false);
-    if (!result.ok) {
-      toast.error(result.error ?? "Something went wrong", { description: result.message });
-      return false;
-    }
-    toast.success(success);
-    setMode("view");
-    setShowQr(false);
-    onChanged();
-    return true;
-  }
-
-  async function move(region: string) {
-    if (await run("devices/move", { deviceId: device.id, region }, `Device moved to ${regionLabel(region)}`))
-      setMovedTo(regionLabel(region));
-  }
-
-  async function rename(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const name = String(new FormData(event.currentTarget).get("name") ?? "");
-    await run("devices/rename", { deviceId: device.id, name }, "Device renamed");
-  }
+  const opens = (next: Step) => ({ device: device.id, step: next });
 
   return (
     <li className="flex flex-col gap-3 rounded-lg border p-4" data-testid={`device-${device.slot}`}>
@@ -97,29 +70,7 @@ export function DeviceItem({
         ) : null}
       </dl>
 
-      {mode === "rename" ? (
-        <form className="flex flex-col gap-2 sm:flex-row sm:items-end" onSubmit={rename}>
-          <div className="flex flex-1 flex-col gap-1">
-            <Label htmlFor={nameFieldId}>Device name</Label>
-            <Input
-              id={nameFieldId}
-              name="name"
-              defaultValue={device.name}
-              maxLength={40}
-              required
-              autoFocus
-            />
-          </div>
-          <div className="flex gap-2">
-            <Button type="submit" disabled={busy}>
-              Save
-            </Button>
-            <Button type="button" variant="outline" onClick={() => setMode("view")}>
-              Cancel
-            </Button>
-          </div>
-        </form>
-      ) : null}
+      {step === "rename" ? <RenameDeviceForm device={device} /> : null}
 
       {device.configOutdated && !movedTo ? (
         <p
@@ -139,35 +90,29 @@ export function DeviceItem({
         </p>
       ) : null}
 
-      {mode === "move" ? (
-        <MoveDeviceForm device={device} busy={busy} onMove={move} onCancel={() => setMode("view")} />
-      ) : null}
+      {step === "move" ? <MoveDeviceForm device={device} /> : null}
 
-      {mode === "revoke" ? (
+      {step === "revoke" ? (
         <ConfirmDeviceChange
+          intent="revoke-device"
+          deviceId={device.id}
           question={`Revoke ${device.name}? Its config stops working and its slot becomes free for another device.`}
           confirmLabel="Revoke device"
           cancelLabel="Keep it"
-          busy={busy}
-          onConfirm={() => run("devices/revoke", { deviceId: device.id }, "Device revoked")}
-          onCancel={() => setMode("view")}
         />
       ) : null}
 
-      {mode === "rekey" ? (
+      {step === "rekey" ? (
         <ConfirmDeviceChange
+          intent="new-keys"
+          deviceId={device.id}
           question={`New keys for ${device.name}? Its current config stops working at once: afterwards, download the new config and import it in WireGuard in place of the old one.`}
           confirmLabel="Make new keys"
           cancelLabel="Keep current keys"
-          busy={busy}
-          onConfirm={() =>
-            run("devices/new-keys", { deviceId: device.id }, "New keys ready: download the new config")
-          }
-          onCancel={() => setMode("view")}
         />
       ) : null}
 
-      {mode === "view" ? (
+      {step === null ? (
         <div className="flex flex-wrap gap-2">
           {usable ? (
             <>
@@ -175,7 +120,8 @@ export function DeviceItem({
                 size="sm"
                 onClick={async () => {
                   // A fresh copy is current: the page's note about new settings goes away.
-                  if ((await saveConfig(device.downloadUrl, fileName)) && device.configOutdated) onChanged();
+                  if ((await saveConfig(device.downloadUrl, fileName)) && device.configOutdated)
+                    void revalidator.revalidate();
                 }}
               >
                 <Download aria-hidden="true" />
@@ -184,68 +130,34 @@ export function DeviceItem({
               <QrCodeToggle size="sm" shown={showQr} onToggle={() => setShowQr((shown) => !shown)} />
             </>
           ) : null}
-          <Button size="sm" variant="outline" onClick={() => setMode("rename")}>
+          <StepButton size="sm" fields={opens("rename")}>
             <Pencil aria-hidden="true" />
             Rename
-          </Button>
+          </StepButton>
           {usable ? (
-            <Button size="sm" variant="outline" onClick={() => setMode("rekey")}>
+            <StepButton size="sm" fields={opens("rekey")}>
               <KeyRound aria-hidden="true" />
               New keys
-            </Button>
+            </StepButton>
           ) : null}
           {usable && device.moveRegions.length > 0 ? (
-            <Button size="sm" variant="outline" onClick={() => setMode("move")}>
+            <StepButton size="sm" fields={opens("move")}>
               <MapPin aria-hidden="true" />
               Move
-            </Button>
+            </StepButton>
           ) : null}
-          <Button size="sm" variant="outline" onClick={() => setMode("revoke")}>
+          <StepButton size="sm" fields={opens("revoke")}>
             <Trash2 aria-hidden="true" />
             Revoke
-          </Button>
+          </StepButton>
         </div>
       ) : null}
-      {showQr && mode === "view" ? (
+      {showQr && step === null ? (
         <ConfigQrCode downloadUrl={device.downloadUrl} configSlot={device.slot} />
       ) : null}
-      {usable && mode === "view" && device.alternate ? (
+      {usable && step === null && device.alternate ? (
         <AlternatePortOffer alternate={device.alternate} slot={device.slot} />
       ) : null}
     </li>
-  );
-}
-
-/**
- * Asks before a change that stops the installed config from working (issue 24): nothing happens
- * until the owner confirms; the cancel button leaves everything as it was.
- */
-function ConfirmDeviceChange({
-  question,
-  confirmLabel,
-  cancelLabel,
-  busy,
-  onConfirm,
-  onCancel,
-}: {
-  question: string;
-  confirmLabel: string;
-  cancelLabel: string;
-  busy: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
-  return (
-    <div className="flex flex-col gap-2 rounded-md bg-red-50 p-3" role="alert">
-      <p className="text-sm text-red-900">{question}</p>
-      <div className="flex flex-wrap gap-2">
-        <Button variant="destructive" disabled={busy} onClick={onConfirm}>
-          {confirmLabel}
-        </Button>
-        <Button variant="outline" onClick={onCancel}>
-          {cancelLabel}
-        </Button>
-      </div>
-    </div>
   );
 }

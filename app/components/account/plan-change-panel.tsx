@@ -1,16 +1,18 @@
 import { ArrowUpDown } from "lucide-react";
 import { useState } from "react";
-import { toast } from "sonner";
+import { Form } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { formatLongDate } from "#app/lib/format.ts";
 import { priceDifference } from "#app/lib/price-difference.ts";
 import { planByType, PLANS, type Plan } from "#app/lib/plans.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
-import type { PlanChangeQuote, PlanChangeResult } from "#server/domain/billing/plan-changes.ts";
-import { accountCall } from "./account-api.ts";
+import type { PlanChangeView } from "#app/routes/account/changes.ts";
+import type { PlanChangeQuote } from "#server/domain/billing/plan-changes.ts";
+import { RefusalMessage, StepButton, StepCancel, useAccountFetcher, useHydrated } from "./account-form.tsx";
 
 // The account page's plan change (decision 104): choose a plan, see the price difference and, on
-// a downgrade below the devices in use, choose the devices to keep; then confirm. An Unlock Pass
+// a downgrade below the devices in use, choose the devices to keep; then confirm. The address
+// (`?change=<subscription>&planId=…`) opens each step, so each works without JavaScript too. An Unlock Pass
 // pays for 7 more days or a plan through a checkout.
 
 /** The plans this subscription may move to: a pass to any (itself: 7 more days), a plan to the other plans. */
@@ -26,109 +28,57 @@ function targetLabel(current: Plan, plan: Plan): string {
 
 export function PlanChangePanel({
   subscription,
-  onChanged,
+  view,
 }: {
   subscription: AccountSubscription;
-  onChanged: () => void;
+  view: PlanChangeView | null;
 }) {
   const current = planByType(subscription.planType);
-  const [open, setOpen] = useState(false);
-  const [quote, setQuote] = useState<PlanChangeQuote | null>(null);
-  const [keep, setKeep] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
-  const formId = `plan-change-${subscription.id}`;
   const isPass = current.billing === "one_time";
-
-  function close() {
-    setOpen(false);
-    setQuote(null);
-    setKeep([]);
-  }
-
-  async function review(planId: string) {
-    setBusy(true);
-    const result = await accountCall<PlanChangeQuote>("subscriptions/plan-change/quote", {
-      subscriptionId: subscription.id,
-      planId,
-    });
-    setBusy(false);
-    if (!result.ok) return void toast.error(result.error ?? "Not Available", { description: result.message });
-    setQuote(result.data!);
-    setKeep([]);
-  }
-
-  async function confirm(change: PlanChangeQuote) {
-    setBusy(true);
-    if (change.throughCheckout) {
-      const result = await accountCall<{ url: string }>("subscriptions/pass-checkout", {
-        subscriptionId: subscription.id,
-        planId: change.to.planId,
-      });
-      setBusy(false);
-      if (result.ok) window.location.assign(result.data!.url);
-      else toast.error(result.error ?? "Checkout Unavailable", { description: result.message });
-      return;
-    }
-    const result = await accountCall<PlanChangeResult>("subscriptions/plan-change", {
-      subscriptionId: subscription.id,
-      planId: change.to.planId,
-      ...(change.keepCount !== null ? { keepDeviceIds: keep } : {}),
-    });
-    setBusy(false);
-    if (!result.ok)
-      return void toast.error(result.error ?? "Plan Not Changed", { description: result.message });
-    toast.success(result.data!.status === "applied" ? "Plan Changed" : "Plan Change Requested", {
-      description:
-        result.data!.status === "applied"
-          ? `You are now on ${change.to.name}.`
-          : `Your change to ${change.to.name} takes effect as soon as the payment provider confirms it.`,
-    });
-    close();
-    onChanged();
-  }
-
-  if (!open) {
+  if (!view) {
     return (
-      <Button variant="outline" onClick={() => setOpen(true)}>
+      <StepButton fields={{ change: subscription.id }}>
         <ArrowUpDown aria-hidden="true" />
         {isPass ? "Extend or upgrade" : "Change plan"}
-      </Button>
+      </StepButton>
     );
   }
-
-  if (!quote) {
+  if (!view.quote) {
     return (
-      <form
-        id={formId}
-        className="flex w-full flex-col gap-2 rounded-md border p-3"
-        aria-label="Change plan"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void review(String(new FormData(event.currentTarget).get("planId") ?? ""));
-        }}
-      >
-        <fieldset className="flex flex-col gap-2">
-          <legend className="mb-1 font-medium">Change {current.name} to</legend>
-          {targetsOf(current).map((plan, index) => (
-            <label key={plan.id} className="flex items-center gap-2 text-sm">
-              <input type="radio" name="planId" value={plan.id} defaultChecked={index === 0} />
-              {targetLabel(current, plan)}
-            </label>
-          ))}
-        </fieldset>
-        <div className="flex gap-2">
-          <Button type="submit" disabled={busy}>
-            Review change
-          </Button>
-          <Button type="button" variant="outline" onClick={close}>
-            Cancel
-          </Button>
+      <div className="flex w-full flex-col gap-2 rounded-md border p-3">
+        <Form method="get" preventScrollReset className="flex flex-col gap-2" aria-label="Change plan">
+          <input type="hidden" name="change" value={subscription.id} />
+          <fieldset className="flex flex-col gap-2">
+            <legend className="mb-1 font-medium">Change {current.name} to</legend>
+            {targetsOf(current).map((plan, index) => (
+              <label key={plan.id} className="flex items-center gap-2 text-sm">
+                <input type="radio" name="planId" value={plan.id} defaultChecked={index === 0} />
+                {targetLabel(current, plan)}
+              </label>
+            ))}
+          </fieldset>
+          <RefusalMessage message={view.refusal} />
+          <div>
+            <Button type="submit">Review change</Button>
+          </div>
+        </Form>
+        <div>
+          <StepCancel />
         </div>
-      </form>
+      </div>
     );
   }
+  return <PlanChangeConfirmation quote={view.quote} />;
+}
 
-  const mustChoose = quote.keepCount !== null && keep.length !== quote.keepCount;
+/** The change's terms; on a downgrade below the devices in use, which devices to keep. */
+function PlanChangeConfirmation({ quote }: { quote: PlanChangeQuote }) {
+  const intent = quote.throughCheckout ? "pass-checkout" : "change-plan";
+  const { fetcher, busy, refusal } = useAccountFetcher(intent, quote.subscriptionId);
+  const hydrated = useHydrated();
+  const [kept, setKept] = useState(0);
+  // Without JavaScript the server alone checks the choice; with it, the button waits for it.
+  const mustChoose = hydrated && quote.keepCount !== null && kept !== quote.keepCount;
   return (
     <section
       className="flex w-full flex-col gap-3 rounded-md border p-3"
@@ -152,36 +102,37 @@ export function PlanChangePanel({
         </dt>
         <dd>{formatLongDate(quote.periodEndsAt)}</dd>
       </dl>
-      {quote.keepCount !== null ? (
-        <fieldset className="flex flex-col gap-2">
-          <legend className="mb-1 text-sm font-medium">
-            {`Choose ${quote.keepCount} of your ${quote.devices.length} devices to keep. The others stop working when the change takes effect.`}
-          </legend>
-          {quote.devices.map((device) => (
-            <label key={device.id} className="flex items-center gap-2 text-sm">
-              <input
-                type="checkbox"
-                name="keepDeviceIds"
-                value={device.id}
-                checked={keep.includes(device.id)}
-                onChange={(event) =>
-                  setKeep((chosen) =>
-                    event.target.checked ? [...chosen, device.id] : chosen.filter((id) => id !== device.id),
-                  )
-                }
-              />
-              {`Keep ${device.name}`}
-            </label>
-          ))}
-        </fieldset>
-      ) : null}
-      <div className="flex gap-2">
-        <Button onClick={() => void confirm(quote)} disabled={busy || mustChoose}>
-          {quote.throughCheckout ? "Continue to payment" : "Confirm change"}
-        </Button>
-        <Button variant="outline" onClick={close}>
-          Cancel
-        </Button>
+      <fetcher.Form method="post" className="flex flex-col gap-3">
+        <input type="hidden" name="intent" value={intent} />
+        <input type="hidden" name="subscriptionId" value={quote.subscriptionId} />
+        <input type="hidden" name="planId" value={quote.to.planId} />
+        {quote.keepCount !== null ? (
+          <fieldset className="flex flex-col gap-2">
+            <legend className="mb-1 text-sm font-medium">
+              {`Choose ${quote.keepCount} of your ${quote.devices.length} devices to keep. The others stop working when the change takes effect.`}
+            </legend>
+            {quote.devices.map((device) => (
+              <label key={device.id} className="flex items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  name="keepDeviceIds"
+                  value={device.id}
+                  onChange={(event) => setKept((count) => count + (event.target.checked ? 1 : -1))}
+                />
+                {`Keep ${device.name}`}
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
+        <RefusalMessage message={refusal} />
+        <div>
+          <Button type="submit" disabled={busy || mustChoose}>
+            {quote.throughCheckout ? "Continue to payment" : "Confirm change"}
+          </Button>
+        </div>
+      </fetcher.Form>
+      <div>
+        <StepCancel />
       </div>
     </section>
   );

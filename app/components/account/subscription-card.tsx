@@ -1,15 +1,15 @@
 import { CalendarX2, CreditCard, Plus, RotateCcw } from "lucide-react";
-import { useState } from "react";
-import { toast } from "sonner";
+import type { ReactNode } from "react";
 import { dateLabel } from "#app/components/purchase/verification.ts";
 import { SubscriptionStatusBadge } from "#app/components/subscription-status-badge.tsx";
-import { Button } from "#app/components/ui/button.tsx";
+import { Button, type ButtonProps } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardFooter, CardHeader } from "#app/components/ui/card.tsx";
 import { formatLongDate } from "#app/lib/format.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
 import { AddDeviceRefusalNote } from "#app/components/purchase/add-device-refusal-note.tsx";
 import { addDeviceRefusalMessage } from "#app/lib/device-actions.ts";
-import { accountCall, DEVICE_LIMIT_ERROR } from "./account-api.ts";
+import type { PlanChangeView } from "#app/routes/account/changes.ts";
+import { RefusalMessage, useAccountFetcher } from "./account-form.tsx";
 import { DeviceItem } from "./device-item.tsx";
 import { PlanChangePanel } from "./plan-change-panel.tsx";
 import { ReversedNotice, statusLabel } from "./reversed-notice.tsx";
@@ -21,63 +21,39 @@ function expiryLabel(subscription: AccountSubscription): string {
   return dateLabel(subscription.planType);
 }
 
+/** A post about this subscription (add a device, cancel, resume, open billing): one button. */
+function SubscriptionAction({
+  intent,
+  subscriptionId,
+  children,
+  pending,
+  ...button
+}: { intent: string; subscriptionId: string; children: ReactNode; pending?: ReactNode } & ButtonProps) {
+  const { fetcher, busy, refusal } = useAccountFetcher(intent, subscriptionId);
+  return (
+    <fetcher.Form method="post" className="contents">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="subscriptionId" value={subscriptionId} />
+      <Button type="submit" variant="outline" disabled={busy} {...button}>
+        {busy && pending ? pending : children}
+      </Button>
+      <RefusalMessage message={refusal} />
+    </fetcher.Form>
+  );
+}
+
 export function SubscriptionCard({
   subscription,
   now,
-  onChanged,
+  planChange,
 }: {
   subscription: AccountSubscription;
   now: string;
-  onChanged: () => void;
+  planChange: PlanChangeView | null;
 }) {
-  const [adding, setAdding] = useState(false);
-  const [busy, setBusy] = useState(false);
   const renews = subscription.usable && subscription.period !== "one-time";
   const used = subscription.devices.length;
   const headingId = `subscription-${subscription.id}`;
-
-  async function addDevice() {
-    setAdding(true);
-    const result = await accountCall<{ slot: number }>("devices/add", { subscriptionId: subscription.id });
-    setAdding(false);
-    if (result.ok) {
-      toast.success("Device Added", { description: `The config for device ${result.data!.slot} is ready.` });
-      onChanged();
-    } else if (result.error === DEVICE_LIMIT_ERROR) {
-      toast.error("Device Limit Reached", { description: result.message });
-      onChanged();
-    } else {
-      toast.error(result.error ?? "Device Not Added", { description: result.message });
-      onChanged();
-    }
-  }
-
-  async function changeRenewal(change: "cancel" | "resume") {
-    setBusy(true);
-    const result = await accountCall(`subscriptions/${change}`, { subscriptionId: subscription.id });
-    setBusy(false);
-    if (result.ok) {
-      toast.success(change === "cancel" ? "Renewal Cancelled" : "Renewal Resumed", {
-        description:
-          change === "cancel"
-            ? `Your plan keeps working until ${formatLongDate(subscription.expiresAt)}.`
-            : "Your plan renews as before.",
-      });
-      onChanged();
-    } else {
-      toast.error(result.error ?? "Not Changed", { description: result.message });
-    }
-  }
-
-  async function openBilling() {
-    setBusy(true);
-    const result = await accountCall<{ url: string }>("subscriptions/billing", {
-      subscriptionId: subscription.id,
-    });
-    setBusy(false);
-    if (result.ok) window.location.assign(result.data!.url);
-    else toast.error(result.error ?? "Billing Unavailable", { description: result.message });
-  }
 
   return (
     <Card aria-labelledby={headingId} role="region" data-testid="subscription">
@@ -120,7 +96,6 @@ export function SubscriptionCard({
                 device={device}
                 now={now}
                 usable={subscription.usable}
-                onChanged={onChanged}
               />
             ))}
           </ul>
@@ -128,39 +103,39 @@ export function SubscriptionCard({
       ) : null}
       <CardFooter className="flex flex-col items-stretch gap-2 sm:flex-row sm:flex-wrap sm:items-center">
         {subscription.addDevice === null ? (
-          <Button variant="outline" onClick={addDevice} disabled={adding}>
+          <SubscriptionAction intent="add-device" subscriptionId={subscription.id} pending="Adding...">
             <Plus aria-hidden="true" />
-            {adding ? "Adding..." : "Add a device"}
-          </Button>
+            Add a device
+          </SubscriptionAction>
         ) : (
           <AddDeviceRefusalNote
             message={addDeviceRefusalMessage(subscription.addDevice, subscription.deviceLimit, "account")}
           />
         )}
         {subscription.usable && subscription.status !== "past_due" ? (
-          <PlanChangePanel subscription={subscription} onChanged={onChanged} />
+          <PlanChangePanel subscription={subscription} view={planChange} />
         ) : null}
         {renews && subscription.status !== "cancels" ? (
-          <Button variant="outline" onClick={() => void changeRenewal("cancel")} disabled={busy}>
+          <SubscriptionAction intent="cancel" subscriptionId={subscription.id}>
             <CalendarX2 aria-hidden="true" />
             Cancel at period end
-          </Button>
+          </SubscriptionAction>
         ) : null}
         {renews && subscription.status === "cancels" ? (
-          <Button variant="outline" onClick={() => void changeRenewal("resume")} disabled={busy}>
+          <SubscriptionAction intent="resume" subscriptionId={subscription.id}>
             <RotateCcw aria-hidden="true" />
             Resume renewal
-          </Button>
+          </SubscriptionAction>
         ) : null}
-        <Button
+        <SubscriptionAction
+          intent="billing"
+          subscriptionId={subscription.id}
           variant="link"
           className="h-auto whitespace-normal"
-          onClick={() => void openBilling()}
-          disabled={busy}
         >
           <CreditCard aria-hidden="true" />
           Manage payment method and invoices
-        </Button>
+        </SubscriptionAction>
       </CardFooter>
     </Card>
   );

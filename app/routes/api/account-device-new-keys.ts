@@ -1,10 +1,8 @@
 // POST /api/account/devices/new-keys {deviceId} → { deviceId, downloadUrl }: same slot and address, new keys and link.
-import { z } from "zod";
 import { replaceAccountDeviceKeys } from "#server/domain/account/account.ts";
 import { postOnlyLoader } from "#server/http/api.ts";
 import { customerEndpoint } from "#server/http/customer.ts";
-
-const newKeysSchema = z.object({ deviceId: z.uuid() }).strict();
+import { newKeysSchema } from "#server/domain/account/schemas.ts";
 
 export const loader = postOnlyLoader;
 export const action = customerEndpoint(newKeysSchema, (input, customer, { context }) =>

@@ -1,11 +1,9 @@
 // POST /api/account/subscriptions/billing {subscriptionId} → { url }: the Stripe Customer Portal,
 // or the plain receipt page when Stripe does not bill this subscription.
-import { z } from "zod";
 import { accountBillingUrl } from "#server/domain/account/billing.ts";
 import { postOnlyLoader } from "#server/http/api.ts";
 import { customerEndpoint } from "#server/http/customer.ts";
-
-const billingLinkSchema = z.object({ subscriptionId: z.uuid() }).strict();
+import { billingLinkSchema } from "#server/domain/account/schemas.ts";
 
 export const loader = postOnlyLoader;
 export const action = customerEndpoint(billingLinkSchema, (input, customer, { context }) =>

@@ -1,10 +1,8 @@
 // POST /api/account/subscriptions/cancel {subscriptionId} → { subscriptionId }: cancel at period end.
-import { z } from "zod";
 import { cancelAccountSubscription } from "#server/domain/account/billing.ts";
 import { postOnlyLoader } from "#server/http/api.ts";
 import { customerEndpoint } from "#server/http/customer.ts";
-
-const cancelSubscriptionSchema = z.object({ subscriptionId: z.uuid() }).strict();
+import { cancelSubscriptionSchema } from "#server/domain/account/schemas.ts";
 
 export const loader = postOnlyLoader;
 export const action = customerEndpoint(cancelSubscriptionSchema, (input, customer, { context }) =>

@@ -1,10 +1,8 @@
 // POST /api/account/subscriptions/resume {subscriptionId} → { subscriptionId }: renew again.
-import { z } from "zod";
 import { resumeAccountSubscription } from "#server/domain/account/billing.ts";
 import { postOnlyLoader } from "#server/http/api.ts";
 import { customerEndpoint } from "#server/http/customer.ts";
-
-const resumeSubscriptionSchema = z.object({ subscriptionId: z.uuid() }).strict();
+import { resumeSubscriptionSchema } from "#server/domain/account/schemas.ts";
 
 export const loader = postOnlyLoader;
 export const action = customerEndpoint(resumeSubscriptionSchema, (input, customer, { context }) =>

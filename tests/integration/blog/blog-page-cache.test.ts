@@ -225,7 +225,7 @@ describe("the rendered-page cache of the HTTP server (PGlite change feed)", () =
     expect(expected).toMatchObject({
       "content-security-policy": expect.stringContaining("default-src 'self'"),
       "x-content-type-options": "nosniff",
-      "referrer-policy": "no-referrer",
+      "referrer-policy": "same-origin",
       "x-frame-options": "SAMEORIGIN",
     });
     expect(Object.keys(expected).length).toBeGreaterThanOrEqual(10);
