@@ -1,36 +1,21 @@
 // The buyer's account with JavaScript turned off (issue 27): every change is a form the browser
 // posts itself, and the page after the redirect shows what changed.
 import { and, eq, isNull } from "drizzle-orm";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { findPlan } from "#app/lib/plans.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
 import { signInLinkFromOutboxFiles } from "../support/account.ts";
-import { freePort } from "../support/admin-browser.ts";
-import { startTestServer, type TestServer } from "../support/app.ts";
-import { launchBrowser } from "../support/browser.ts";
-import { buyUntilCheckout, payOnCheckout } from "./purchase-support.ts";
+import { useBrowserApp } from "../support/browser.ts";
+import { buyUntilCheckout, payOnCheckout } from "../support/purchase-browser.ts";
 
 const EMAIL = "no-js-buyer@example.com";
 
 describe("the buyer's account page without JavaScript", () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    const port = await freePort();
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } }),
-      launchBrowser(),
-    ]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useBrowserApp({ ownUrl: true });
 
   async function liveDevices() {
-    return server.services.db
+    return app.server.services.db
       .select({ slot: devices.slot, name: devices.name })
       .from(devices)
       .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
@@ -43,23 +28,23 @@ describe("the buyer's account page without JavaScript", () => {
 
   it("signs in by the e-mailed link, renames, adds and revokes a device, cancels and resumes", async () => {
     // The purchase itself is the checkout's business (with JavaScript, as the spec's pages are).
-    const paying = await browser.newContext();
+    const paying = await app.browser.newContext();
     const buyPage = await paying.newPage();
-    await buyUntilCheckout(buyPage, server.url, findPlan("pro-monthly")!, EMAIL);
+    await buyUntilCheckout(buyPage, app.server.url, findPlan("pro-monthly")!, EMAIL);
     await payOnCheckout(buyPage, "4242 4242 4242 4242");
     await buyPage.waitForURL(/\/payment-success\?session_id=cs_test_/);
     await paying.close();
     await expect.poll(async () => (await liveDevices()).length, { timeout: 15_000 }).toBe(1);
 
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await app.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${server.url}/account`);
+    await page.goto(`${app.server.url}/account`);
     await page.getByLabel("E-mail address").fill(EMAIL);
     await page.getByRole("button", { name: "Email me a sign-in link" }).click();
     await page.getByTestId("sign-in-sent").waitFor();
-    await page.goto(await signInLinkFromOutboxFiles(server.dataDir, EMAIL));
+    await page.goto(await signInLinkFromOutboxFiles(app.server.dataDir, EMAIL));
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.waitForURL(`${server.url}/account`);
+    await page.waitForURL(`${app.server.url}/account`);
     expect(await page.getByTestId("account-email").innerText()).toContain(EMAIL);
     // No script ran: the page is the server's HTML, never hydrated.
     expect(await page.locator("html[data-hydrated]").count()).toBe(0);
@@ -69,7 +54,7 @@ describe("the buyer's account page without JavaScript", () => {
     await page.waitForURL(/\/account\?device=[0-9a-f-]+&step=rename$/);
     await device1.getByLabel("Device name").fill("Kitchen laptop");
     await device1.getByRole("button", { name: "Save" }).click();
-    await page.waitForURL(`${server.url}/account`);
+    await page.waitForURL(`${app.server.url}/account`);
     expect(await notice(page)).toContain("Device renamed");
     expect(await device1.getByTestId("device-name").innerText()).toBe("Kitchen laptop");
     expect((await liveDevices()).map((device) => device.name)).toEqual(["Kitchen laptop"]);
@@ -84,7 +69,7 @@ describe("the buyer's account page without JavaScript", () => {
     await device1.getByLabel("Device name").waitFor({ state: "detached" });
 
     await page.getByRole("button", { name: "Add a device" }).click();
-    await page.waitForURL(`${server.url}/account`);
+    await page.waitForURL(`${app.server.url}/account`);
     expect(await notice(page)).toContain("The config for device 2 is ready.");
     expect(await page.getByTestId("devices-in-use").innerText()).toBe("2 of 3 in use");
 
@@ -94,7 +79,7 @@ describe("the buyer's account page without JavaScript", () => {
     expect(await device2.getByRole("alert").innerText()).toContain("Revoke Device 2?");
     expect(await liveDevices()).toHaveLength(2);
     await device2.getByRole("button", { name: "Revoke device" }).click();
-    await page.waitForURL(`${server.url}/account`);
+    await page.waitForURL(`${app.server.url}/account`);
     expect(await notice(page)).toContain("Device revoked");
     expect(await device2.count()).toBe(0);
     expect(await page.getByTestId("devices-in-use").innerText()).toBe("1 of 3 in use");
@@ -102,13 +87,13 @@ describe("the buyer's account page without JavaScript", () => {
 
     const status = page.getByTestId("subscription-status");
     await page.getByRole("button", { name: "Cancel at period end" }).click();
-    await page.waitForURL(`${server.url}/account`);
+    await page.waitForURL(`${app.server.url}/account`);
     expect(await notice(page)).toContain("Renewal Cancelled");
     expect(await status.innerText()).toMatch(/^Cancels on \w+ \d{1,2}, \d{4}$/);
     expect(await page.getByTestId("date-label").innerText()).toBe("Cancels on");
 
     await page.getByRole("button", { name: "Resume renewal" }).click();
-    await page.waitForURL(`${server.url}/account`);
+    await page.waitForURL(`${app.server.url}/account`);
     expect(await notice(page)).toContain("Renewal Resumed");
     expect(await status.innerText()).toBe("Active");
     expect(await page.getByTestId("date-label").innerText()).toBe("Next Billing");

@@ -2,10 +2,10 @@
 // sends it with or without JavaScript. Who may post which change, and what bad input gets.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
-import { databaseKinds } from "../support/database.ts";
-import { accountRequest, buy, signedInCustomer } from "../support/account.ts";
-import { createAccount, OTHER_STAFF_EMAIL, STAFF_EMAIL } from "./admin-helpers.ts";
+import { createTestApp, type TestApp } from "../../support/app.ts";
+import { databaseKinds } from "../../support/database.ts";
+import { accountRequest, buy, signedInCustomer } from "../../support/account.ts";
+import { createAccount, OTHER_STAFF_EMAIL, STAFF_EMAIL } from "../../support/staff.ts";
 
 const UNKNOWN_ID = "00000000-0000-4000-8000-000000000000";
 
