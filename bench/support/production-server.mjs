@@ -80,7 +80,8 @@ export async function startProductionServer(options = {}) {
     if (!options.dataDir) await fs.rm(dataDir, { recursive: true, force: true });
   };
   try {
-    const deadline = Date.now() + 60_000;
+    // A first start creates the embedded store: over a minute when the machine is busy.
+    const deadline = Date.now() + 180_000;
     for (;;) {
       if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode}`);
       try {
@@ -88,7 +89,7 @@ export async function startProductionServer(options = {}) {
       } catch {
         /* not up yet */
       }
-      if (Date.now() > deadline) throw new Error("server did not start within 60 s");
+      if (Date.now() > deadline) throw new Error("server did not start within 180 s");
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
   } catch (error) {
