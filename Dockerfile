@@ -23,11 +23,12 @@ WORKDIR /app
 # through tsx. Owned by root, so the app cannot change its own code.
 COPY --from=build /app /app
 RUN mkdir -p /data && chown node:node /data && chmod 0700 /data
-ENV NODE_ENV=production DATA_DIR=/data HOST=0.0.0.0 PORT=3000
+# MALLOC_ARENA_MAX: what `npm start` sets (package.json; decision 116).
+ENV NODE_ENV=production DATA_DIR=/data HOST=0.0.0.0 PORT=3000 MALLOC_ARENA_MAX=2
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# The heap flags of `npm start` (package.json; decision 100).
+# The heap flags of `npm start` (package.json; decision 100), its environment in ENV above.
 CMD ["node", "--max-old-space-size=128", "--max-semi-space-size=4", "scripts/start.js"]

@@ -12,6 +12,10 @@ const alias = {
 
 export default defineConfig(({ isSsrBuild }) => ({
   resolve: { alias },
+  // Bundled into the server build, not imported from node_modules at run time: each package's
+  // index loads every module it has (lucide-react ~1,500 icons, react-email every component and
+  // its Tailwind compiler), tens of MB of resident memory for the few used (decision 116).
+  ssr: { noExternal: ["lucide-react", /^@react-email\/(?!render$)/] },
   build: isSsrBuild ? { rollupOptions: { input: "./server/app.ts" }, target: "node20" } : undefined,
   plugins: [tailwindcss(), reactRouter(), enhancementScript({ entry: "app/enhance/index.ts", alias })],
 }));

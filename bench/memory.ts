@@ -54,6 +54,44 @@ function memoryOf(pid: number): { rss: number; peak: number } {
   return { rss: field("VmRSS"), peak: field("VmHWM") };
 }
 
+/**
+ * Where the resident memory is, from the kernel's map of the process (Linux smaps), in MB:
+ * WebAssembly memory (PGlite's: a read-write mapping right before its multi-GB guard region),
+ * malloc's thread arenas (64 MB-aligned blocks that threads such as libuv's pool and V8's
+ * compilers allocate from), malloc's main heap, the node binary and libraries (file-backed), and
+ * the rest (V8's heap pages and large allocations).
+ */
+function breakdownOf(pid: number): string {
+  const regions: Array<{ start: number; end: number; name: string; rss: number; readable: boolean }> = [];
+  for (const line of fs.readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
+    const header = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (header)
+      regions.push({
+        start: parseInt(header[1]!, 16),
+        end: parseInt(header[2]!, 16),
+        readable: header[3]!.startsWith("r"),
+        name: header[4]!,
+        rss: 0,
+      });
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) regions.at(-1)!.rss = Number(rss[1]) / 1024;
+  }
+  const sums = { wasm: 0, arenas: 0, mallocHeap: 0, files: 0, other: 0 };
+  const ARENA = 64 * 1024 * 1024;
+  regions.forEach((region, index) => {
+    const next = regions[index + 1];
+    if (region.name.startsWith("/")) sums.files += region.rss;
+    else if (region.name === "[heap]") sums.mallocHeap += region.rss;
+    else if (region.name) sums.other += region.rss;
+    else if (next && !next.readable && next.start === region.end && next.end - next.start >= 2 ** 32)
+      sums.wasm += region.rss;
+    else if (region.start % ARENA === 0 && region.end - region.start <= ARENA) sums.arenas += region.rss;
+    else sums.other += region.rss;
+  });
+  const mb = (value: number) => value.toFixed(0);
+  return `wasm ${mb(sums.wasm)}, malloc arenas ${mb(sums.arenas)} + heap ${mb(sums.mallocHeap)}, files ${mb(sums.files)}, other anonymous ${mb(sums.other)} MB`;
+}
+
 /** Where the memory is, from the app's own /metrics: V8 heap used and total, and off-heap buffers, in MB. */
 async function heapOf(base: string): Promise<string> {
   const text = await (
@@ -64,6 +102,10 @@ async function heapOf(base: string): Promise<string> {
     return match ? `${(Number(match[1]) / 1048576).toFixed(0)}` : "?";
   };
   return `heap ${value("nodejs_heap_size_used_bytes")}/${value("nodejs_heap_size_total_bytes")} MB, external ${value("nodejs_external_memory_bytes")} MB`;
+}
+
+async function whereOf(base: string, pid: number): Promise<string> {
+  return `${await heapOf(base)}; ${breakdownOf(pid)}`;
 }
 
 async function loadPages(base: string, count: number, offset: number): Promise<void> {
@@ -115,16 +157,16 @@ async function measure(kind: Kind, postgresUrl: string) {
   try {
     const heaps: string[] = [];
     const afterStart = memoryOf(server.pid).rss;
-    heaps.push(`start: ${await heapOf(server.base)}`);
+    heaps.push(`start: ${await whereOf(server.base, server.pid)}`);
     await loadPages(server.base, FIRST_LOADS, 0);
     const afterFirst = memoryOf(server.pid).rss;
-    heaps.push(`${FIRST_LOADS} loads: ${await heapOf(server.base)}`);
+    heaps.push(`${FIRST_LOADS} loads: ${await whereOf(server.base, server.pid)}`);
     await loadPages(server.base, LATER_LOADS - FIRST_LOADS, FIRST_LOADS);
     const afterLater = memoryOf(server.pid).rss;
-    heaps.push(`${LATER_LOADS} loads: ${await heapOf(server.base)}`);
+    heaps.push(`${LATER_LOADS} loads: ${await whereOf(server.base, server.pid)}`);
     for (let index = 0; index < PURCHASES; index++) await purchase(server.base, index);
     const afterPurchases = memoryOf(server.pid).rss;
-    heaps.push(`${PURCHASES} purchases: ${await heapOf(server.base)}`);
+    heaps.push(`${PURCHASES} purchases: ${await whereOf(server.base, server.pid)}`);
     const peak = memoryOf(server.pid).peak;
     return { kind, afterStart, afterFirst, afterLater, afterPurchases, peak, heaps };
   } finally {
@@ -158,7 +200,7 @@ for (const kind of kinds) {
       .map((value) => value.toFixed(1))
       .join(" ")}`,
   );
-  console.log(`${"".padEnd(8)} ${result.heaps.join("; ")}`);
+  for (const heap of result.heaps) console.log(`${"".padEnd(8)} ${heap}`);
   const name = `memory ${kind}`;
   reportFigure({
     figure: `${name}: RSS after start`,

@@ -1,39 +1,20 @@
 import { usesTestCheckout, type Config } from "./config.ts";
-import {
-  openDatabase,
-  type Database,
-  type DatabaseHandle,
-  type DatabaseKind,
-  type Executor,
-} from "./db/client.ts";
+import { openDatabase, type Database, type DatabaseHandle, type DatabaseKind } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { canAlterAuditLog, currentRole, grantAppRole } from "./db/roles.ts";
 import { createCustomerAuth, type CustomerAuth } from "./domain/account/customer-auth.ts";
 import { createAuth, type Auth } from "./domain/auth/auth.ts";
-import { queueDueReminders } from "./domain/billing/reminders.ts";
-import { serveWaitingBuyers } from "./domain/billing/waiting-buyers.ts";
 import { watchBlogFreshness, type BlogFreshness } from "./domain/blog/freshness.ts";
 import { seedSamplePosts } from "./domain/blog/seed.ts";
 import { createShareCards, type ShareCards } from "./domain/share-cards/cards.tsx";
-import type { EmailRequest } from "./domain/mail/email-data.ts";
-import { enqueueEmail } from "./domain/mail/outbox.ts";
 import { createMailTransport, type MailTransport } from "./domain/mail/transport.ts";
-import { deliverDueEmails, startOutboxWorker, type OutboxWorker } from "./domain/mail/worker.ts";
 import { removeAdminToken, writeAdminToken } from "./domain/vpn/admin-token.ts";
-import { checkStaffAlerts } from "./domain/ops/alerts.ts";
-import { purgeStale } from "./domain/ops/housekeeping.ts";
-import { startRepeatingJob, type RepeatingJob } from "./domain/ops/jobs.ts";
 import { createAppMetrics, type AppMetrics } from "./domain/ops/metrics.ts";
-import { queueConfigUpdateNotices } from "./domain/vpn/config-notices.ts";
-import { expireDue } from "./domain/vpn/lifecycle.ts";
 import { ensureDevelopmentServer, retireDevelopmentServers } from "./domain/vpn/development-server.ts";
-import {
-  PEER_CHANGE_RETENTION_MS,
-  prunePeerChanges,
-  startPeerChangeFeed,
-  type PeerChangeFeed,
-} from "./domain/vpn/peer-changes.ts";
+import { startPeerChangeFeed, type PeerChangeFeed } from "./domain/vpn/peer-changes.ts";
+import { startBackgroundJobs } from "./background-jobs.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { startMailService, type MailService } from "./mail-service.ts";
 import {
   checkSealingKey,
   createSealer,
@@ -50,24 +31,7 @@ export interface AppServices {
   logger: Logger;
   sealer: Sealer;
   authSecret: string;
-  mail: {
-    from: string;
-    transport: MailTransport;
-    /**
-     * Queue inside the caller's transaction (a template's name and data; the worker renders it
-     * when it sends, decision 098); call `wake()` after it commits.
-     */
-    enqueue(executor: Executor, email: EmailRequest): Promise<string>;
-    /**
-     * Composes and queues an e-mail after the caller has answered, for answers whose timing must
-     * not tell whether one was sent (`compose` answers null for "none"). Failures are logged.
-     */
-    enqueueDetached(kind: string, compose: () => Promise<EmailRequest | null>): void;
-    /** Resolves once every detached e-mail is queued (shutdown and tests wait on it). */
-    detachedSettled(): Promise<void>;
-    wake(): void;
-    drain(): Promise<void>;
-  };
+  mail: MailService;
   /** Wakes held node polls when a VPN server's peers change (decision 046). */
   peerChanges: PeerChangeFeed;
   /** How current the public blog is, for the page cache; sees writes from every process (081). */
@@ -151,7 +115,6 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   const sealer = createSealer(secrets.configEncryptionKey);
   await checkSealingKey(database.db, sealer);
   const transport = options.transport ?? createMailTransport(config);
-  const from = config.MAIL_FROM ?? `${config.BRAND_NAME} <${config.SUPPORT_EMAIL}>`;
   logger.info(
     {
       mode: config.NAIJALINK_MODE,
@@ -164,9 +127,8 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     `${config.NAIJALINK_MODE} mode`,
   );
 
-  const workerDeps = { db: database.db, sealer, transport, logger, from, site: config };
   const backgroundJobs = options.backgroundJobs ?? true;
-  const outboxWorker: OutboxWorker | undefined = backgroundJobs ? startOutboxWorker(workerDeps) : undefined;
+  const mail = startMailService({ db: database.db, sealer, transport, logger, config, backgroundJobs });
 
   // `npm run vpn` authenticates with the admin token file.
   await writeAdminToken(config.DATA_DIR);
@@ -177,7 +139,6 @@ export async function startServices(config: Config, options: ServiceOptions = {}
   });
   const blogFreshness = await watchBlogFreshness(database.db, database.kind, logger);
 
-  const detached = new Set<Promise<void>>();
   const base: Omit<AppServices, "auth" | "customerAuth"> = {
     config,
     metrics: createAppMetrics(),
@@ -189,96 +150,15 @@ export async function startServices(config: Config, options: ServiceOptions = {}
     shareCards: createShareCards(),
     sealer,
     authSecret: secrets.authSecret,
-    mail: {
-      from,
-      transport,
-      enqueue: (executor, email) => enqueueEmail(executor, sealer, email),
-      enqueueDetached(kind, compose) {
-        const task: Promise<void> = (async () => {
-          const email = await compose();
-          if (!email) return;
-          await enqueueEmail(database.db, sealer, email);
-          outboxWorker?.wake();
-        })()
-          // The error of a failed insert quotes its parameters: only its class goes to the log.
-          .catch((error: unknown) =>
-            logger.error(
-              { kind, error: error instanceof Error ? error.name : typeof error },
-              "e-mail not queued",
-            ),
-          )
-          .finally(() => detached.delete(task));
-        detached.add(task);
-      },
-      async detachedSettled() {
-        while (detached.size) await Promise.allSettled([...detached]);
-      },
-      wake: () => outboxWorker?.wake(),
-      drain: async () => {
-        if (outboxWorker) return outboxWorker.drain();
-        while ((await deliverDueEmails(workerDeps)) > 0);
-      },
-    },
+    mail: mail.mail,
   };
   const services: AppServices = { ...base, auth: createAuth(base), customerAuth: createCustomerAuth(base) };
-
-  // Subscriptions that ended lose their peers (every minute); renewal and pass-ending reminders
-  // go out (every 15 minutes); staff alerts are checked (every 30 seconds); stale rows go (every
-  // hour); the node change log keeps an hour (pruned every 5 minutes); owners of out-of-date configs
-  // are e-mailed (every minute). Each tick runs in one app process.
-  const shared = (job: string) => ({ db: database.db, job });
-  const jobs: RepeatingJob[] = backgroundJobs
-    ? [
-        startRepeatingJob("ended subscriptions and revoked their devices", () => expireDue(services), {
-          logger,
-          intervalMs: 60_000,
-          shared: shared("expiry"),
-        }),
-        startRepeatingJob("renewal and pass-ending reminders", () => queueDueReminders(services), {
-          logger,
-          intervalMs: 900_000,
-          shared: shared("reminders"),
-        }),
-        startRepeatingJob("staff alerts", () => checkStaffAlerts(services), {
-          logger,
-          intervalMs: 30_000,
-          shared: shared("staff-alerts"),
-        }),
-        // Buyers at Configuration Pending get their config once a server has room (decision 111).
-        startRepeatingJob("configs issued to buyers waiting for room", () => serveWaitingBuyers(services), {
-          logger,
-          intervalMs: 30_000,
-          shared: shared("waiting-buyers"),
-        }),
-        startRepeatingJob("out-of-date config notices", () => queueConfigUpdateNotices(services), {
-          logger,
-          intervalMs: 60_000,
-          shared: shared("config-notices"),
-        }),
-        startRepeatingJob("housekeeping", () => purgeStale(database.db), {
-          logger,
-          intervalMs: 3_600_000,
-          shared: shared("housekeeping"),
-        }),
-        startRepeatingJob(
-          "pruned old VPN peer changes",
-          async () => ({
-            removed: await prunePeerChanges(database.db, new Date(Date.now() - PEER_CHANGE_RETENTION_MS)),
-          }),
-          {
-            logger,
-            intervalMs: 300_000,
-            shared: shared("peer-change-pruning"),
-          },
-        ),
-      ]
-    : [];
+  const jobs = backgroundJobs ? startBackgroundJobs(services) : [];
 
   return {
     services,
     async close() {
-      await services.mail.detachedSettled();
-      await outboxWorker?.stop();
+      await mail.stop();
       await Promise.all(jobs.map((job) => job.stop()));
       await peerChanges.close();
       await blogFreshness.close();

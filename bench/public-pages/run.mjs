@@ -4,7 +4,7 @@
 //   npm run bench:public-pages                 (or: node bench/public-pages/run.mjs)
 //   BENCH_DURATION=10 BENCH_CONNECTIONS=50 node bench/public-pages/run.mjs
 //
-// Fair fight: one Node process against one nginx worker, both on loopback, same bytes
+// Fair fight: one Node process (as `npm start` runs it) against one nginx worker, both on loopback, same bytes
 // (no compression: autocannon sends no Accept-Encoding). The app runs on a temp DATA_DIR
 // with the sample posts seeded; nginx runs in the foreground with a temp config.
 import autocannon from "autocannon";
@@ -15,6 +15,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildIfStale } from "../../scripts/build-if-stale.js";
+import { startCommand } from "../support/production-server.mjs";
 import { reportFigure, SHORT } from "../support/results.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -40,7 +41,8 @@ function freePort() {
   });
 }
 
-async function waitForHttp(url, child, timeoutMs = 60_000) {
+// A first start creates the embedded store: over a minute when the machine is busy.
+async function waitForHttp(url, child, timeoutMs = 180_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${url}: the process exited with code ${child.exitCode}`);
@@ -78,10 +80,13 @@ async function cleanup() {
 try {
   buildIfStale();
   const appPort = await freePort();
-  const app = spawn(process.execPath, ["server.js"], {
+  // The process `npm start` runs: its heap limits and malloc setting.
+  const start = startCommand();
+  const app = spawn(process.execPath, [...start.flags, "server.js"], {
     cwd: ROOT,
     env: {
       ...process.env,
+      ...start.env,
       NODE_ENV: "production",
       PORT: String(appPort),
       HOST: "127.0.0.1",

@@ -11,6 +11,11 @@ import { loadConfig } from "#server/config.ts";
 const ROOT = path.resolve(import.meta.dirname, "../../..");
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), "utf8");
 const scripts = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts;
+/** `npm start` as the variables it sets (`NAME=value` before the command) and the command. */
+const start = {
+  environment: scripts.start!.split(" ").filter((word) => /^[A-Z_]+=/.test(word)),
+  command: scripts.start!.replace(/^([A-Z_]+=\S+ )+/, ""),
+};
 // js-yaml is in node_modules already (through eslint); no YAML parser is a dependency of ours.
 const yaml = createRequire(import.meta.url)("js-yaml") as { load(text: string): unknown };
 
@@ -81,7 +86,11 @@ describe("Dockerfile", () => {
 
   it("starts with what `npm start` runs and checks health on /readyz", () => {
     const cmd = finalStage.find((instruction) => instruction.keyword === "CMD")!;
-    expect((JSON.parse(cmd.rest) as string[]).join(" ")).toBe(scripts.start);
+    expect((JSON.parse(cmd.rest) as string[]).join(" ")).toBe(start.command);
+    const environment = finalStage
+      .filter((instruction) => instruction.keyword === "ENV")
+      .flatMap((instruction) => instruction.rest.split(/\s+/));
+    expect(environment).toEqual(expect.arrayContaining(start.environment));
     const healthcheck = finalStage.find((instruction) => instruction.keyword === "HEALTHCHECK")!;
     expect(healthcheck.rest).toContain("/readyz");
   });
@@ -93,7 +102,8 @@ describe("deploy/naijalink.service", () => {
     [...unit.matchAll(new RegExp(`^${name}=(.*)$`, "gm"))].map((match) => match[1]!);
 
   it("runs what `npm start` runs, hardened, writing only DATA_DIR", () => {
-    expect(setting("ExecStart")).toEqual([`/usr/bin/${scripts.start}`]);
+    expect(setting("ExecStart")).toEqual([`/usr/bin/${start.command}`]);
+    expect(setting("Environment")).toEqual(expect.arrayContaining(start.environment));
     expect(setting("NoNewPrivileges")).toEqual(["yes"]);
     expect(setting("ProtectSystem")).toEqual(["strict"]);
     expect(setting("User")).toEqual(["naijalink"]);

@@ -96,6 +96,9 @@ describe("static pages and precompressed assets", () => {
       const type = asset.endsWith(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8";
       const identity = await rawGet(`${server.url}${asset}`, { "accept-encoding": "identity" });
       expect(identity.headers["content-type"], asset).toBe(type);
+      // A policy applies to documents and workers: the stylesheet goes without, the script keeps it.
+      expect(identity.headers["content-security-policy"] === undefined, asset).toBe(asset.endsWith(".css"));
+      expect(identity.headers["x-content-type-options"], asset).toBe("nosniff");
       const br = await rawGet(`${server.url}${asset}`, { "accept-encoding": "gzip, deflate, br" });
       expect(br.headers["content-encoding"], asset).toBe("br");
       expect(br.headers["content-type"], asset).toBe(type);
