@@ -23,7 +23,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Decodes quoted-printable and returns the confirmation link of the newest .eml to `email`. */
-async function confirmationLinkFromOutbox(server: TestServer, email: string): Promise<string> {
+export async function confirmationLinkFromOutbox(server: TestServer, email: string): Promise<string> {
   const outbox = path.join(server.dataDir, "outbox");
   for (let attempt = 0; attempt < 100; attempt++) {
     const names = await fs.readdir(outbox).catch(() => [] as string[]);
