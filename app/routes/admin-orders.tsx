@@ -56,10 +56,10 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       <OrderSearch
+        results="orders"
         key={`${status}:${q}`}
         action="/admin/orders"
         query={q}
-        filters={{ orderStatus }}
         hiddenFields={{ status }}
         initial={orders}
       />

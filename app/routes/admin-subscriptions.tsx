@@ -64,10 +64,10 @@ export default function AdminSubscriptions({ loaderData }: Route.ComponentProps)
         </p>
       ) : null}
       <OrderSearch
+        results="subscriptions"
         key={`${status}:${q}`}
         action="/admin/subscriptions"
         query={q}
-        filters={{ subscriptionStatus, withSubscription: true }}
         hiddenFields={{ status }}
         initial={subscriptions}
         emptyText="No subscriptions match."
