@@ -84,6 +84,8 @@ describe("the staff console with JavaScript turned off", () => {
       .getByRole("alert")
       .filter({ hasText: /password/i })
       .waitFor();
+    // The page came back from the server: its fields are empty again.
+    await page.getByLabel("Email").fill(STAFF_EMAIL);
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign In" }).click();
     await page.waitForURL(`${server.url}/admin/blog`);
