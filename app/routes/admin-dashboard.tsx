@@ -45,7 +45,13 @@ export default function AdminDashboard({ loaderData: figures }: Route.ComponentP
       <p className="mt-1 text-sm text-muted-foreground">
         As of {figures.asOf.slice(0, 16).replace("T", " ")} UTC; days are UTC days.
       </p>
-      <OrderSearch action="/admin/orders" query="" hiddenFields={{ status: "all" }} initial={null} />
+      <OrderSearch
+        results="orders"
+        action="/admin/orders"
+        query=""
+        hiddenFields={{ status: "all" }}
+        initial={null}
+      />
 
       <h2 className="mt-8 text-lg font-semibold">Right now</h2>
       <dl className="mt-3 grid grid-cols-2 gap-3 lg:grid-cols-4">

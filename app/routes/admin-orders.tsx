@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
-  const { today, q, status, orderStatus, invalid, orders } = loaderData;
+  const { today, q, status, invalid, orders } = loaderData;
   return (
     <section className="px-4 py-8 md:px-8">
       <h1 className="text-2xl font-bold">Orders</h1>
@@ -56,10 +56,10 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       <OrderSearch
+        results="orders"
         key={`${status}:${q}`}
         action="/admin/orders"
         query={q}
-        filters={{ orderStatus }}
         hiddenFields={{ status }}
         initial={orders}
       />

@@ -1,5 +1,6 @@
-import { useRevalidator } from "react-router";
 import { AddServerAction } from "#app/components/admin/add-server-action.tsx";
+import { ActionNotice } from "#app/components/admin/action-notice.tsx";
+import { NodeTokenNotice } from "#app/components/admin/node-token-notice.tsx";
 import { SalesStoppedExplanation } from "#app/components/admin/sales-stopped.tsx";
 import { ServerCard } from "#app/components/admin/server-card.tsx";
 import { adminPageMeta } from "#app/lib/meta.ts";
@@ -7,11 +8,8 @@ import { ACTIVE_HANDSHAKE_WINDOW_MS } from "#server/domain/vpn/nodes.ts";
 import { listServerHealth } from "#server/domain/vpn/server-health.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import { requireStaffPage } from "#server/http/staff-pages.ts";
-import { staffFormAction } from "#server/http/staff-form.ts";
-import {
-  changeClientSettingAsStaff,
-  clientSettingFormSchema,
-} from "#server/domain/vpn/client-settings-staff.ts";
+import { staffIntentAction } from "#server/http/staff-form.ts";
+import { serverIntents } from "./admin-servers-actions.server.ts";
 import type { Route } from "./+types/admin-servers";
 
 export const meta: Route.MetaFunction = ({ matches }) => adminPageMeta("Servers", "/admin/servers", matches);
@@ -25,15 +23,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-/** The servers' client settings (set-mtu, set-ports, set-dns), posted by the cards' fetcher forms. */
+/** Every server action of the page (add, endpoint, token, status, moves, client settings). */
 export const action = ({ request, context, params }: Route.ActionArgs) =>
-  staffFormAction({ request, context, params }, "admin", clientSettingFormSchema, (input, staff) =>
-    changeClientSettingAsStaff(context.services.db, staff, input),
-  );
+  staffIntentAction({ request, context, params }, "admin", serverIntents(context.services));
 
-export default function AdminServers({ loaderData }: Route.ComponentProps) {
-  const revalidator = useRevalidator();
-  const reload = () => void revalidator.revalidate();
+type NewToken = { server: { name: string; endpoint: string }; nodeToken: string };
+
+export default function AdminServers({ loaderData, actionData }: Route.ComponentProps) {
+  // Without JavaScript a new node token comes back with the page itself.
+  const result = actionData?.ok ? (actionData.result as unknown as Partial<NewToken> | null) : null;
+  const added = result?.nodeToken ? (result as NewToken) : null;
   return (
     <section className="px-4 py-8 md:px-8">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -44,8 +43,16 @@ export default function AdminServers({ loaderData }: Route.ComponentProps) {
             their peers. Every action asks for a reason and is kept in the audit log.
           </p>
         </div>
-        <AddServerAction onDone={reload} />
+        <AddServerAction />
       </div>
+      <ActionNotice answer={actionData} />
+      {added ? (
+        <NodeTokenNotice
+          serverName={added.server.name}
+          endpoint={added.server.endpoint}
+          token={added.nodeToken}
+        />
+      ) : null}
       {loaderData.salesStopped ? <SalesStoppedExplanation servers={loaderData.servers} /> : null}
       {loaderData.servers.length === 0 ? (
         <p className="mt-6 text-muted-foreground">No VPN servers yet.</p>
@@ -53,11 +60,7 @@ export default function AdminServers({ loaderData }: Route.ComponentProps) {
         <ul className="mt-6 grid gap-4 lg:grid-cols-2">
           {loaderData.servers.map((server) => (
             <li key={server.id}>
-              <ServerCard
-                server={server}
-                handshakeWindowMinutes={loaderData.handshakeWindowMinutes}
-                onDone={reload}
-              />
+              <ServerCard server={server} handshakeWindowMinutes={loaderData.handshakeWindowMinutes} />
             </li>
           ))}
         </ul>

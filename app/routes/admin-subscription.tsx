@@ -1,16 +1,18 @@
 import { EmailAddress } from "#app/components/ui/email-address.tsx";
 import { formatDateTimeUtc, formatMoney } from "#app/lib/format.ts";
-import { data, Link, useRevalidator } from "react-router";
+import { data, Link } from "react-router";
 import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
-import { adminCall } from "#app/components/admin/api.ts";
-import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
+import { ActionNotice } from "#app/components/admin/action-notice.tsx";
+import { DeviceCard } from "#app/components/admin/device-card.tsx";
 import { PlanChangeAction } from "#app/components/admin/plan-change-action.tsx";
 import { SubscriptionActions } from "#app/components/admin/subscription-actions.tsx";
 import { displayStateOf, SubscriptionStatusBadge } from "#app/components/subscription-status-badge.tsx";
 import { adminPageMeta } from "#app/lib/meta.ts";
 import { DomainError } from "#server/domain/errors.ts";
-import { subscriptionPage, type SubscriptionPage } from "#server/domain/ops/subscription-page.ts";
+import { subscriptionPage } from "#server/domain/ops/subscription-page.ts";
+import { staffIntentAction } from "#server/http/staff-form.ts";
 import { requireStaffPage } from "#server/http/staff-pages.ts";
+import { subscriptionIntents } from "./admin-subscription-actions.server.ts";
 import type { Route } from "./+types/admin-subscription";
 
 export const meta: Route.MetaFunction = ({ matches, params }) =>
@@ -26,6 +28,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     throw error;
   }
 }
+
+/** The subscription's and its devices' actions, each as its /api/admin/* endpoint does it. */
+export const action = ({ request, context, params }: Route.ActionArgs) =>
+  staffIntentAction({ request, context, params }, "admin", subscriptionIntents(context.services));
 
 const when = (value: string | null) => formatDateTimeUtc(value, "—");
 
@@ -68,44 +74,7 @@ function Table({ head, rows }: { head: string[]; rows: React.ReactNode[][] }) {
   );
 }
 
-function DeviceActions({ device }: { device: SubscriptionPage["devices"][number] }) {
-  const { revalidate } = useRevalidator();
-  if (device.revokedAt)
-    return <span className="text-muted-foreground">Revoked {when(device.revokedAt)}</span>;
-  const call = (path: string) => (reason: string) =>
-    adminCall(`devices/${path}`, { deviceId: device.id, reason });
-  return (
-    <div className="flex flex-wrap gap-2">
-      <ConfirmAction
-        label="Resend config"
-        title={`Resend the config of ${device.name}`}
-        description="E-mails the customer this device's config again, with its current download link."
-        run={call("resend-config")}
-        onDone={revalidate}
-        successMessage="Config e-mail queued"
-      />
-      <ConfirmAction
-        label="New keys"
-        title={`New keys for ${device.name}`}
-        description="The old config stops working; the customer is e-mailed the new one."
-        run={call("rekey")}
-        onDone={revalidate}
-        successMessage="New keys issued and e-mailed"
-      />
-      <ConfirmAction
-        label="Revoke"
-        title={`Revoke ${device.name}`}
-        description="Its config stops working, its download link answers 410 and the slot is free. The customer is told."
-        variant="destructive"
-        run={call("revoke")}
-        onDone={revalidate}
-        successMessage="Device revoked"
-      />
-    </div>
-  );
-}
-
-export default function AdminSubscription({ loaderData }: Route.ComponentProps) {
+export default function AdminSubscription({ loaderData, actionData }: Route.ComponentProps) {
   const { subscription, actions, history, payments, devices, emails } = loaderData;
   return (
     <section className="px-4 py-8 md:px-8">
@@ -144,6 +113,7 @@ export default function AdminSubscription({ loaderData }: Route.ComponentProps) 
           </>
         ) : null}
       </dl>
+      <ActionNotice answer={actionData} />
       <SubscriptionActions subscriptionId={subscription.id} actions={actions} />
       <PlanChangeAction page={loaderData} />
 
@@ -151,30 +121,7 @@ export default function AdminSubscription({ loaderData }: Route.ComponentProps) 
         {devices.length === 0 ? <p className="text-sm text-muted-foreground">None.</p> : null}
         <ul className="grid gap-3 lg:grid-cols-2">
           {devices.map((device) => (
-            <li key={device.id} id={`device-${device.id}`} className="rounded-lg border p-4 text-sm">
-              <h3 className="font-semibold">
-                {device.name} <span className="font-normal text-muted-foreground">(slot {device.slot})</span>
-              </h3>
-              <dl className="mt-2 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
-                <dt className="text-muted-foreground">Server</dt>
-                <dd>{device.server ?? "—"}</dd>
-                <dt className="text-muted-foreground">Addresses</dt>
-                <dd className="break-all font-mono text-xs">
-                  {device.ipv4} · {device.ipv6}
-                </dd>
-                <dt className="text-muted-foreground">Created</dt>
-                <dd>{when(device.createdAt)}</dd>
-                <dt className="text-muted-foreground">Activated</dt>
-                <dd>
-                  {device.activatedAt ? `${when(device.activatedAt)} (${device.activatedVia})` : "Not yet"}
-                </dd>
-                <dt className="text-muted-foreground">Last handshake</dt>
-                <dd>{when(device.lastHandshakeAt)}</dd>
-              </dl>
-              <div className="mt-3">
-                <DeviceActions device={device} />
-              </div>
-            </li>
+            <DeviceCard key={device.id} device={device} />
           ))}
         </ul>
       </Section>

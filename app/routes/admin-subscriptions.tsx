@@ -43,7 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function AdminSubscriptions({ loaderData }: Route.ComponentProps) {
-  const { today, q, status, subscriptionStatus, invalid, subscriptions } = loaderData;
+  const { today, q, status, invalid, subscriptions } = loaderData;
   return (
     <section className="px-4 py-8 md:px-8">
       <h1 className="text-2xl font-bold">Subscriptions</h1>
@@ -64,10 +64,10 @@ export default function AdminSubscriptions({ loaderData }: Route.ComponentProps)
         </p>
       ) : null}
       <OrderSearch
+        results="subscriptions"
         key={`${status}:${q}`}
         action="/admin/subscriptions"
         query={q}
-        filters={{ subscriptionStatus, withSubscription: true }}
         hiddenFields={{ status }}
         initial={subscriptions}
         emptyText="No subscriptions match."

@@ -2,22 +2,30 @@ import { data } from "react-router";
 import type { z, ZodType } from "zod";
 import type { SignedInStaff, StaffRole } from "#server/domain/auth/staff.ts";
 import { DomainError } from "#server/domain/errors.ts";
-import { ApiError, forbidden, methodNotAllowed, parseInput, statusOf, type ApiCall } from "./api.ts";
+import {
+  ApiError,
+  badRequest,
+  forbidden,
+  methodNotAllowed,
+  parseInput,
+  statusOf,
+  type ApiCall,
+} from "./api.ts";
 import { requireStaff } from "./staff.ts";
 
-export type FormActionResult<T> = { ok: true; result: T } | { ok: false; error: string; message: string };
+export type FormRefusal = { ok: false; error: string; message: string };
+export type FormActionResult<T> = { ok: true; result: T } | FormRefusal;
 
 /**
- * A staff page's route `action` for a `<fetcher.Form>` (form data, not JSON): the role check
- * before the body is read, one schema, the domain's refusals as `{ ok: false, error, message }`
- * with their status. A browser's post must come from a page of this site (`Sec-Fetch-Site`),
- * on top of the session cookie's SameSite=Lax.
+ * The frame of a staff page's route `action` (a `<Form>` or `<fetcher.Form>`, with or without
+ * JavaScript): POST only, posted from this site's own pages (`Sec-Fetch-Site`, on top of the
+ * session cookie's SameSite=Lax), the same guard as /api/admin/* before the body is read; the
+ * domain's refusals come back as `{ ok: false, error, message }` with their 4xx status.
  */
-export async function staffFormAction<S extends ZodType, T>(
+async function guardedFormAction<T>(
   call: ApiCall,
   role: StaffRole,
-  schema: S,
-  handler: (input: z.infer<S>, staff: SignedInStaff) => Promise<T>,
+  handler: (form: FormData, staff: SignedInStaff) => Promise<T>,
 ) {
   try {
     if (call.request.method !== "POST") throw methodNotAllowed(["POST"]);
@@ -27,14 +35,69 @@ export async function staffFormAction<S extends ZodType, T>(
     const form = await call.request.formData().catch(() => {
       throw new ApiError(415, "Unsupported media type", "Send the form as form data.");
     });
-    const input = parseInput(schema, Object.fromEntries(form)) as z.infer<S>;
-    return data<FormActionResult<T>>({ ok: true, result: await handler(input, staff) });
+    return await handler(form, staff);
   } catch (error) {
     if (!(error instanceof ApiError || error instanceof DomainError)) throw error;
     const { status, headers } = statusOf(error);
-    return data<FormActionResult<T>>(
+    return data<FormRefusal>(
       { ok: false, error: error.error, message: error.message },
       { status, headers: { "Cache-Control": "no-store", ...headers } },
     );
   }
+}
+
+/** A staff page's action with one schema for every post (e.g. the servers' client settings). */
+export async function staffFormAction<S extends ZodType, T>(
+  call: ApiCall,
+  role: StaffRole,
+  schema: S,
+  handler: (input: z.infer<S>, staff: SignedInStaff) => Promise<T>,
+) {
+  return guardedFormAction(call, role, async (form, staff) => {
+    const input = parseInput(schema, Object.fromEntries(form)) as z.infer<S>;
+    return data<FormActionResult<T>>({ ok: true, result: await handler(input, staff) });
+  });
+}
+
+/** One kind of post of a page (its `intent` field): the JSON endpoint's schema and domain call. */
+export interface StaffIntent<S extends ZodType = ZodType, T = unknown> {
+  schema: S;
+  /** The schema's input from the form; by default its filled-in fields, trimmed, without `intent`. */
+  fromForm?: (form: FormData) => unknown;
+  run: (input: z.infer<S>, staff: SignedInStaff) => Promise<T>;
+  /** What the page says when it worked (a toast, or the page's notice without JavaScript). */
+  done: string | ((result: T) => string);
+}
+
+/** Declares an intent with its types inferred from the schema. */
+export const staffIntent = <S extends ZodType, T>(intent: StaffIntent<S, T>) =>
+  intent as unknown as StaffIntent;
+
+export type IntentResult<T = unknown> = { ok: true; intent: string; done: string; result: T } | FormRefusal;
+
+/** The form's filled-in fields but `intent`, trimmed: what a JSON caller would send. */
+export function filledFields(form: FormData): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of form) {
+    if (name === "intent" || typeof value !== "string" || !value.trim()) continue;
+    fields[name] = value.trim();
+  }
+  return fields;
+}
+
+/**
+ * A staff page's action offering several posts, told apart by the form's `intent`; each parses
+ * with the same zod schema as its /api/admin/* or /api/blog-admin/* endpoint and makes the same
+ * domain call, so the page and the bearer API cannot drift apart.
+ */
+export function staffIntentAction(call: ApiCall, role: StaffRole, intents: Record<string, StaffIntent>) {
+  return guardedFormAction(call, role, async (form, staff) => {
+    const name = String(form.get("intent") ?? "");
+    const intent = Object.hasOwn(intents, name) ? intents[name] : undefined;
+    if (!intent) throw badRequest("This form asks for an action this page does not offer.");
+    const input = parseInput(intent.schema, (intent.fromForm ?? filledFields)(form));
+    const result = await intent.run(input, staff);
+    const done = typeof intent.done === "string" ? intent.done : intent.done(result);
+    return data<IntentResult>({ ok: true, intent: name, done, result });
+  });
 }

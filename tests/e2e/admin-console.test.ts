@@ -106,7 +106,7 @@ describe("the staff console in a real browser", () => {
     expect(await netRevenue.getByRole("cell").first().innerText()).toBe(findPlan("pro-monthly")!.price);
 
     const [answer] = await Promise.all([
-      page.waitForResponse((response) => new URL(response.url()).pathname === "/api/admin/search"),
+      page.waitForResponse((response) => new URL(response.url()).pathname === "/admin/orders.data"),
       page.getByLabel("Search orders and subscriptions").pressSequentially("console-buy", { delay: 20 }),
     ]);
     expect(answer.status()).toBe(200);

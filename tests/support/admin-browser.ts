@@ -10,7 +10,7 @@ import { PASSWORD } from "./staff.ts";
 export { PASSWORD, STAFF_EMAIL } from "./staff.ts";
 
 /** Decodes quoted-printable and returns the confirmation link of the newest .eml to `email`. */
-async function confirmationLinkFromOutbox(server: TestServer, email: string): Promise<string> {
+export async function confirmationLinkFromOutbox(server: TestServer, email: string): Promise<string> {
   const outbox = path.join(server.dataDir, "outbox");
   for (let attempt = 0; attempt < 100; attempt++) {
     const names = await fs.readdir(outbox).catch(() => [] as string[]);

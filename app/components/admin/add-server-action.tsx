@@ -1,5 +1,4 @@
-import { useState } from "react";
-import { adminCall } from "#app/components/admin/api.ts";
+import { useCallback, useState } from "react";
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { NodeTokenNotice } from "#app/components/admin/node-token-notice.tsx";
 import { Input } from "#app/components/ui/input.tsx";
@@ -27,8 +26,13 @@ const FIELDS = [
 type Added = { server: { name: string; endpoint: string }; nodeToken: string };
 
 /** Add a VPN server as `npm run vpn -- add-server` does; its node token is shown once, here. */
-export function AddServerAction(props: { onDone: () => void }) {
+export function AddServerAction() {
   const [added, setAdded] = useState<{ name: string; endpoint: string; token: string } | null>(null);
+  const show = useCallback(
+    (result: Added) =>
+      setAdded({ name: result.server.name, endpoint: result.server.endpoint, token: result.nodeToken }),
+    [],
+  );
   return (
     <div className="grid justify-items-end">
       <ConfirmAction
@@ -42,23 +46,8 @@ export function AddServerAction(props: { onDone: () => void }) {
             <Input name={field.name} placeholder={field.placeholder} required={field.required} />
           </label>
         ))}
-        successMessage="Server added. Store its node token now."
-        onDone={props.onDone}
-        run={async (reason, form) => {
-          const fields = Object.fromEntries(
-            FIELDS.map(({ name }) => [name, String(form.get(name) ?? "").trim()]).filter(
-              ([, value]) => value,
-            ),
-          );
-          const result = await adminCall<Added>("servers/add", { ...fields, reason });
-          if (result.ok && result.data)
-            setAdded({
-              name: result.data.server.name,
-              endpoint: result.data.server.endpoint,
-              token: result.data.nodeToken,
-            });
-          return result;
-        }}
+        intent="add"
+        onDone={show}
       />
       {added ? (
         <NodeTokenNotice

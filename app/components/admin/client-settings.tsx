@@ -1,11 +1,8 @@
-import { useEffect, useState, type ReactNode } from "react";
-import { useFetcher } from "react-router";
-import { toast } from "sonner";
-import { ConfirmDialog, DIALOG_FORM_CLASS } from "#app/components/admin/confirm-action.tsx";
+import type { ReactNode } from "react";
+import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 // Type-only: erased from the browser bundle.
 import type { ServerHealth } from "#server/domain/vpn/server-health.ts";
-import type { FormActionResult } from "#server/http/staff-form.ts";
 
 const number = new Intl.NumberFormat("en-US");
 
@@ -40,7 +37,6 @@ export function ClientSettingsActions({ server }: { server: ServerHealth }) {
         label="Set MTU"
         title={`Set the client MTU of ${server.name}`}
         description={`The MTU = line of its configs and its node's interface MTU (1280 fits every path). ${AFTER_CHANGE}`}
-        successMessage="MTU changed."
         fields={
           <label className="grid gap-1 text-sm font-medium">
             MTU (1280-1420)
@@ -54,7 +50,6 @@ export function ClientSettingsActions({ server }: { server: ServerHealth }) {
         label="Set ports"
         title={`Set the alternate ports of ${server.name}`}
         description="Extra UDP ports its node accepts WireGuard on, for networks that block the endpoint's port; buyers are offered the first one (up to 4, none the endpoint's). Owners are told only when a port is taken away."
-        successMessage="Alternate ports changed."
         fields={
           <label className="grid gap-1 text-sm font-medium">
             Ports, separated by commas (empty for none)
@@ -68,7 +63,6 @@ export function ClientSettingsActions({ server }: { server: ServerHealth }) {
         label="Set DNS"
         title={`Set the client DNS of ${server.name}`}
         description={`"node": configs name the node's own resolver (its setup installs it). Otherwise 1-4 resolver addresses, separated by commas. ${AFTER_CHANGE}`}
-        successMessage="DNS changed."
         fields={
           <label className="grid gap-1 text-sm font-medium">
             node, or resolver addresses
@@ -87,38 +81,6 @@ function ClientSettingAction(props: {
   title: string;
   description: string;
   fields: ReactNode;
-  successMessage: string;
 }) {
-  const fetcher = useFetcher<FormActionResult<unknown>>();
-  const [open, setOpen] = useState(false);
-  const answer = fetcher.state === "idle" ? fetcher.data : undefined;
-  const { reset } = fetcher;
-  const { successMessage } = props;
-  useEffect(() => {
-    if (!answer?.ok) return;
-    setOpen(false);
-    toast.success(successMessage);
-    reset();
-  }, [answer, reset, successMessage]);
-  return (
-    <ConfirmDialog
-      {...props}
-      open={open}
-      onOpenChange={(next) => {
-        if (next) reset();
-        setOpen(next);
-      }}
-    >
-      {(content) => (
-        <fetcher.Form method="post" className={DIALOG_FORM_CLASS}>
-          <input type="hidden" name="intent" value={props.intent} />
-          <input type="hidden" name="serverId" value={props.server.id} />
-          {content({
-            pending: fetcher.state !== "idle",
-            error: answer && !answer.ok ? answer.message : null,
-          })}
-        </fetcher.Form>
-      )}
-    </ConfirmDialog>
-  );
+  return <ConfirmAction {...props} target={{ serverId: props.server.id }} />;
 }

@@ -1,9 +1,11 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { Button, type ButtonProps } from "#app/components/ui/button.tsx";
-import type { JsonCallResult } from "#app/lib/json-call.ts";
+// Type-only: erased from the browser bundle.
+import type { IntentResult } from "#server/http/staff-form.ts";
 
-interface ConfirmActionProps {
+interface ConfirmActionProps<T> {
   /** The button that opens the dialog. */
   label: string;
   title: string;
@@ -11,53 +13,55 @@ interface ConfirmActionProps {
   description: ReactNode;
   confirmLabel?: string;
   variant?: ButtonProps["variant"];
-  /** Extra inputs inside the form (e.g. a number of days); read them from the FormData. */
+  /** Extra inputs inside the form (e.g. a number of days). */
   fields?: ReactNode;
-  /** Runs the action with the typed reason; a failure's message is shown and the dialog stays open. */
-  run: (reason: string, form: FormData) => Promise<JsonCallResult<unknown>>;
-  /** Called after success, e.g. to reload the page's data. */
-  onDone?: () => void;
-  successMessage: string;
+  /** The page action's `intent` this form posts. */
+  intent: string;
+  /** Hidden fields naming what the action touches (e.g. `{ deviceId }`). */
+  target?: Record<string, string>;
+  /** Called with the action's result after success (the page's data reloads by itself). */
+  onDone?: (result: T) => void;
 }
 
 /**
  * Every operations action of the staff console goes through this: a native modal dialog that asks
- * for a reason (recorded in the audit log) before anything changes.
+ * for a reason (recorded in the audit log), then a post to the page's route action. With
+ * JavaScript the answer is a toast (or the refusal inside the dialog); without it the browser
+ * posts the form and the page shows the outcome.
  */
-export function ConfirmAction(props: ConfirmActionProps) {
+export function ConfirmAction<T = unknown>(props: ConfirmActionProps<T>) {
+  const fetcher = useFetcher<IntentResult<T>>();
   const [open, setOpen] = useState(false);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  async function submit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setPending(true);
-    setError(null);
-    const result = await props.run(String(form.get("reason") ?? ""), form);
-    setPending(false);
-    if (!result.ok) {
-      setError(result.message ?? "The action failed. Nothing was changed.");
-      return;
-    }
+  const answer = fetcher.state === "idle" ? fetcher.data : undefined;
+  const shown = useRef<unknown>(undefined);
+  const { onDone } = props;
+  useEffect(() => {
+    if (!answer?.ok || shown.current === answer) return;
+    shown.current = answer;
     setOpen(false);
-    toast.success(props.successMessage);
-    props.onDone?.();
-  }
-
+    toast.success(answer.done);
+    onDone?.(answer.result);
+  }, [answer, onDone]);
   return (
     <ConfirmDialog
       {...props}
       open={open}
       onOpenChange={(next) => {
-        if (next) setError(null);
+        if (next) fetcher.reset();
         setOpen(next);
       }}
     >
       {(content) => (
-        <form onSubmit={submit} className={DIALOG_FORM_CLASS}>
-          {content({ pending, error })}
-        </form>
+        <fetcher.Form method="post" className={DIALOG_FORM_CLASS}>
+          <input type="hidden" name="intent" value={props.intent} />
+          {Object.entries(props.target ?? {}).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          {content({
+            pending: fetcher.state !== "idle",
+            error: answer && !answer.ok ? answer.message : null,
+          })}
+        </fetcher.Form>
       )}
     </ConfirmDialog>
   );
@@ -67,19 +71,27 @@ export const DIALOG_FORM_CLASS = "grid gap-4 p-6";
 
 type DialogContent = (state: { pending: boolean; error: string | null }) => ReactNode;
 
+/** Invoker commands: the browser opens and closes the dialog itself, also without JavaScript. */
+const command = (dialogId: string, name: "show-modal" | "close") =>
+  ({ commandfor: dialogId, command: name }) as Record<string, string>;
+
 /**
  * The button and the native modal dialog of a confirmed action: title, description, the action's
  * own fields, the reason for the audit log, the failure's message, Cancel and confirm. `children`
- * wraps the content in the form that submits it (a plain form, or a fetcher's).
+ * wraps the content in the form that submits it.
  */
 export function ConfirmDialog(
-  props: Omit<ConfirmActionProps, "run" | "onDone" | "successMessage"> & {
+  props: Pick<
+    ConfirmActionProps<unknown>,
+    "label" | "title" | "description" | "confirmLabel" | "variant" | "fields"
+  > & {
     open: boolean;
     onOpenChange: (open: boolean) => void;
     children: (content: DialogContent) => ReactNode;
   },
 ) {
   const id = useId();
+  const dialogId = `${id}-dialog`;
   const dialog = useRef<HTMLDialogElement>(null);
   const { open, onOpenChange } = props;
   useEffect(() => {
@@ -111,7 +123,15 @@ export function ConfirmDialog(
         </p>
       ) : null}
       <div className="flex justify-end gap-2">
-        <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
+        <Button
+          type="button"
+          variant="outline"
+          {...command(dialogId, "close")}
+          onClick={(event) => {
+            event.preventDefault();
+            onOpenChange(false);
+          }}
+        >
           Cancel
         </Button>
         <Button
@@ -126,11 +146,21 @@ export function ConfirmDialog(
   );
   return (
     <>
-      <Button type="button" size="sm" variant={props.variant ?? "outline"} onClick={() => onOpenChange(true)}>
+      <Button
+        type="button"
+        size="sm"
+        variant={props.variant ?? "outline"}
+        {...command(dialogId, "show-modal")}
+        onClick={(event) => {
+          event.preventDefault();
+          onOpenChange(true);
+        }}
+      >
         {props.label}
       </Button>
       <dialog
         ref={dialog}
+        id={dialogId}
         onClose={() => onOpenChange(false)}
         aria-labelledby={`${id}-title`}
         className="w-[min(32rem,calc(100vw-2rem))] rounded-lg border p-0 shadow-xl backdrop:bg-black/50"

@@ -8,7 +8,8 @@ export function NodeTokenNotice(props: {
   /** The server's endpoint: its port is the node's listen port. */
   endpoint: string;
   token: string;
-  onDismiss: () => void;
+  /** Hides it (with JavaScript; without, it is gone on the next page). */
+  onDismiss?: () => void;
 }) {
   const publicUrl =
     useRouteLoaderData<{ publicConfig: { publicUrl: string } }>("root")?.publicConfig.publicUrl ?? "";
@@ -38,9 +39,11 @@ export function NodeTokenNotice(props: {
         >
           Copy token
         </Button>
-        <Button type="button" size="sm" variant="outline" onClick={props.onDismiss}>
-          I stored it
-        </Button>
+        {props.onDismiss ? (
+          <Button type="button" size="sm" variant="outline" onClick={props.onDismiss}>
+            I stored it
+          </Button>
+        ) : null}
       </div>
     </div>
   );

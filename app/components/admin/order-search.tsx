@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { Form, Link } from "react-router";
+import { Form, Link, useFetcher } from "react-router";
 import {
   displayStateOf,
   SUBSCRIPTION_STATE_BADGES,
@@ -11,69 +11,62 @@ import { Input } from "#app/components/ui/input.tsx";
 import { ResponsiveTable, type Column } from "#app/components/ui/responsive-table.tsx";
 import { formatShortDate, formatUsd } from "#app/lib/format.ts";
 // Type-only: erased from the browser bundle.
-import type { OrderListQuery, OrderPage, OrderRow } from "#server/domain/ops/order-search.ts";
-import { adminCall } from "./api.ts";
+import type { OrderPage, OrderRow } from "#server/domain/ops/order-search.ts";
 
 /** How long typing pauses before the box searches. */
 const DEBOUNCE_MS = 250;
 
-type Filters = Omit<OrderListQuery, "q" | "page">;
+/** What the loaders of /admin/orders and /admin/subscriptions answer, as far as the box reads it. */
+type SearchPageData = {
+  q: string;
+  invalid: boolean;
+  orders?: OrderPage | null;
+  subscriptions?: OrderPage | null;
+};
 
 /**
- * The console's one search box (decision 076). Without JavaScript it is a GET form to `action`,
- * whose loader renders the results; with it, typing asks POST /api/admin/search (debounced) and
- * the answer replaces the results shown. `initial` is what the page's loader found for `query`.
+ * The console's one search box (decision 076): a GET form to `action`, whose loader renders the
+ * results. With JavaScript, typing loads the same address (debounced) through a fetcher and its
+ * results replace those shown. `initial` is what the page's loader found for `query`.
  */
 export function OrderSearch({
   action,
+  results,
   query,
-  filters = {},
   hiddenFields = {},
   initial,
   emptyText = "No orders match.",
 }: {
   action: string;
+  /** Which list of `action`'s loader holds the results. */
+  results: "orders" | "subscriptions";
   query: string;
-  filters?: Filters;
   /** The page's other GET parameters (its status filter), kept by the form and the pager. */
   hiddenFields?: Record<string, string>;
   initial: OrderPage | null;
   emptyText?: string;
 }) {
   const [typed, setTyped] = useState(query);
-  const [found, setFound] = useState<{ q: string; page: OrderPage } | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  // A page passes a new `filters` object on every render; its JSON changes only when they do.
-  const filterKey = JSON.stringify(filters);
+  const fetcher = useFetcher<SearchPageData>();
+  const { load } = fetcher;
+  // A page passes a new `hiddenFields` object on every render; its JSON changes only when they do.
+  const fieldsKey = JSON.stringify(hiddenFields);
 
   useEffect(() => {
     const q = typed.trim();
-    if (!q || q === query.trim()) {
-      setFound(null);
-      setProblem(null);
-      return;
-    }
-    let stale = false;
-    const timer = setTimeout(async () => {
-      const result = await adminCall<OrderPage>("search", {
-        ...(JSON.parse(filterKey) as Filters),
-        q,
-        page: 1,
-      });
-      if (stale) return;
-      if (result.ok && result.data) {
-        setFound({ q, page: result.data });
-        setProblem(null);
-      } else setProblem(result.message ?? "The search failed. Try again.");
+    if (!q || q === query.trim()) return;
+    const timer = setTimeout(() => {
+      const fields = JSON.parse(fieldsKey) as Record<string, string>;
+      void load(`${action}?${new URLSearchParams({ ...fields, q })}`);
     }, DEBOUNCE_MS);
-    return () => {
-      stale = true;
-      clearTimeout(timer);
-    };
-  }, [typed, query, filterKey]);
+    return () => clearTimeout(timer);
+  }, [typed, query, fieldsKey, action, load]);
 
+  const answer = typed.trim() && typed.trim() !== query.trim() ? fetcher.data : undefined;
+  const found = answer && answer.q === typed.trim() ? { q: answer.q, page: answer[results] ?? null } : null;
+  const problem = found && answer?.invalid ? "This search is not valid: type at most 200 characters." : null;
   const shownQuery = found?.q ?? query;
-  const shown = found?.page ?? initial;
+  const shown = found ? found.page : initial;
   const hrefFor = (page: number) =>
     `${action}?${new URLSearchParams({ ...hiddenFields, ...(shownQuery ? { q: shownQuery } : {}), page: String(page) })}`;
 

@@ -1,8 +1,7 @@
-import { useRevalidator } from "react-router";
 import { Select } from "#app/components/ui/input.tsx";
 import { priceDifference } from "#app/lib/price-difference.ts";
+// Type-only: erased from the browser bundle.
 import type { SubscriptionPage } from "#server/domain/ops/subscription-page.ts";
-import { adminCall } from "./api.ts";
 import { ConfirmAction } from "./confirm-action.tsx";
 
 // The staff console's plan change (decision 104): the customer's own change, made for them with a
@@ -13,7 +12,6 @@ export function PlanChangeAction({
 }: {
   page: Pick<SubscriptionPage, "subscription" | "planChanges" | "devices">;
 }) {
-  const { revalidate } = useRevalidator();
   if (page.planChanges.length === 0) return null;
   const live = page.devices.filter((device) => !device.revokedAt);
   return (
@@ -52,17 +50,8 @@ export function PlanChangeAction({
           ) : null}
         </>
       }
-      run={(reason, form) => {
-        const keepDeviceIds = form.getAll("keepDeviceIds").map(String);
-        return adminCall("subscriptions/change-plan", {
-          subscriptionId: page.subscription.id,
-          planId: String(form.get("planId") ?? ""),
-          reason,
-          ...(keepDeviceIds.length ? { keepDeviceIds } : {}),
-        });
-      }}
-      onDone={revalidate}
-      successMessage="Plan changed"
+      intent="change-plan"
+      target={{ subscriptionId: page.subscription.id }}
     />
   );
 }

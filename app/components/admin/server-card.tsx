@@ -1,6 +1,4 @@
-import { useState } from "react";
-import { toast } from "sonner";
-import { adminCall } from "#app/components/admin/api.ts";
+import { useCallback, useState } from "react";
 import { ClientSettingsActions, ClientSettingsFacts } from "#app/components/admin/client-settings.tsx";
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { NodeTokenNotice } from "#app/components/admin/node-token-notice.tsx";
@@ -39,18 +37,14 @@ const number = new Intl.NumberFormat("en-US");
 export function ServerCard({
   server,
   handshakeWindowMinutes,
-  onDone,
 }: {
   server: ServerHealth;
   /** Peers count as connected with a handshake this recent (ACTIVE_HANDSHAKE_WINDOW_MS). */
   handshakeWindowMinutes: number;
-  onDone: () => void;
 }) {
   const [token, setToken] = useState<string | null>(null);
-  const call =
-    (path: string, body: Record<string, unknown> = {}) =>
-    (reason: string) =>
-      adminCall(`servers/${path}`, { serverId: server.id, reason, ...body });
+  const showToken = useCallback((result: { nodeToken: string }) => setToken(result.nodeToken), []);
+  const target = { serverId: server.id };
   const inSync = server.appliedVersion === server.desiredVersion;
   return (
     <article aria-labelledby={`server-${server.id}`} className="rounded-xl border p-4 shadow-sm">
@@ -122,42 +116,32 @@ export function ServerCard({
               <Input name="endpoint" defaultValue={server.endpoint} required />
             </label>
           }
-          run={(reason, form) =>
-            call("set-endpoint", { endpoint: String(form.get("endpoint") ?? "").trim() })(reason)
-          }
-          successMessage="Endpoint changed."
-          onDone={onDone}
+          intent="set-endpoint"
+          target={target}
         />
         <ConfirmAction
           label="Rotate token"
           title={`Rotate the node token of ${server.name}`}
           description="The current token stops working at once: the node's agent needs the new one, shown once after this."
-          run={async (reason) => {
-            const result = await call("rotate-token")(reason);
-            const data = result.data as { nodeToken?: string } | undefined;
-            if (result.ok && data?.nodeToken) setToken(data.nodeToken);
-            return result;
-          }}
-          successMessage="Token rotated. Store the new one now."
-          onDone={onDone}
+          intent="rotate-token"
+          target={target}
+          onDone={showToken}
         />
         {server.status === "active" ? (
           <ConfirmAction
             label="Drain"
             title={`Drain ${server.name}`}
             description="It takes no new devices; the devices on it keep working."
-            run={call("drain")}
-            successMessage="Server draining."
-            onDone={onDone}
+            intent="drain"
+            target={target}
           />
         ) : (
           <ConfirmAction
             label="Enable"
             title={`Enable ${server.name}`}
             description="It takes new devices again and its node carries its peers."
-            run={call("enable")}
-            successMessage="Server enabled."
-            onDone={onDone}
+            intent="enable"
+            target={target}
           />
         )}
         {server.status !== "disabled" ? (
@@ -166,9 +150,8 @@ export function ServerCard({
             variant="destructive"
             title={`Disable ${server.name}`}
             description={`It takes no new devices and its node drops their peers: the ${number.format(server.liveDevices)} devices on it stop connecting until it is enabled again or they are moved.`}
-            run={call("disable")}
-            successMessage="Server disabled."
-            onDone={onDone}
+            intent="disable"
+            target={target}
           />
         ) : null}
         {server.status !== "active" && server.liveDevices > 0 ? (
@@ -176,15 +159,8 @@ export function ServerCard({
             label="Move all devices"
             title={`Move every device off ${server.name}`}
             description={`Each of its ${number.format(server.liveDevices)} devices moves to the least-loaded other server with room (in the same region when one has room); each owner gets an e-mail with the new config.`}
-            run={async (reason) => {
-              const result = await call("move-devices")(reason);
-              const data = result.data as { moved: number; remaining: number } | undefined;
-              if (result.ok && data && data.remaining > 0)
-                toast.warning(`No other server has room for the last ${data.remaining}: they stay here.`);
-              return result;
-            }}
-            successMessage="Move finished."
-            onDone={onDone}
+            intent="move-devices"
+            target={target}
           />
         ) : null}
       </div>

@@ -1,5 +1,3 @@
-import { useRevalidator } from "react-router";
-import { adminCall } from "#app/components/admin/api.ts";
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 // Type-only: erased from the browser bundle.
@@ -16,10 +14,8 @@ export function SubscriptionActions({
   subscriptionId: string;
   actions: StaffSubscriptionAction[];
 }) {
-  const { revalidate } = useRevalidator();
   const offers = new Set(actions);
-  const call = (path: string, body: Record<string, unknown>) => (reason: string) =>
-    adminCall(`subscriptions/${path}`, { subscriptionId, reason, ...body });
+  const target = { subscriptionId };
   if (offers.size === 0)
     return (
       <p className="mt-4 text-sm text-muted-foreground" data-testid="no-staff-actions">
@@ -39,11 +35,8 @@ export function SubscriptionActions({
               <Input name="days" type="number" min={1} max={366} required defaultValue={7} />
             </label>
           }
-          run={(reason, form) =>
-            adminCall("subscriptions/extend", { subscriptionId, reason, days: Number(form.get("days")) })
-          }
-          onDone={revalidate}
-          successMessage="Subscription extended"
+          intent="extend"
+          target={target}
         />
       ) : null}
       {offers.has("cancel-period-end") ? (
@@ -51,9 +44,8 @@ export function SubscriptionActions({
           label="Cancel at period end"
           title="Cancel at the end of the period"
           description="The plan stops renewing; its configs keep working until the period ends."
-          run={call("cancel", { when: "period-end" })}
-          onDone={revalidate}
-          successMessage="The subscription will end at its period end"
+          intent="cancel"
+          target={{ ...target, when: "period-end" }}
         />
       ) : null}
       {offers.has("cancel-now") ? (
@@ -62,9 +54,8 @@ export function SubscriptionActions({
           title="Cancel this subscription now"
           description="It ends at once: every device is revoked and, on Stripe, no further charge is made. No money goes back."
           variant="destructive"
-          run={call("cancel", { when: "now" })}
-          onDone={revalidate}
-          successMessage="Subscription cancelled"
+          intent="cancel"
+          target={{ ...target, when: "now" }}
         />
       ) : null}
       {offers.has("refund") ? (
@@ -73,9 +64,8 @@ export function SubscriptionActions({
           title="Refund this subscription"
           description="The payment goes back to the customer (on Stripe, a full refund), the subscription ends, every device is revoked and the customer is e-mailed."
           variant="destructive"
-          run={call("refund", {})}
-          onDone={revalidate}
-          successMessage="Refunded"
+          intent="refund"
+          target={target}
         />
       ) : null}
       {offers.has("reactivate") ? (
@@ -83,9 +73,8 @@ export function SubscriptionActions({
           label="Reactivate"
           title="Reactivate this subscription"
           description="Undoes a cancellation while the paid period lasts; device 1 is issued again if no device is live."
-          run={call("reactivate", {})}
-          onDone={revalidate}
-          successMessage="Subscription reactivated"
+          intent="reactivate"
+          target={target}
         />
       ) : null}
     </div>
