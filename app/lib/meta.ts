@@ -52,17 +52,9 @@ export function pageMeta(page: PageMeta, matches: MatchLike[]): MetaDescriptor[]
 }
 
 /** A staff console page: titled, never indexed. */
-/**
- * The site's Referrer-Policy is no-referrer, with which a browser sends `Origin: null` on a form it
- * posts itself (no JavaScript); React Router refuses such an action as cross-site. The staff pages'
- * forms send their own origin, and still no address leaves the site.
- */
-export const SAME_ORIGIN_REFERRER: MetaDescriptor = { name: "referrer", content: "same-origin" };
-
 export function adminPageMeta(title: string, path: string, matches: MatchLike[]): MetaDescriptor[] {
   return [
     ...pageMeta({ title, description: `${title} in the staff console.`, path }, matches),
     { name: "robots", content: "noindex" },
-    SAME_ORIGIN_REFERRER,
   ];
 }

@@ -2,7 +2,7 @@ import { useSearchParams } from "react-router";
 import { ConfirmEmailForm } from "#app/components/admin/confirm-email-form.tsx";
 import { NewPasswordForm, SignInForm } from "#app/components/admin/login-forms.tsx";
 import { Card } from "#app/components/ui/card.tsx";
-import { pageMeta, SAME_ORIGIN_REFERRER } from "#app/lib/meta.ts";
+import { pageMeta } from "#app/lib/meta.ts";
 import { loginAction } from "./admin-login-actions.server.ts";
 import type { Route } from "./+types/admin-login";
 
@@ -12,7 +12,6 @@ export const meta: Route.MetaFunction = ({ matches }) => [
     matches,
   ),
   { name: "robots", content: "noindex" },
-  SAME_ORIGIN_REFERRER,
 ];
 
 /** Sign in, sign up, password reset, the two-factor code and the address confirmation. */

@@ -2,37 +2,27 @@
 // route action, so a browser with scripts off signs up, confirms, signs in, resends a device's
 // config and refunds the subscription, and each page it gets back says what happened.
 import { eq } from "drizzle-orm";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, describe, expect, it } from "vitest";
 import { findPlan } from "#app/lib/plans.ts";
 import { devices, outboxMessages, subscriptions } from "#server/db/schema/index.ts";
-import { confirmationLinkFromOutbox, freePort, PASSWORD, STAFF_EMAIL } from "../support/admin-browser.ts";
-import { startTestServer, type TestServer } from "../support/app.ts";
-import { launchBrowser } from "../support/browser.ts";
-import { buyUntilCheckout, expectToast, payOnCheckout } from "./purchase-support.ts";
+import { confirmationLinkFromOutbox } from "../support/admin-app.browser.ts";
+import { PASSWORD, STAFF_EMAIL } from "../support/staff.ts";
+import { useBrowserApp } from "../support/app.browser.ts";
+import { buyUntilCheckout, expectToast, payOnCheckout } from "../support/purchase-app.browser.ts";
 
 const BUYER = "no-script-buyer@example.com";
 
 describe("the staff console with JavaScript turned off", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const app = useBrowserApp({ ownUrl: true });
   const contexts: BrowserContext[] = [];
 
-  beforeAll(async () => {
-    const port = await freePort();
-    [server, browser] = await Promise.all([
-      startTestServer({ env: { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } }),
-      launchBrowser(),
-    ]);
-  });
   afterAll(async () => {
     for (const context of contexts) await context.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   async function pageWithoutScripts(): Promise<Page> {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await app.browser.newContext({ javaScriptEnabled: false });
     contexts.push(context);
     return context.newPage();
   }
@@ -51,32 +41,32 @@ describe("the staff console with JavaScript turned off", () => {
   }
 
   it("signs up, confirms, signs in, resends a config and refunds, each page telling the outcome", async () => {
-    const buyerContext = await browser.newContext();
+    const buyerContext = await app.browser.newContext();
     contexts.push(buyerContext);
     const buyPage = await buyerContext.newPage();
-    await buyUntilCheckout(buyPage, server.url, findPlan("pro-monthly")!, BUYER);
+    await buyUntilCheckout(buyPage, app.server.url, findPlan("pro-monthly")!, BUYER);
     await payOnCheckout(buyPage, "4242 4242 4242 4242");
     await expectToast(buyPage, "Payment Successful");
-    const [subscription] = await server.services.db
+    const [subscription] = await app.server.services.db
       .select()
       .from(subscriptions)
       .where(eq(subscriptions.customerEmail, BUYER));
 
     const signUp = await pageWithoutScripts();
-    await signUp.goto(`${server.url}/admin/login`);
+    await signUp.goto(`${app.server.url}/admin/login`);
     expect(await signUp.evaluate(() => "__reactRouterContext" in window).catch(() => false)).toBe(false);
     await signUp.getByLabel("Email").fill(STAFF_EMAIL);
     await signUp.getByLabel("Password").fill(PASSWORD);
     await signUp.getByRole("button", { name: "Sign up with the same credentials" }).click();
     await signUp.getByText("Check your email to confirm your account").waitFor();
-    await signUp.goto(await confirmationLinkFromOutbox(server, STAFF_EMAIL));
+    await signUp.goto(await confirmationLinkFromOutbox(app.server, STAFF_EMAIL));
     await signUp.getByLabel("Password").fill(PASSWORD);
     await signUp.getByRole("button", { name: "Confirm" }).click();
-    await signUp.waitForURL(`${server.url}/admin/blog`);
+    await signUp.waitForURL(`${app.server.url}/admin/blog`);
 
     // A second browser, also without scripts, signs in with the password.
     const page = await pageWithoutScripts();
-    await page.goto(`${server.url}/admin/login`);
+    await page.goto(`${app.server.url}/admin/login`);
     await page.getByLabel("Email").fill(STAFF_EMAIL);
     await page.getByLabel("Password").fill("not the password");
     await page.getByRole("button", { name: "Sign In" }).click();
@@ -88,11 +78,11 @@ describe("the staff console with JavaScript turned off", () => {
     await page.getByLabel("Email").fill(STAFF_EMAIL);
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign In" }).click();
-    await page.waitForURL(`${server.url}/admin/blog`);
+    await page.waitForURL(`${app.server.url}/admin/blog`);
 
-    await page.goto(`${server.url}/admin/subscriptions/${subscription!.id}`);
+    await page.goto(`${app.server.url}/admin/subscriptions/${subscription!.id}`);
     const configEmails = () =>
-      server.services.db.select().from(outboxMessages).where(eq(outboxMessages.toAddress, BUYER));
+      app.server.services.db.select().from(outboxMessages).where(eq(outboxMessages.toAddress, BUYER));
     const before = (await configEmails()).length;
     await confirm(page, "Resend config", "customer lost the first e-mail");
     expect(await notice(page).innerText()).toBe("Config e-mail queued");
@@ -101,12 +91,12 @@ describe("the staff console with JavaScript turned off", () => {
     await confirm(page, "Refund", "customer asked within 7 days");
     expect(await notice(page).innerText()).toBe("Refunded");
     expect(await page.getByTestId("subscription-status").innerText()).toBe("Refunded");
-    const [refunded] = await server.services.db
+    const [refunded] = await app.server.services.db
       .select()
       .from(subscriptions)
       .where(eq(subscriptions.id, subscription!.id));
     expect(refunded!.status).toBe("refunded");
-    const live = await server.services.db
+    const live = await app.server.services.db
       .select()
       .from(devices)
       .where(eq(devices.subscriptionId, subscription!.id));

@@ -4,9 +4,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devices, outboxMessages, subscriptions, vpnServers } from "#server/db/schema/index.ts";
-import { buy, signedInCustomer } from "../support/account.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
-import { createAccount, OTHER_STAFF_EMAIL, STAFF_EMAIL } from "./admin-helpers.ts";
+import { buy, signedInCustomer } from "../../support/account.ts";
+import { createTestApp, type TestApp } from "../../support/app.ts";
+import { createAccount, OTHER_STAFF_EMAIL, STAFF_EMAIL } from "../../support/staff.ts";
 
 const REASON = "page action matrix";
 
