@@ -9,6 +9,7 @@ import {
   type Subscription,
 } from "#server/db/schema/index.ts";
 import { queueRefundedEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
+import { queueDisputeNotice } from "#server/domain/mail/staff-emails.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { usableSubscription } from "#server/domain/vpn/usable.ts";
 import { providerUnavailable } from "./errors.ts";
@@ -38,7 +39,10 @@ export interface DisputedCharge {
   email: string | null;
 }
 
-const STATUS_OF: Record<ReversalKind, "refunded" | "disputed"> = { refund: "refunded", dispute: "disputed" };
+const STATUS_AFTER_REVERSAL: Record<ReversalKind, "refunded" | "disputed"> = {
+  refund: "refunded",
+  dispute: "disputed",
+};
 
 function disputeOf(dispute: Stripe.Dispute, charge: DisputedCharge): Reversal {
   return {
@@ -119,9 +123,16 @@ export async function disputeCharge(
   const reversal = disputeOf(dispute, charge);
   const subscription = await reverse(tx, services, reversal, now);
   const dueBy = dispute.evidence_details?.due_by;
-  await notifyStaffOfDispute(tx, services, reversal, subscription, {
+  await queueDisputeNotice(tx, services, {
+    disputeId: reversal.id,
+    reason: reversal.reason,
+    amountCents: reversal.amountCents,
+    currency: reversal.currency,
+    subscription: subscription ?? null,
+    chargeEmail: charge.email,
+    stripeCustomerId: reversal.customerId,
+    paymentIntentId: reversal.paymentIntentId,
     respondBy: dueBy ? new Date(dueBy * 1000) : null,
-    email: charge.email,
   });
 }
 
@@ -200,7 +211,7 @@ export async function applyHeldReversals(
   const kind = held.some((reversal) => reversal.kind === "dispute") ? "dispute" : "refund";
   const [ended] = await tx
     .update(subscriptions)
-    .set({ status: STATUS_OF[kind], expiresAt: now, updatedAt: now })
+    .set({ status: STATUS_AFTER_REVERSAL[kind], expiresAt: now, updatedAt: now })
     .where(eq(subscriptions.id, subscription.id))
     .returning();
   await tx
@@ -216,7 +227,7 @@ export async function applyHeldReversals(
   await queueRefundedEmail(tx, services, ended!, customerNotice(subscription.id, told, now));
   services.logger.warn(
     { subscriptionId: subscription.id, reversals: held.map((reversal) => reversal.id) },
-    `payment recorded after its ${kind}: subscription ${STATUS_OF[kind]}, no config issued`,
+    `payment recorded after its ${kind}: subscription ${STATUS_AFTER_REVERSAL[kind]}, no config issued`,
   );
   return ended!;
 }
@@ -267,7 +278,7 @@ async function endSubscription(
   now: Date,
 ): Promise<void> {
   // A dispute stays on record: a refund arriving later does not turn it into "refunded".
-  const status = subscription.status === "disputed" ? "disputed" : STATUS_OF[reversal.kind];
+  const status = subscription.status === "disputed" ? "disputed" : STATUS_AFTER_REVERSAL[reversal.kind];
   const expiresAt = subscription.expiresAt < now ? subscription.expiresAt : now;
   // Devices first: revoking locks their server's row, then its peer-version row, the order device
   // issuing takes them in; the status change after it logs peer changes (that row) again.
@@ -297,28 +308,4 @@ function customerNotice(
     currency: reversal.currency,
     at: now,
   };
-}
-
-/** One e-mail to each staff address, queued in the event's transaction; no links or keys in it. */
-async function notifyStaffOfDispute(
-  tx: Transaction,
-  services: BillingServices,
-  reversal: Reversal,
-  subscription: Subscription | undefined,
-  dispute: { respondBy: Date | null; email: string | null },
-): Promise<void> {
-  if (services.config.STAFF_ADMINS.length === 0) return;
-  const data = {
-    disputeId: reversal.id,
-    reason: reversal.reason,
-    amount: `${(reversal.amountCents / 100).toFixed(2)} ${reversal.currency.toUpperCase()}`,
-    subscription: subscription ? { id: subscription.id, planId: subscription.planId } : null,
-    customerEmail: subscription?.customerEmail ?? dispute.email,
-    stripeCustomerId: reversal.customerId,
-    paymentIntentId: reversal.paymentIntentId,
-    respondBy: dispute.respondBy,
-  };
-  for (const to of services.config.STAFF_ADMINS) {
-    await services.mail.enqueue(tx, { template: "dispute-notice", to, data });
-  }
 }

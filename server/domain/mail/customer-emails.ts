@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatMoney } from "#app/lib/format.ts";
 import { findPlan, PLAN_TYPE_LABELS } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import type { Device, Subscription } from "#server/db/schema/index.ts";
@@ -36,16 +37,6 @@ function planPeriod(
   return { planName: planName(subscription), price, date };
 }
 
-export function formatAmount(cents: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(
-      cents / 100,
-    );
-  } catch {
-    return `${(cents / 100).toFixed(2)} ${currency.toUpperCase()}`;
-  }
-}
-
 /** Queues it when the customer has an address (replies go to support); null when nothing was queued. */
 export async function queueToCustomer(
   tx: Executor,
@@ -76,7 +67,7 @@ export function queueReceiptEmail(
     template: "receipt",
     data: {
       planName: planName(subscription),
-      amount: formatAmount(payment.amountCents, payment.currency),
+      amount: formatMoney(payment.amountCents, payment.currency),
       orderNumber: payment.orderNumber,
       paidAt: payment.paidAt,
       oneTime: subscription.planType === "unlock",
@@ -158,7 +149,7 @@ export function queueRefundedEmail(
       kind: reversal.kind,
       planName: planName(subscription),
       orderNumber: reversal.orderNumber,
-      amount: formatAmount(reversal.amountCents, reversal.currency),
+      amount: formatMoney(reversal.amountCents, reversal.currency),
       at: reversal.at,
       endedAt: subscription.expiresAt,
     },

@@ -16,7 +16,7 @@ import { addressesAt, poolCapacity } from "./addresses.ts";
 import { queueNewDeviceConfigEmail, type ConfigEmailDeps } from "./config-email.ts";
 import { generateKeyPair, generatePresharedKey } from "./keys.ts";
 import { allocateAddress } from "./servers.ts";
-import { isUsable } from "./usable.ts";
+import { isUsable, lockSubscription } from "./usable.ts";
 
 // The VPN area owns devices: slots, limits, addresses, keys, the download link, activation.
 // Billing asks for a subscription's first device; nothing outside this folder writes device rows.
@@ -69,7 +69,7 @@ export async function issueDevice(
   subscription: DeviceOwner,
   options: { name?: string } = {},
 ): Promise<IssuedDevice> {
-  const deviceLimit = await lockSubscription(tx, subscription.id);
+  const { deviceLimit } = await lockSubscription(tx, subscription.id);
   return issueOnLockedSubscription(tx, services, subscription, deviceLimit, options);
 }
 
@@ -128,7 +128,7 @@ export async function ensureFirstDevice(
 ): Promise<Device | undefined> {
   let deviceLimit = subscription.deviceLimit;
   if (!options.newSubscription) {
-    deviceLimit = await lockSubscription(tx, subscription.id);
+    ({ deviceLimit } = await lockSubscription(tx, subscription.id));
     const { firstDevice: existing } = await deviceSummary(tx, subscription.id);
     if (existing) return existing;
   }
@@ -142,17 +142,6 @@ export async function ensureFirstDevice(
     );
     return undefined;
   }
-}
-
-/** Locks the subscription row for the rest of the transaction; answers its device limit. */
-async function lockSubscription(tx: Transaction, subscriptionId: string): Promise<number> {
-  const [locked] = await tx
-    .select({ deviceLimit: subscriptions.deviceLimit })
-    .from(subscriptions)
-    .where(eq(subscriptions.id, subscriptionId))
-    .for("update");
-  if (!locked) throw new Error(`Subscription ${subscriptionId} does not exist`);
-  return locked.deviceLimit;
 }
 
 export interface DeviceSummary {
