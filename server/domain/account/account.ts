@@ -11,7 +11,7 @@ import { alternateOffer, downloadUrl, type AlternateOffer } from "#server/domain
 import { isConfigOutdated } from "#server/domain/vpn/config-notices.ts";
 import { replaceDeviceKeys } from "#server/domain/vpn/device-keys.ts";
 import { moveDevice } from "#server/domain/vpn/device-moves.ts";
-import { issueDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
+import { issueDevice, renameDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
 import { currentPeriodStart, transferThisPeriod, type DeviceTransfer } from "#server/domain/vpn/transfer.ts";
 import { regionsWithRoom } from "#server/domain/vpn/servers.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
@@ -203,7 +203,7 @@ export async function renameAccountDevice(
   now = new Date(),
 ): Promise<{ deviceId: string; name: string }> {
   await ownedLiveDevice(services.db, customer, deviceId);
-  await services.db.update(devices).set({ name, updatedAt: now }).where(eq(devices.id, deviceId));
+  if (!(await renameDevice(services.db, deviceId, name, now))) throw deviceNotFound();
   return { deviceId, name };
 }
 
