@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { Transaction } from "#server/db/client.ts";
 import {
@@ -12,10 +12,11 @@ import { queueRefundedEmail, type CustomerEmailDeps } from "#server/domain/mail/
 import { queueDisputeNotice } from "#server/domain/mail/staff-emails.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { usableSubscription } from "#server/domain/vpn/usable.ts";
-import { providerUnavailable } from "./errors.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { orderNumberOf } from "./self-service.ts";
-import { isStripeInvalidRequest, stripeClient, stripeIdOf } from "./stripe-provider.ts";
+import { stripeIdOf, type DisputedCharge } from "./stripe-provider.ts";
+
+export { disputedCharge, type DisputedCharge } from "./stripe-provider.ts";
 
 // Refunds and disputes take a payment back. Stripe does not promise event order, so one may
 // arrive before the payment it reverses: it is then held (charge_reversals) and applied by
@@ -33,13 +34,7 @@ export interface Reversal {
   reason: string | null;
 }
 
-/** What a dispute does not say about its charge. */
-export interface DisputedCharge {
-  customerId: string | null;
-  email: string | null;
-}
-
-const STATUS_AFTER_REVERSAL: Record<ReversalKind, "refunded" | "disputed"> = {
+export const STATUS_AFTER_REVERSAL: Record<ReversalKind, "refunded" | "disputed"> = {
   refund: "refunded",
   dispute: "disputed",
 };
@@ -53,38 +48,6 @@ function disputeOf(dispute: Stripe.Dispute, charge: DisputedCharge): Reversal {
     amountCents: dispute.amount,
     currency: dispute.currency,
     reason: dispute.reason,
-  };
-}
-
-/**
- * A dispute names its charge but not the customer, and a subscription's charges are known to us
- * only by customer: ask Stripe, before the event's transaction opens (no network call inside it).
- * A charge Stripe does not know leaves the customer unknown; Stripe being unreachable is a 502, so
- * Stripe delivers the event again.
- */
-export async function disputedCharge(
-  services: BillingServices,
-  dispute: Stripe.Dispute,
-): Promise<DisputedCharge> {
-  let charge: Stripe.Charge | undefined;
-  if (typeof dispute.charge !== "string") charge = dispute.charge;
-  else {
-    try {
-      charge = await (await stripeClient(services.config)).charges.retrieve(dispute.charge);
-    } catch (error) {
-      if (!isStripeInvalidRequest(error)) {
-        services.logger.error(
-          { err: error, disputeId: dispute.id },
-          "stripe: retrieving a disputed charge failed",
-        );
-        throw providerUnavailable();
-      }
-      services.logger.warn({ disputeId: dispute.id }, "stripe does not know the disputed charge");
-    }
-  }
-  return {
-    customerId: stripeIdOf(charge?.customer),
-    email: charge?.billing_details?.email ?? charge?.receipt_email ?? null,
   };
 }
 
@@ -186,57 +149,10 @@ async function recordApplied(tx: Transaction, reversal: Reversal, subscriptionId
 }
 
 /**
- * Fulfilment's check of a subscription it has just recorded: a refund or dispute held for its
- * payment ends it at once (a dispute outweighs a refund). Answers the subscription as it now is.
- */
-export async function applyHeldReversals(
-  tx: Transaction,
-  services: Pick<BillingServices, "logger"> & CustomerEmailDeps,
-  subscription: Subscription,
-  paymentIntentId: string | null,
-  now: Date,
-): Promise<Subscription> {
-  const matches: SQL[] = [];
-  if (paymentIntentId) matches.push(eq(chargeReversals.paymentIntentId, paymentIntentId));
-  if (subscription.stripeCustomerId)
-    matches.push(eq(chargeReversals.customerId, subscription.stripeCustomerId));
-  if (matches.length === 0) return subscription;
-  await lockPayer(tx, subscription.stripeCustomerId ?? paymentIntentId);
-  const held = await tx
-    .select()
-    .from(chargeReversals)
-    .where(and(isNull(chargeReversals.appliedAt), or(...matches)))
-    .orderBy(asc(chargeReversals.receivedAt));
-  if (held.length === 0) return subscription;
-  const kind = held.some((reversal) => reversal.kind === "dispute") ? "dispute" : "refund";
-  const [ended] = await tx
-    .update(subscriptions)
-    .set({ status: STATUS_AFTER_REVERSAL[kind], expiresAt: now, updatedAt: now })
-    .where(eq(subscriptions.id, subscription.id))
-    .returning();
-  await tx
-    .update(chargeReversals)
-    .set({ appliedAt: now, subscriptionId: subscription.id })
-    .where(
-      inArray(
-        chargeReversals.id,
-        held.map((reversal) => reversal.id),
-      ),
-    );
-  const told = held.find((reversal) => reversal.kind === kind)!;
-  await queueRefundedEmail(tx, services, ended!, customerNotice(subscription.id, told, now));
-  services.logger.warn(
-    { subscriptionId: subscription.id, reversals: held.map((reversal) => reversal.id) },
-    `payment recorded after its ${kind}: subscription ${STATUS_AFTER_REVERSAL[kind]}, no config issued`,
-  );
-  return ended!;
-}
-
-/**
  * Serialises the reversals and the fulfilment of one Stripe customer (or payment intent): a
  * reversal committing beside the payment it reverses would otherwise be held and never applied.
  */
-async function lockPayer(tx: Transaction, key: string | null): Promise<void> {
+export async function lockPayer(tx: Transaction, key: string | null): Promise<void> {
   if (key) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`stripe-payer:${key}`}))`);
 }
 
@@ -296,7 +212,7 @@ async function endSubscription(
     );
 }
 
-function customerNotice(
+export function customerNotice(
   subscriptionId: string,
   reversal: Pick<Reversal, "kind" | "amountCents" | "currency">,
   now: Date,
