@@ -2,8 +2,7 @@ import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { CLIENT_MTU, dnsCheckZoneSchema } from "#agent/node-api.ts";
-import { ENDPOINT_RULE, isEndpoint } from "#server/domain/vpn/endpoint.ts";
-import { dnsSchema } from "#server/domain/vpn/server-fields.ts";
+import { dnsSchema, ENDPOINT_RULE, isEndpoint } from "#server/domain/vpn/server-fields.ts";
 
 const emailList = z
   .string()

@@ -42,17 +42,28 @@ export function formatDataAmount(bytes: number): string {
   return dataFormats[index]!.format(value);
 }
 
-/** US dollars from cents: 1499 → "$14.99". */
-export function formatUsd(cents: number): string {
-  return `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * The one money formatter, browser and server: an amount in any currency from its minor units,
+ * (1499, "usd") → "$14.99"; a code Intl does not know reads "14.99 XYZ".
+ */
+export function formatMoney(cents: number, currency: string): string {
+  const code = currency.toUpperCase();
+  let format = moneyFormats.get(code);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat("en-US", { style: "currency", currency: code });
+    } catch {
+      return `${(cents / 100).toFixed(2)} ${code}`;
+    }
+    moneyFormats.set(code, format);
+  }
+  return format.format(cents / 100);
 }
 
-/** An amount in any currency from its minor units: (1499, "usd") → "$14.99". */
-export function formatMoney(cents: number, currency: string): string {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(
-    cents / 100,
-  );
-}
+/** US dollars from cents: 1499 → "$14.99". */
+export const formatUsd = (cents: number): string => formatMoney(cents, "usd");
 
 const dateTime = new Intl.DateTimeFormat("en-US", {
   dateStyle: "medium",

@@ -1,13 +1,8 @@
 import { ArrowRight, Clock, ShieldCheck, Star } from "lucide-react";
 import { Link } from "react-router";
+import { FeatureGrid, LANDING_FEATURES } from "#app/components/marketing/features.tsx";
 import { PlanGrid } from "#app/components/marketing/plan-grid.tsx";
-import {
-  FeatureGrid,
-  LANDING_FEATURES,
-  Section,
-  SetupSteps,
-  TutorialTeaser,
-} from "#app/components/marketing/sections.tsx";
+import { Section, SetupSteps, TutorialTeaser } from "#app/components/marketing/sections.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";

@@ -1,11 +1,7 @@
 import { ArrowRight } from "lucide-react";
 import { Link } from "react-router";
-import {
-  FeatureGrid,
-  HOW_IT_WORKS_BENEFITS,
-  Section,
-  SetupSteps,
-} from "#app/components/marketing/sections.tsx";
+import { FeatureGrid, HOW_IT_WORKS_BENEFITS } from "#app/components/marketing/features.tsx";
+import { Section, SetupSteps } from "#app/components/marketing/sections.tsx";
 import { PageHero } from "#app/components/page-hero.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { pageMeta } from "#app/lib/meta.ts";

@@ -1,4 +1,5 @@
-import { handleApi, methodNotAllowed, notFound } from "#server/http/api.ts";
+import { handleApi, methodNotAllowed } from "#server/http/api.ts";
+import { notFound } from "#server/domain/errors.ts";
 import { requireMetricsToken } from "#server/http/metrics.ts";
 import type { Route } from "./+types/metrics";
 

@@ -20,8 +20,6 @@ export const badRequest = (message: string) => new ApiError(400, "Invalid reques
 export const unauthorized = (message = "Please sign in first.") => new ApiError(401, "Unauthorized", message);
 export const forbidden = (message = "You don't have permission to do this.") =>
   new ApiError(403, "Forbidden", message);
-export const notFound = (message = "Not found.") => new ApiError(404, "Not found", message);
-export const conflict = (message: string) => new ApiError(409, "Conflict", message);
 export const tooManyRequests = (retryAfterSeconds: number) =>
   new ApiError(
     429,
@@ -32,7 +30,7 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
     },
   );
 
-const STATUS_OF: Record<DomainErrorKind, number> = {
+const HTTP_STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   invalid: 400,
   unauthenticated: 401,
   forbidden: 403,
@@ -50,7 +48,7 @@ export function statusOf(error: ApiError | DomainError): { status: number; heade
   if (error instanceof ApiError) return { status: error.status, headers: error.headers };
   const headers: Record<string, string> =
     error.retryAfterSeconds === undefined ? {} : { "Retry-After": String(error.retryAfterSeconds) };
-  return { status: STATUS_OF[error.kind], headers };
+  return { status: HTTP_STATUS_OF_KIND[error.kind], headers };
 }
 
 export function errorResponse(error: ApiError | DomainError): Response {

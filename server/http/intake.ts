@@ -7,7 +7,7 @@ import { isStripeSignatureShaped } from "#server/domain/billing/webhook.ts";
 import { isAdminAuthorization } from "#server/domain/vpn/admin-token.ts";
 import { authenticateNode } from "#server/domain/vpn/nodes.ts";
 import type { AppServices } from "#server/services.ts";
-import { ApiError, badRequest, notFound } from "./api.ts";
+import { ApiError, badRequest } from "./api.ts";
 import { bodyRefusal, contentTypeRefusal, targetRefusal } from "./input-rule.ts";
 import { nodeUnauthorized } from "./node-auth.ts";
 
@@ -51,7 +51,7 @@ const GATES: Record<string, Gate> = {
       : nodeUnauthorized("Send the token from DATA_DIR/vpn-admin.json as Authorization: Bearer <token>."),
   "/api/webhooks/stripe": async ({ config }, request) => {
     if (!config.STRIPE_SECRET_KEY || !config.STRIPE_WEBHOOK_SECRET)
-      return notFound("Stripe webhooks are not enabled on this server.");
+      return new ApiError(404, "Not found", "Stripe webhooks are not enabled on this server.");
     if (!isStripeSignatureShaped(request.header("stripe-signature")))
       return badRequest("The Stripe-Signature header is missing or malformed.");
     return { limitBytes: WEBHOOK_LIMIT_BYTES };

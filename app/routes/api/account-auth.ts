@@ -5,7 +5,8 @@ import {
   CUSTOMER_AUTH_PATHS,
   CUSTOMER_CLIENT_IP_HEADER,
 } from "#server/domain/account/customer-auth.ts";
-import { errorResponse, handleApi, notFound } from "#server/http/api.ts";
+import { errorResponse, handleApi } from "#server/http/api.ts";
+import { notFound } from "#server/domain/errors.ts";
 import { hideSessionToken } from "#server/http/session-token.ts";
 import type { Route } from "./+types/account-auth";
 

@@ -1,4 +1,5 @@
-import { errorResponse, notFound } from "#server/http/api.ts";
+import { errorResponse } from "#server/http/api.ts";
+import { notFound } from "#server/domain/errors.ts";
 
 const answer = ({ url }: { url: URL }) =>
   errorResponse(notFound(`There is no API endpoint at ${url.pathname}.`));

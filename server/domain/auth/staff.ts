@@ -38,10 +38,6 @@ export function staffRoleOf(
   return null;
 }
 
-export function isStaffEmail(services: Pick<AppServices, "config">, email: string): boolean {
-  return staffRoleOf(services.config, email) !== null;
-}
-
 type StaffAccessServices = Pick<AppServices, "auth" | "config" | "customerAuth">;
 
 /** One answer per request: an admin page's layout loader and its own loader ask in parallel. */

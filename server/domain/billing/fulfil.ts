@@ -12,7 +12,7 @@ import { ensureFirstDevice, type IssuedDevice } from "#server/domain/vpn/devices
 import { isUsable } from "#server/domain/vpn/usable.ts";
 import type { AppServices } from "#server/services.ts";
 import { applyPassCheckout } from "./pass-changes.ts";
-import { applyHeldReversals } from "./reversals.ts";
+import { applyHeldReversals } from "./held-reversals.ts";
 import { orderNumberOf } from "./self-service.ts";
 import { DAY_MS } from "#server/domain/time.ts";
 

@@ -5,15 +5,10 @@ import { subscriptionEvents, subscriptions } from "#server/db/schema/index.ts";
 import type { SignedInStaff } from "#server/domain/auth/staff.ts";
 import { staffReasonSchema } from "#server/domain/ops/audit.ts";
 import { issueDevice, liveDevices } from "#server/domain/vpn/devices.ts";
-import { isPaidUp, USABLE_STATUSES } from "#server/domain/vpn/usable.ts";
+import { isPaidUp, lockSubscription, USABLE_STATUSES } from "#server/domain/vpn/usable.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { findSubscription, resumeSubscription } from "./self-service.ts";
-import {
-  lockSubscription,
-  resultOf,
-  subscriptionAudit,
-  type StaffSubscriptionResult,
-} from "./staff-actions.ts";
+import { resultOf, subscriptionAudit, type StaffSubscriptionResult } from "./staff-actions.ts";
 import { requireApplicable } from "./subscription-actions.ts";
 
 // Staff reactivation of a cancelled subscription (decision 077): what "reactivate" may undo.

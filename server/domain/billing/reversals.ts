@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { Transaction } from "#server/db/client.ts";
 import {
@@ -9,12 +9,14 @@ import {
   type Subscription,
 } from "#server/db/schema/index.ts";
 import { queueRefundedEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
+import { queueDisputeNotice } from "#server/domain/mail/staff-emails.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { usableSubscription } from "#server/domain/vpn/usable.ts";
-import { providerUnavailable } from "./errors.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { orderNumberOf } from "./self-service.ts";
-import { isStripeInvalidRequest, stripeClient, stripeIdOf } from "./stripe-provider.ts";
+import { stripeIdOf, type DisputedCharge } from "./stripe-provider.ts";
+
+export { disputedCharge, type DisputedCharge } from "./stripe-provider.ts";
 
 // Refunds and disputes take a payment back. Stripe does not promise event order, so one may
 // arrive before the payment it reverses: it is then held (charge_reversals) and applied by
@@ -32,13 +34,10 @@ export interface Reversal {
   reason: string | null;
 }
 
-/** What a dispute does not say about its charge. */
-export interface DisputedCharge {
-  customerId: string | null;
-  email: string | null;
-}
-
-const STATUS_OF: Record<ReversalKind, "refunded" | "disputed"> = { refund: "refunded", dispute: "disputed" };
+export const STATUS_AFTER_REVERSAL: Record<ReversalKind, "refunded" | "disputed"> = {
+  refund: "refunded",
+  dispute: "disputed",
+};
 
 function disputeOf(dispute: Stripe.Dispute, charge: DisputedCharge): Reversal {
   return {
@@ -49,38 +48,6 @@ function disputeOf(dispute: Stripe.Dispute, charge: DisputedCharge): Reversal {
     amountCents: dispute.amount,
     currency: dispute.currency,
     reason: dispute.reason,
-  };
-}
-
-/**
- * A dispute names its charge but not the customer, and a subscription's charges are known to us
- * only by customer: ask Stripe, before the event's transaction opens (no network call inside it).
- * A charge Stripe does not know leaves the customer unknown; Stripe being unreachable is a 502, so
- * Stripe delivers the event again.
- */
-export async function disputedCharge(
-  services: BillingServices,
-  dispute: Stripe.Dispute,
-): Promise<DisputedCharge> {
-  let charge: Stripe.Charge | undefined;
-  if (typeof dispute.charge !== "string") charge = dispute.charge;
-  else {
-    try {
-      charge = await (await stripeClient(services.config)).charges.retrieve(dispute.charge);
-    } catch (error) {
-      if (!isStripeInvalidRequest(error)) {
-        services.logger.error(
-          { err: error, disputeId: dispute.id },
-          "stripe: retrieving a disputed charge failed",
-        );
-        throw providerUnavailable();
-      }
-      services.logger.warn({ disputeId: dispute.id }, "stripe does not know the disputed charge");
-    }
-  }
-  return {
-    customerId: stripeIdOf(charge?.customer),
-    email: charge?.billing_details?.email ?? charge?.receipt_email ?? null,
   };
 }
 
@@ -119,9 +86,16 @@ export async function disputeCharge(
   const reversal = disputeOf(dispute, charge);
   const subscription = await reverse(tx, services, reversal, now);
   const dueBy = dispute.evidence_details?.due_by;
-  await notifyStaffOfDispute(tx, services, reversal, subscription, {
+  await queueDisputeNotice(tx, services, {
+    disputeId: reversal.id,
+    reason: reversal.reason,
+    amountCents: reversal.amountCents,
+    currency: reversal.currency,
+    subscription: subscription ?? null,
+    chargeEmail: charge.email,
+    stripeCustomerId: reversal.customerId,
+    paymentIntentId: reversal.paymentIntentId,
     respondBy: dueBy ? new Date(dueBy * 1000) : null,
-    email: charge.email,
   });
 }
 
@@ -175,57 +149,10 @@ async function recordApplied(tx: Transaction, reversal: Reversal, subscriptionId
 }
 
 /**
- * Fulfilment's check of a subscription it has just recorded: a refund or dispute held for its
- * payment ends it at once (a dispute outweighs a refund). Answers the subscription as it now is.
- */
-export async function applyHeldReversals(
-  tx: Transaction,
-  services: Pick<BillingServices, "logger"> & CustomerEmailDeps,
-  subscription: Subscription,
-  paymentIntentId: string | null,
-  now: Date,
-): Promise<Subscription> {
-  const matches: SQL[] = [];
-  if (paymentIntentId) matches.push(eq(chargeReversals.paymentIntentId, paymentIntentId));
-  if (subscription.stripeCustomerId)
-    matches.push(eq(chargeReversals.customerId, subscription.stripeCustomerId));
-  if (matches.length === 0) return subscription;
-  await lockPayer(tx, subscription.stripeCustomerId ?? paymentIntentId);
-  const held = await tx
-    .select()
-    .from(chargeReversals)
-    .where(and(isNull(chargeReversals.appliedAt), or(...matches)))
-    .orderBy(asc(chargeReversals.receivedAt));
-  if (held.length === 0) return subscription;
-  const kind = held.some((reversal) => reversal.kind === "dispute") ? "dispute" : "refund";
-  const [ended] = await tx
-    .update(subscriptions)
-    .set({ status: STATUS_OF[kind], expiresAt: now, updatedAt: now })
-    .where(eq(subscriptions.id, subscription.id))
-    .returning();
-  await tx
-    .update(chargeReversals)
-    .set({ appliedAt: now, subscriptionId: subscription.id })
-    .where(
-      inArray(
-        chargeReversals.id,
-        held.map((reversal) => reversal.id),
-      ),
-    );
-  const told = held.find((reversal) => reversal.kind === kind)!;
-  await queueRefundedEmail(tx, services, ended!, customerNotice(subscription.id, told, now));
-  services.logger.warn(
-    { subscriptionId: subscription.id, reversals: held.map((reversal) => reversal.id) },
-    `payment recorded after its ${kind}: subscription ${STATUS_OF[kind]}, no config issued`,
-  );
-  return ended!;
-}
-
-/**
  * Serialises the reversals and the fulfilment of one Stripe customer (or payment intent): a
  * reversal committing beside the payment it reverses would otherwise be held and never applied.
  */
-async function lockPayer(tx: Transaction, key: string | null): Promise<void> {
+export async function lockPayer(tx: Transaction, key: string | null): Promise<void> {
   if (key) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`stripe-payer:${key}`}))`);
 }
 
@@ -267,7 +194,7 @@ async function endSubscription(
   now: Date,
 ): Promise<void> {
   // A dispute stays on record: a refund arriving later does not turn it into "refunded".
-  const status = subscription.status === "disputed" ? "disputed" : STATUS_OF[reversal.kind];
+  const status = subscription.status === "disputed" ? "disputed" : STATUS_AFTER_REVERSAL[reversal.kind];
   const expiresAt = subscription.expiresAt < now ? subscription.expiresAt : now;
   // Devices first: revoking locks their server's row, then its peer-version row, the order device
   // issuing takes them in; the status change after it logs peer changes (that row) again.
@@ -285,7 +212,7 @@ async function endSubscription(
     );
 }
 
-function customerNotice(
+export function customerNotice(
   subscriptionId: string,
   reversal: Pick<Reversal, "kind" | "amountCents" | "currency">,
   now: Date,
@@ -297,28 +224,4 @@ function customerNotice(
     currency: reversal.currency,
     at: now,
   };
-}
-
-/** One e-mail to each staff address, queued in the event's transaction; no links or keys in it. */
-async function notifyStaffOfDispute(
-  tx: Transaction,
-  services: BillingServices,
-  reversal: Reversal,
-  subscription: Subscription | undefined,
-  dispute: { respondBy: Date | null; email: string | null },
-): Promise<void> {
-  if (services.config.STAFF_ADMINS.length === 0) return;
-  const data = {
-    disputeId: reversal.id,
-    reason: reversal.reason,
-    amount: `${(reversal.amountCents / 100).toFixed(2)} ${reversal.currency.toUpperCase()}`,
-    subscription: subscription ? { id: subscription.id, planId: subscription.planId } : null,
-    customerEmail: subscription?.customerEmail ?? dispute.email,
-    stripeCustomerId: reversal.customerId,
-    paymentIntentId: reversal.paymentIntentId,
-    respondBy: dispute.respondBy,
-  };
-  for (const to of services.config.STAFF_ADMINS) {
-    await services.mail.enqueue(tx, { template: "dispute-notice", to, data });
-  }
 }

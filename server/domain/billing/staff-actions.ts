@@ -7,7 +7,8 @@ import { conflict, DomainError } from "#server/domain/errors.ts";
 import { queueCancelledEmail } from "#server/domain/mail/customer-emails.ts";
 import { listAuditLog, recordStaffAction, staffReasonSchema } from "#server/domain/ops/audit.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
-import { billingUnavailable, providerUnavailable, subscriptionNotFound } from "./errors.ts";
+import { lockSubscription } from "#server/domain/vpn/usable.ts";
+import { billingUnavailable, providerUnavailable } from "./errors.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { recordRefund, type Reversal } from "./reversals.ts";
 import { requireApplicable } from "./subscription-actions.ts";
@@ -62,16 +63,6 @@ export function subscriptionAudit(
       { action, targetType: "subscription", targetId: input.subscriptionId, reason: input.reason, details },
       now,
     );
-}
-
-export async function lockSubscription(tx: Transaction, subscriptionId: string): Promise<Subscription> {
-  const [row] = await tx
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.id, subscriptionId))
-    .for("update");
-  if (!row) throw subscriptionNotFound();
-  return row;
 }
 
 /** Runs a Stripe call; Stripe refusing or unreachable is a 502 and nothing is recorded here. */

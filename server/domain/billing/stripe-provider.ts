@@ -3,6 +3,8 @@ import type { Config } from "#server/config.ts";
 import type { Subscription } from "#server/db/schema/index.ts";
 import type { Plan } from "#app/lib/plans.ts";
 import type { ReceivedPayment } from "./checkout.ts";
+import { providerUnavailable } from "./errors.ts";
+import type { BillingServices } from "./fulfil.ts";
 
 const clients = new WeakMap<Config, Stripe>();
 
@@ -207,4 +209,42 @@ export async function cancelStripeSubscription(config: Config, stripeSubscriptio
     const alreadyEnded = isStripeInvalidRequest(error) && /canceled/i.test(error.message);
     if (!alreadyEnded) throw error;
   }
+}
+
+/** What a dispute does not say about its charge. */
+export interface DisputedCharge {
+  customerId: string | null;
+  email: string | null;
+}
+
+/**
+ * A dispute names its charge but not the customer, and a subscription's charges are known to us
+ * only by customer: ask Stripe, before the event's transaction opens (no network call inside it).
+ * A charge Stripe does not know leaves the customer unknown; Stripe being unreachable is a 502, so
+ * Stripe delivers the event again.
+ */
+export async function disputedCharge(
+  services: BillingServices,
+  dispute: Stripe.Dispute,
+): Promise<DisputedCharge> {
+  let charge: Stripe.Charge | undefined;
+  if (typeof dispute.charge !== "string") charge = dispute.charge;
+  else {
+    try {
+      charge = await (await stripeClient(services.config)).charges.retrieve(dispute.charge);
+    } catch (error) {
+      if (!isStripeInvalidRequest(error)) {
+        services.logger.error(
+          { err: error, disputeId: dispute.id },
+          "stripe: retrieving a disputed charge failed",
+        );
+        throw providerUnavailable();
+      }
+      services.logger.warn({ disputeId: dispute.id }, "stripe does not know the disputed charge");
+    }
+  }
+  return {
+    customerId: stripeIdOf(charge?.customer),
+    email: charge?.billing_details?.email ?? charge?.receipt_email ?? null,
+  };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatMoney } from "#app/lib/format.ts";
 import { findPlan, PLAN_TYPE_LABELS } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import type { Device, Subscription } from "#server/db/schema/index.ts";
@@ -36,28 +37,6 @@ function planPeriod(
   return { planName: planName(subscription), price, date };
 }
 
-/** One formatter per currency: building an Intl.NumberFormat costs more than a receipt's other work. */
-const currencyFormats = new Map<string, Intl.NumberFormat | null>();
-
-function currencyFormat(currency: string): Intl.NumberFormat | null {
-  let format = currencyFormats.get(currency);
-  if (format !== undefined) return format;
-  try {
-    format = new Intl.NumberFormat("en-US", { style: "currency", currency });
-  } catch {
-    format = null;
-  }
-  // Currencies come from the plan catalogue and Stripe: a handful; the bound only guards the map.
-  if (currencyFormats.size >= 64) currencyFormats.clear();
-  currencyFormats.set(currency, format);
-  return format;
-}
-
-export function formatAmount(cents: number, currency: string): string {
-  const code = currency.toUpperCase();
-  return currencyFormat(code)?.format(cents / 100) ?? `${(cents / 100).toFixed(2)} ${code}`;
-}
-
 /** Queues it when the customer has an address (replies go to support); null when nothing was queued. */
 export async function queueToCustomer(
   tx: Executor,
@@ -88,7 +67,7 @@ export function queueReceiptEmail(
     template: "receipt",
     data: {
       planName: planName(subscription),
-      amount: formatAmount(payment.amountCents, payment.currency),
+      amount: formatMoney(payment.amountCents, payment.currency),
       orderNumber: payment.orderNumber,
       paidAt: payment.paidAt,
       oneTime: subscription.planType === "unlock",
@@ -170,7 +149,7 @@ export function queueRefundedEmail(
       kind: reversal.kind,
       planName: planName(subscription),
       orderNumber: reversal.orderNumber,
-      amount: formatAmount(reversal.amountCents, reversal.currency),
+      amount: formatMoney(reversal.amountCents, reversal.currency),
       at: reversal.at,
       endedAt: subscription.expiresAt,
     },

@@ -1,6 +1,7 @@
+import { formatMoney } from "#app/lib/format.ts";
 import type { Executor } from "#server/db/client.ts";
 import type { Device, PlanChangeKind, Subscription } from "#server/db/schema/index.ts";
-import { formatAmount, queueToCustomer, type CustomerEmailDeps } from "./customer-emails.ts";
+import { queueToCustomer, type CustomerEmailDeps } from "./customer-emails.ts";
 
 // The e-mail a customer gets when their plan changed (billing's plan-changes.ts), queued in the
 // transaction that makes the change take effect.
@@ -28,7 +29,7 @@ export function queuePlanChangedEmail(
       kind: change.kind,
       fromPlanName: change.fromPlanName,
       toPlanName: change.toPlanName,
-      amount: change.amountCents === 0 ? null : formatAmount(Math.abs(change.amountCents), change.currency),
+      amount: change.amountCents === 0 ? null : formatMoney(Math.abs(change.amountCents), change.currency),
       direction: change.amountCents < 0 ? "credited" : "charged",
       chargedNow: change.chargedNow,
       byStaff: change.byStaff,

@@ -71,7 +71,7 @@ describe("staff e-mails", () => {
   const dispute: EmailData<"dispute-notice"> = {
     disputeId: "dp_123",
     reason: "fraudulent",
-    amount: "7.99 USD",
+    amount: "$7.99",
     subscription: { id: "sub-1", planId: "basic" },
     customerEmail: HOSTILE_ADDRESS,
     stripeCustomerId: "cus_1",
@@ -81,12 +81,12 @@ describe("staff e-mails", () => {
 
   it("dispute notice: the dispute's facts and where to answer it, no links", async () => {
     const email = await preview("dispute-notice", dispute);
-    expect(email.subject).toBe("Payment disputed: 7.99 USD (fraudulent)");
+    expect(email.subject).toBe("Payment disputed: $7.99 (fraudulent)");
     expect(email.text).toContain("The subscription it paid for is now disputed and its configs are revoked.");
     for (const line of [
       "Dispute: dp_123",
       "Reason: fraudulent",
-      "Amount: 7.99 USD",
+      "Amount: $7.99",
       "Subscription: sub-1 (basic)",
       `Customer e-mail: ${HOSTILE_ADDRESS}`,
       "Stripe customer: cus_1",
@@ -107,7 +107,7 @@ describe("staff e-mails", () => {
       customerEmail: null,
       respondBy: null,
     });
-    expect(email.subject).toBe("Payment disputed: 7.99 USD (no reason given)");
+    expect(email.subject).toBe("Payment disputed: $7.99 (no reason given)");
     expect(email.text).toContain("No payment for this charge is recorded yet");
     expect(email.text).toContain("Subscription: not recorded yet");
     expect(email.text).toContain("Customer e-mail: unknown");

@@ -7,13 +7,15 @@ import type { Config } from "#server/config.ts";
 import type { Executor } from "#server/db/client.ts";
 import {
   devices,
+  subscriptions,
   vpnServers,
   type ActivationKind,
   type Device,
+  type Subscription,
   type VpnServer,
 } from "#server/db/schema/index.ts";
 import { DomainError, notFound } from "#server/domain/errors.ts";
-import type { Sealer } from "#server/secrets.ts";
+import { hashToken, type Sealer } from "#server/secrets.ts";
 import {
   alternateOffer,
   configFileName,
@@ -21,7 +23,34 @@ import {
   renderClientConfig,
   type AlternateOffer,
 } from "./config-file.ts";
-import { findDeviceByToken, markActivated } from "./devices.ts";
+import { markActivated } from "./devices.ts";
+import { isUsable } from "./usable.ts";
+
+export type DeviceAccess =
+  | { state: "unknown" }
+  | { state: "gone"; reason: string }
+  | { state: "ok"; device: Device; server: VpnServer; subscription: Subscription };
+
+/** Resolves a capability token: unknown, gone (revoked or ended) or usable. */
+export async function findDeviceByToken(
+  executor: Executor,
+  token: string,
+  now = new Date(),
+): Promise<DeviceAccess> {
+  if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) return { state: "unknown" };
+  const [row] = await executor
+    .select({ device: devices, server: vpnServers, subscription: subscriptions })
+    .from(devices)
+    // A revoked device whose server was removed has none (migration 0013); a live one always has.
+    .leftJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
+    .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
+    .where(eq(devices.downloadTokenHash, hashToken(token)));
+  if (!row) return { state: "unknown" };
+  if (row.device.revokedAt || !row.server) return { state: "gone", reason: "This config has been revoked." };
+  if (!isUsable(row.subscription, now))
+    return { state: "gone", reason: "The subscription of this config has ended." };
+  return { state: "ok", device: row.device, server: row.server, subscription: row.subscription };
+}
 
 /** The link's query: nothing, or `port`, one of the server's alternate ports. */
 export const configLinkQuerySchema = z

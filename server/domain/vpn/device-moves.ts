@@ -1,11 +1,11 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { regionLabel } from "#app/lib/locations.ts";
-import type { Database, Executor, Transaction } from "#server/db/client.ts";
+import type { Database, Transaction } from "#server/db/client.ts";
 import { devices, subscriptions, vpnServers, type Device, type VpnServer } from "#server/db/schema/index.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import { queueDeviceNoticeEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
 import { addressesAt, poolCapacity } from "./addresses.ts";
-import { allocateAddressOn, regionsWithRoom, type ServerChoice } from "./servers.ts";
+import { allocateAddressOn, type ServerChoice } from "./servers.ts";
 
 // Moving a live device to another VPN server (decision 072): same row, slot, name, key pair and
 // download link; a new server and address. The `devices` triggers free the old address, count
@@ -97,11 +97,6 @@ export async function moveDevicesOffServer(
     }
   }
   return { moved, remaining: 0 };
-}
-
-/** The regions a device could be moved to now: those with room, except the one it is in. */
-export async function moveRegionsFor(executor: Executor, currentRegion: string): Promise<string[]> {
-  return (await regionsWithRoom(executor)).filter((region) => region !== currentRegion);
 }
 
 /** Moves run one at a time (see below), then the device row is locked; undefined when it is not live. */

@@ -2,9 +2,7 @@ import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor, Transaction } from "#server/db/client.ts";
 import {
   devices,
-  subscriptions,
   type ActivationKind,
-  vpnServers,
   type Device,
   type Subscription,
   type VpnServer,
@@ -16,7 +14,7 @@ import { addressesAt, poolCapacity } from "./addresses.ts";
 import { queueNewDeviceConfigEmail, type ConfigEmailDeps } from "./config-email.ts";
 import { generateKeyPair, generatePresharedKey } from "./keys.ts";
 import { allocateAddress } from "./servers.ts";
-import { isUsable } from "./usable.ts";
+import { lockSubscription } from "./usable.ts";
 
 // The VPN area owns devices: slots, limits, addresses, keys, the download link, activation.
 // Billing asks for a subscription's first device; nothing outside this folder writes device rows.
@@ -69,7 +67,7 @@ export async function issueDevice(
   subscription: DeviceOwner,
   options: { name?: string } = {},
 ): Promise<IssuedDevice> {
-  const deviceLimit = await lockSubscription(tx, subscription.id);
+  const { deviceLimit } = await lockSubscription(tx, subscription.id);
   return issueOnLockedSubscription(tx, services, subscription, deviceLimit, options);
 }
 
@@ -129,7 +127,7 @@ export async function ensureFirstDevice(
 ): Promise<{ device: Device; server?: VpnServer } | undefined> {
   let deviceLimit = subscription.deviceLimit;
   if (!options.newSubscription) {
-    deviceLimit = await lockSubscription(tx, subscription.id);
+    ({ deviceLimit } = await lockSubscription(tx, subscription.id));
     const { firstDevice: existing } = await deviceSummary(tx, subscription.id);
     if (existing) return { device: existing };
   }
@@ -143,17 +141,6 @@ export async function ensureFirstDevice(
     );
     return undefined;
   }
-}
-
-/** Locks the subscription row for the rest of the transaction; answers its device limit. */
-async function lockSubscription(tx: Transaction, subscriptionId: string): Promise<number> {
-  const [locked] = await tx
-    .select({ deviceLimit: subscriptions.deviceLimit })
-    .from(subscriptions)
-    .where(eq(subscriptions.id, subscriptionId))
-    .for("update");
-  if (!locked) throw new Error(`Subscription ${subscriptionId} does not exist`);
-  return locked.deviceLimit;
 }
 
 export interface DeviceSummary {
@@ -188,6 +175,16 @@ export function liveDevices(executor: Executor, subscriptionId: string): Promise
     .orderBy(devices.slot);
 }
 
+/** Names a live device (the caller checked whose it is); false when it is not live. */
+export async function renameDevice(executor: Executor, deviceId: string, name: string, now = new Date()) {
+  const renamed = await executor
+    .update(devices)
+    .set({ name, updatedAt: now })
+    .where(and(eq(devices.id, deviceId), isNull(devices.revokedAt)))
+    .returning({ id: devices.id });
+  return renamed.length > 0;
+}
+
 /** Revokes a live device; false when it was revoked already. */
 export async function revokeDevice(executor: Executor, deviceId: string, now = new Date()): Promise<boolean> {
   const revoked = await executor
@@ -211,32 +208,6 @@ export async function revokeSubscriptionDevices(
     .where(and(inArray(devices.subscriptionId, subscriptionIds), isNull(devices.revokedAt)))
     .returning({ id: devices.id });
   return revoked.length;
-}
-
-export type DeviceAccess =
-  | { state: "unknown" }
-  | { state: "gone"; reason: string }
-  | { state: "ok"; device: Device; server: VpnServer; subscription: Subscription };
-
-/** Resolves a capability token: unknown, gone (revoked or ended) or usable. */
-export async function findDeviceByToken(
-  executor: Executor,
-  token: string,
-  now = new Date(),
-): Promise<DeviceAccess> {
-  if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) return { state: "unknown" };
-  const [row] = await executor
-    .select({ device: devices, server: vpnServers, subscription: subscriptions })
-    .from(devices)
-    // A revoked device whose server was removed has none (migration 0013); a live one always has.
-    .leftJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
-    .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
-    .where(eq(devices.downloadTokenHash, hashToken(token)));
-  if (!row) return { state: "unknown" };
-  if (row.device.revokedAt || !row.server) return { state: "gone", reason: "This config has been revoked." };
-  if (!isUsable(row.subscription, now))
-    return { state: "gone", reason: "The subscription of this config has ended." };
-  return { state: "ok", device: row.device, server: row.server, subscription: row.subscription };
 }
 
 /**

@@ -99,7 +99,12 @@ export async function runServerCommand(
     case "disable-server":
     case "enable-server":
       return {
-        server: await setServerStatus(executor, command.server, STATUS_OF[command.command], config),
+        server: await setServerStatus(
+          executor,
+          command.server,
+          STATUS_AFTER_COMMAND[command.command],
+          config,
+        ),
       };
     case "set-endpoint":
       return { server: await setServerEndpoint(executor, command.server, command.endpoint) };
@@ -150,7 +155,7 @@ export async function addServer(
   return { id: server.id, name: server.name, endpoint: server.endpoint, nodeToken };
 }
 
-const STATUS_OF = {
+const STATUS_AFTER_COMMAND = {
   "drain-server": "draining",
   "disable-server": "disabled",
   "enable-server": "active",

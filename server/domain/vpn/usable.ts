@@ -1,5 +1,7 @@
-import { and, gt, inArray, type SQL } from "drizzle-orm";
+import { and, eq, gt, inArray, type SQL } from "drizzle-orm";
+import type { Transaction } from "#server/db/client.ts";
 import { subscriptions, type Subscription, type SubscriptionStatus } from "#server/db/schema/index.ts";
+import { subscriptionNotFound } from "#server/domain/billing/errors.ts";
 
 /**
  * The one rule for "may this subscription's devices connect": paid up (active, or past due
@@ -25,4 +27,15 @@ export function usableSubscription(now: Date): SQL {
 /** How an unusable subscription is described to its owner ("expired" while the expiry job has not run yet). */
 export function endedStatusOf(subscription: Pick<Subscription, "status" | "expiresAt">): string {
   return isPaidUp(subscription.status) ? "expired" : subscription.status;
+}
+
+/** The subscription row, locked for the rest of the transaction: whatever changes it or its devices waits here. */
+export async function lockSubscription(tx: Transaction, subscriptionId: string): Promise<Subscription> {
+  const [row] = await tx
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.id, subscriptionId))
+    .for("update");
+  if (!row) throw subscriptionNotFound();
+  return row;
 }
