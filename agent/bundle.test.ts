@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAgent } from "../scripts/build-agent.js";
 import { server } from "./setup/plan-fixtures.ts";
 
-// The agent ships as one file that plain `node` runs on a VPN host with no node_modules (decision 080).
+// The agent ships as one file that plain `node` runs on a VPN host with no node_modules.
 describe("the bundled agent", () => {
   let directory = "";
   let bundle = "";

@@ -1,4 +1,4 @@
-// The agent's answer to /check's DNS test (decision 092). The node's resolver (unbound, set up by
+// The agent's answer to /check's DNS test. The node's resolver (unbound, set up by
 // `setup`) hands every name under the check zone to this tiny authoritative answerer on
 // 127.0.0.1: `<nonce>.<zone>` gets the node's own tunnel address (TTL 0), and the nonce (the
 // visit's random first label) is kept until the next status report. Nothing else is kept or logged:

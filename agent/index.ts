@@ -1,5 +1,5 @@
 // The NaijaLink VPN node agent. Runs on each VPN server beside its WireGuard interface, as one
-// bundled file (`npm run build:agent` → build/agent/naijalink-agent.mjs, decision 080):
+// bundled file (`npm run build:agent` → build/agent/naijalink-agent.mjs):
 //   node naijalink-agent.mjs setup --api https://naijalink.example --token-file /etc/naijalink/node-token \
 //     --interface wg0 --listen-port 51820 --egress eth0      (prepares the host, installs the unit)
 //   node naijalink-agent.mjs --api https://naijalink.example --token-file /etc/naijalink/node-token --interface wg0

@@ -1,4 +1,4 @@
-// The agent's metrics port (decision 083): Prometheus text on loopback only, peers read from the
+// The agent's metrics port: Prometheus text on loopback only, peers read from the
 // interface at scrape time, every apply timed and every failure counted.
 import os from "node:os";
 import { afterEach, describe, expect, it } from "vitest";

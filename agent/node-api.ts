@@ -8,7 +8,7 @@ export { canonicalIpAddress, exitAddressesSchema, MAX_EXIT_ADDRESSES, poolChecke
 
 export const NODE_PEERS_PATH = "api/nodes/peers";
 export const NODE_STATUS_PATH = "api/nodes/status";
-/** `GET`: the address the node's requests come from, as the control plane sees it (decision 097). */
+/** `GET`: the address the node's requests come from, as the control plane sees it. */
 export const NODE_WHOAMI_PATH = "api/nodes/whoami";
 
 export const nodeWhoamiSchema = z.object({ address: z.string().min(2).max(64) });
@@ -37,7 +37,7 @@ export const alternatePortsSchema = z
   .max(MAX_ALTERNATE_PORTS, `at most ${MAX_ALTERNATE_PORTS} alternate ports`)
   .refine((ports) => new Set(ports).size === ports.length, "an alternate port is listed twice");
 
-/** A per-visit name's first label, as /check makes it (decision 091). */
+/** A per-visit name's first label, as /check makes it. */
 export const dnsCheckNonceSchema = z
   .string()
   .regex(/^[a-z0-9]{16,64}$/, "must be 16-64 lower-case letters and digits");

@@ -1,6 +1,6 @@
 // What the agent reports about its peers: only those whose handshake or transfer counters
 // changed since the last report the control plane took, so a report stays as small as the
-// activity since the previous one (decision 073).
+// activity since the previous one.
 import type { PeerStatus } from "./control-plane.ts";
 import type { ActualPeer } from "./peers.ts";
 

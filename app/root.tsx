@@ -42,7 +42,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 export function Layout({ children }: { children: ReactNode }) {
   // Static pages get the enhancement script instead of React's (decision 012). Only the server
   // renders one: in the browser, React meets a static route only after a client-side
-  // navigation, which App turns into a document load — or, for a blog page (decision 085),
+  // navigation, which App turns into a document load — or, for a blog page,
   // renders as a hydrated page.
   const matches = useMatches();
   const staticPage = import.meta.env.SSR && isStaticPage(matches);
@@ -126,7 +126,7 @@ function useHydratedMarker(): void {
   }, []);
 }
 
-/** Demo mode (decision 060): nobody should mistake the simulated checkout for a real store. */
+/** Demo mode: nobody should mistake the simulated checkout for a real store. */
 function DemoBanner() {
   return (
     <p

@@ -85,7 +85,7 @@ export default [
   route("checkout/:sessionId", "routes/test-checkout.tsx"),
   route("payment-success", "routes/payment-success.tsx"),
 
-  // The buyer's own account (decision 067)
+  // The buyer's own account
   route("account", "routes/account.tsx"),
   route("account/billing", "routes/account-billing.tsx"),
   route("account/receipts/:subscriptionId", "routes/account-receipt.tsx"),

@@ -38,7 +38,7 @@ declare module "react-router" {
      * Called by the document render with the hashes of the page's inline scripts: the host puts
      * the policy allowing them on this answer, in place of the default. Not a header on the
      * render's Response, because Express's adapter appends those to the ones already set, and
-     * a browser enforces every policy it is sent (decision 066).
+     * a browser enforces every policy it is sent.
      */
     allowInlineScripts(scriptHashes: readonly string[]): void;
   }

@@ -30,7 +30,7 @@ export function startBackgroundJobs(services: AppServices): RepeatingJob[] {
       every(900_000, "reminders"),
     ),
     startRepeatingJob("staff alerts", () => checkStaffAlerts(services), every(30_000, "staff-alerts")),
-    // Buyers at Configuration Pending get their config once a server has room (decision 111).
+    // Buyers at Configuration Pending get their config once a server has room.
     startRepeatingJob(
       "configs issued to buyers waiting for room",
       () => serveWaitingBuyers(services),

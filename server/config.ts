@@ -55,7 +55,7 @@ const trustedProxies = z
   });
 
 const configSchema = z.object({
-  /** demo: what a fresh machine gets (simulated payments); live: a real store (decision 060). */
+  /** demo: what a fresh machine gets (simulated payments); live: a real store. */
   NAIJALINK_MODE: z.enum(["demo", "live"]).default("demo"),
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -63,7 +63,7 @@ const configSchema = z.object({
   PUBLIC_URL: z.url().optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: optionalUrl,
-  /** The owner role's connection, for migrations; the app then runs as DATABASE_URL's role (decision 089). */
+  /** The owner role's connection, for migrations; the app then runs as DATABASE_URL's role. */
   DATABASE_MIGRATION_URL: optionalUrl,
   BRAND_NAME: z.string().min(1).default("NaijaLink"),
   SUPPORT_EMAIL: z.email().default("support@naijalink.example"),
@@ -86,14 +86,14 @@ const configSchema = z.object({
   STRIPE_API_BASE: optionalUrl,
   VPN_ENDPOINT: z.string().refine(isEndpoint, ENDPOINT_RULE).default("vpn.naijalink.example:51820"),
   VPN_DNS: dnsSchema.default("1.1.1.1, 2606:4700:4700::1111"),
-  /** The `MTU =` new VPN servers' configs carry (decision 090); `set-mtu` changes one server's. */
+  /** The `MTU =` new VPN servers' configs carry; `set-mtu` changes one server's. */
   VPN_CLIENT_MTU: z.coerce
     .number(`must be ${CLIENT_MTU.min}-${CLIENT_MTU.max}`)
     .int(`must be ${CLIENT_MTU.min}-${CLIENT_MTU.max}`)
     .min(CLIENT_MTU.min, `must be ${CLIENT_MTU.min}-${CLIENT_MTU.max}`)
     .max(CLIENT_MTU.max, `must be ${CLIENT_MTU.min}-${CLIENT_MTU.max}`)
     .default(CLIENT_MTU.default),
-  /** The zone of /check's per-visit names, which nodes' resolvers answer themselves (decision 091). */
+  /** The zone of /check's per-visit names, which nodes' resolvers answer themselves. */
   VPN_DNS_CHECK_ZONE: z
     .string()
     .transform((value) => value.toLowerCase())
@@ -106,7 +106,7 @@ const configSchema = z.object({
     .optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   TRUST_PROXY: trustedProxies,
-  /** Bearer token Prometheus sends to GET /metrics; unset → /metrics serves nothing (decision 083). */
+  /** Bearer token Prometheus sends to GET /metrics; unset → /metrics serves nothing. */
   METRICS_TOKEN: z
     .string()
     .optional()

@@ -1,4 +1,4 @@
-// `services.mail`: e-mails queued in the outbox (decision 098) and the worker that sends them.
+// `services.mail`: e-mails queued in the outbox and the worker that sends them.
 import type { Config } from "./config.ts";
 import type { Database, Executor } from "./db/client.ts";
 import type { EmailRequest } from "./domain/mail/email-data.ts";
@@ -13,7 +13,7 @@ export interface MailService {
   transport: MailTransport;
   /**
    * Queue inside the caller's transaction (a template's name and data; the worker renders it
-   * when it sends, decision 098); call `wake()` after it commits.
+   * when it sends); call `wake()` after it commits.
    */
   enqueue(executor: Executor, email: EmailRequest): Promise<string>;
   /**

@@ -32,17 +32,17 @@ export interface AppServices {
   sealer: Sealer;
   authSecret: string;
   mail: MailService;
-  /** Wakes held node polls when a VPN server's peers change (decision 046). */
+  /** Wakes held node polls when a VPN server's peers change. */
   peerChanges: PeerChangeFeed;
   /** How current the public blog is, for the page cache; sees writes from every process (081). */
   blogFreshness: BlogFreshness;
-  /** The Open Graph share cards, drawn on demand and kept by version (decision 084). */
+  /** The Open Graph share cards, drawn on demand and kept by version. */
   shareCards: ShareCards;
   /** better-auth: staff accounts and sessions (server/domain/auth). */
   auth: Auth;
-  /** better-auth: customers' e-mailed sign-in links and sessions, apart from staff (decision 067). */
+  /** better-auth: customers' e-mailed sign-in links and sessions, apart from staff. */
   customerAuth: CustomerAuth;
-  /** This instance's Prometheus registry (GET /metrics, decision 083). */
+  /** This instance's Prometheus registry (GET /metrics). */
   metrics: AppMetrics;
 }
 

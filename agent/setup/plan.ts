@@ -1,7 +1,7 @@
 // What `naijalink-agent setup` and `uninstall` do to a host, decided from what the host holds
 // (facts.ts reads it) and what the control plane says of the server: pure, so unit-tested as
 // "given these facts, these commands". Steps only for what differs: a second setup finds
-// nothing to do. See docs/decisions/080.
+// nothing to do.
 import { nodeServerSchema, type NodeServer } from "../node-api.ts";
 import { firewallSetupSteps, firewallUninstallSteps, type FirewallFacts } from "./firewall.ts";
 import { interfaceSetupSteps, interfaceUninstallSteps, mtuBefore } from "./interface.ts";
@@ -31,7 +31,7 @@ export interface HostFacts {
     listenPort: number | null;
     mtu: number | null;
   };
-  /** An egress has a global IPv6 address and an IPv6 default route (decision 092). */
+  /** An egress has a global IPv6 address and an IPv6 default route. */
   ipv6Egress: boolean;
   /** Current values of the kernel settings setup manages, by sysctl key; null when absent. */
   sysctl: Record<string, string | null>;
@@ -67,7 +67,7 @@ export interface SetupRecord {
   /** Kernel settings setup changed, with the value each had before. */
   sysctlBefore: Record<string, string>;
   unitFile: string | null;
-  /** The node token file and the agent's private key, removed by uninstall (decision 097). */
+  /** The node token file and the agent's private key, removed by uninstall. */
   secretFiles?: string[];
   /** The MTU of an interface setup did not create, before setup set it. */
   mtuBefore?: number;

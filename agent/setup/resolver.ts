@@ -1,4 +1,4 @@
-// The node's own resolver for its peers (decision 092): Debian's unbound, installed with apt when
+// The node's own resolver for its peers: Debian's unbound, installed with apt when
 // missing, with a configuration file of our own that makes it listen on the WireGuard interface's
 // addresses only, answer the pools only, log no query, and hand the /check zone to the agent.
 import type { NodeServer } from "../node-api.ts";

@@ -53,7 +53,7 @@ async function serverOf(options: SetupOptions): Promise<NodeServer> {
 
 /**
  * The egress's public addresses; when it has no public IPv4 (a cloud host behind NAT), the
- * address the control plane sees this node's requests come from is offered as well (decision 097).
+ * address the control plane sees this node's requests come from is offered as well.
  */
 async function discoverExitAddresses(options: SetupOptions): Promise<string[]> {
   const onEgress = await publicEgressAddresses(options.egress);

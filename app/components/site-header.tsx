@@ -9,7 +9,7 @@ const anchorLinks = [
   { label: "How It Works", anchor: "how-it-works" },
 ] as const;
 
-// `document`: a static page (decision 012), reached by loading the document, not by React.
+// `document`: a static page, reached by loading the document, not by React.
 const pageLinks = [
   { label: "Tutorial", to: "/tutorial", document: true },
   { label: "Blog", to: "/blog", document: false },

@@ -1,4 +1,4 @@
-// /check's DNS test (decision 091; markup: app/components/check/dns-check.tsx). The browser
+// /check's DNS test (markup: app/components/check/dns-check.tsx). The browser
 // resolves a per-visit name under the check zone, which only our nodes' resolvers answer (their
 // agents report the name's first label); the page asks GET /api/check/dns until one did, or a
 // minute passed (a node reports within its status interval).

@@ -1,4 +1,4 @@
-// The enhancement script of the static marketing pages (decision 012): the only script those
+// The enhancement script of the static marketing pages: the only script those
 // pages load. The server renders every page completely; this adds what React's event handlers
 // did there, reading what it needs from the markup (data-* attributes), and nothing else.
 import { findPlan } from "#app/lib/plans.ts";

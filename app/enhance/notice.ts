@@ -1,4 +1,4 @@
-// Inline messages on the static pages (decision 013), next to what they are about: a
+// Inline messages on the static pages, next to what they are about: a
 // `role="status"` region for news, a `role="alert"` one for errors. Both exist, empty, from the
 // moment the page is enhanced, so screen readers announce what is later written into them.
 import { CLEAR_FLASH_COOKIE, readFlash } from "#app/lib/flash.ts";

@@ -1,4 +1,4 @@
-// Which device actions a page offers (decision 110): an action that cannot succeed is not shown,
+// Which device actions a page offers: an action that cannot succeed is not shown,
 // and the page says why instead. The account page, the success page and verify-payment share it.
 
 /** The page address that refusal messages name, shown as a link wherever the message is. */

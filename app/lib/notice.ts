@@ -1,4 +1,4 @@
-// The inline messages of the static pages (decision 013): a status for news, an alert for an
+// The inline messages of the static pages: a status for news, an alert for an
 // error, next to what they are about. Shared by the enhancement script, which shows them, and
 // by the root layout, which renders a flash into an uncached static page.
 import type { Flash } from "./flash.ts";

@@ -1,6 +1,6 @@
 import { formatUsd } from "./format.ts";
 
-/** A plan change's price difference in words (decision 104): charged now, on the next invoice, or credited. */
+/** A plan change's price difference in words: charged now, on the next invoice, or credited. */
 export function priceDifference(quote: { amountCents: number; chargedNow: boolean }): string {
   if (quote.amountCents === 0) return "No charge";
   const amount = formatUsd(Math.abs(quote.amountCents));

@@ -1,4 +1,4 @@
-// The Open Graph share cards' addresses (decision 084). A card's URL carries a digest of exactly
+// The Open Graph share cards' addresses. A card's URL carries a digest of exactly
 // what it draws, so a changed title, date or brand is a new URL and a cached copy is never stale.
 // Pure and dependency-free: page meta (browser and server) and the card routes share it.
 import { formatLongDate } from "./format.ts";

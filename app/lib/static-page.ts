@@ -1,7 +1,7 @@
-// Static pages (decision 012): rendered on the server like every page, but never hydrated. The
+// Static pages: rendered on the server like every page, but never hydrated. The
 // root layout sends them without React's scripts; their few interactions come from the
 // enhancement script (app/enhance/). A client-side navigation to one becomes a document load
-// in one place, app/root.tsx — except for the blog's pages (decision 085), which React may still
+// in one place, app/root.tsx — except for the blog's pages, which React may still
 // render after a client-side navigation, behind their skeletons.
 
 export interface PageHandle {

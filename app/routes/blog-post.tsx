@@ -33,7 +33,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   };
 }
 
-// A first visit gets the server's HTML and the enhancement script, no React (decision 085).
+// A first visit gets the server's HTML and the enhancement script, no React.
 export const handle: PageHandle = { hydrate: false, rendersAfterNavigation: true };
 
 export const ErrorBoundary = BlogErrorBoundary;

@@ -9,9 +9,9 @@ import type { PageHandle } from "#app/lib/static-page.ts";
 import { checkConnection } from "#server/domain/vpn/exit-addresses.ts";
 import type { Route } from "./+types/check";
 
-// "Am I connected through Nigeria?" (decision 069): the visitor's address against the exit
+// "Am I connected through Nigeria?": the visitor's address against the exit
 // addresses of our VPN servers, no script needed; then whether their DNS goes through the tunnel,
-// which the enhancement script asks (decision 091). Different for every visitor, so never cached.
+// which the enhancement script asks. Different for every visitor, so never cached.
 export const handle: PageHandle = { hydrate: false, perVisitor: true };
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -3,7 +3,7 @@ import { notFound } from "#server/domain/errors.ts";
 import { requireMetricsToken } from "#server/http/metrics.ts";
 import type { Route } from "./+types/metrics";
 
-/** Prometheus text for the holder of METRICS_TOKEN (decision 083). */
+/** Prometheus text for the holder of METRICS_TOKEN. */
 export const loader = ({ request, context, params }: Route.LoaderArgs) =>
   handleApi({ request, context, params }, async () => {
     // Strict routing: exactly /metrics, so a proxy rule for that path covers every way in

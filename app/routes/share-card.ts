@@ -1,4 +1,4 @@
-// The share cards (decision 084): `/og.png` for the site, `/blog/{slug}/og.png` for a visible post.
+// The share cards: `/og.png` for the site, `/blog/{slug}/og.png` for a visible post.
 // Page meta links each with `?v=` the digest of what it draws; that exact URL never changes its
 // bytes, so it may be kept for a year. Any other `v` (or none) gets the current card, revalidated.
 import { findVisiblePostBySlug } from "#server/domain/blog/public.ts";

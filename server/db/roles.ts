@@ -1,4 +1,4 @@
-// Two database roles (issue 25, decision 089): the owner, which runs the migrations and owns every
+// Two database roles (issue 25): the owner, which runs the migrations and owns every
 // table, and the app's role, which reads and writes rows but cannot ALTER, DROP or TRUNCATE a
 // table, nor UPDATE or DELETE the staff audit log: a compromised app cannot disable the log's
 // append-only trigger or rewrite its history. PGlite has one user (the owner); there the trigger

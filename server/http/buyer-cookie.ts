@@ -2,7 +2,7 @@ import { createCookie } from "react-router";
 import type { Config } from "#server/config.ts";
 import { generateToken } from "#server/secrets.ts";
 
-// The paying browser's proof (decision 063): set when checkout starts, sent back by the success
+// The paying browser's proof: set when checkout starts, sent back by the success
 // page when it adds a device. HttpOnly, so no page script (nor an injected one) can read it; the
 // database keeps only its hash.
 

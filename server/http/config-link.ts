@@ -4,7 +4,7 @@ import { parseInput, type ApiCall } from "./api.ts";
 
 /**
  * The config behind a capability link (`/api/configs/{token}` and its `/qr.svg`): `?port=` picks
- * the alternate-port variant; the success page's own fetch (decision 064) activates the device.
+ * the alternate-port variant; the success page's own fetch activates the device.
  */
 export function configFromLink({ request, context, params }: ApiCall, activation: "download" | "qr") {
   const { services } = context;

@@ -3,7 +3,7 @@ import { customerOf, type Customer } from "#server/domain/account/customer-auth.
 import type { AppServices } from "#server/services.ts";
 import { handleApi, methodNotAllowed, parseInput, readJsonBody, unauthorized, type ApiCall } from "./api.ts";
 
-/** The signed-in customer (customer session cookie only, decision 067), or a 401 `ApiError`. */
+/** The signed-in customer (customer session cookie only), or a 401 `ApiError`. */
 export async function requireCustomer(
   request: Request,
   services: Pick<AppServices, "customerAuth">,

@@ -1,4 +1,4 @@
-// The HTTP edge of /metrics (decision 083): which route answered a request, how long it took,
+// The HTTP edge of /metrics: which route answered a request, how long it took,
 // and who may read the figures.
 import fs from "node:fs";
 import path from "node:path";

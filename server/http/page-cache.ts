@@ -1,4 +1,4 @@
-// The one page cache (decision 023): rendered pages kept in memory with their brotli and gzip
+// The one page cache: rendered pages kept in memory with their brotli and gzip
 // variants, answered with one ETag rule, 304s and `Vary: Accept-Encoding`, while the source
 // they were rendered from is unchanged. A source says which URLs it answers and what version
 // of its data is current; it knows nothing of HTTP (the blog's is in domain/blog/freshness.ts).

@@ -1,6 +1,6 @@
 // The build's hashed assets, compressed once at build time (scripts/precompress-assets.js:
 // brotli 11 and gzip 9, beside each file as .br / .gz) instead of per request at the
-// compression middleware's fast settings; decision 012. A file without a variant, or a client
+// compression middleware's fast settings. A file without a variant, or a client
 // that accepts neither coding, falls through to express.static.
 import type { NextFunction, Request, Response } from "express";
 import fs from "node:fs";

@@ -1,6 +1,6 @@
 // The security headers of every answer: pages (rendered, cached or not), the API, static files.
 // The host wraps its whole request handler in this, so the page cache's hits get them from the
-// same place as everything else (decision 023). The Content-Security-Policy allows no inline
+// same place as everything else. The Content-Security-Policy allows no inline
 // script by default; a rendered page replaces it with the same policy plus the hashes of its own
 // inline scripts (decision 066).
 import crypto from "node:crypto";

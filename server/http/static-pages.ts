@@ -1,4 +1,4 @@
-// Static pages rendered once (decision 012). A page whose route says `handle.hydrate === false`
+// Static pages rendered once. A page whose route says `handle.hydrate === false`
 // depends only on the build and the public config, both fixed for the life of the process, so
 // the page cache renders it on the first request and answers from memory from then on. This
 // is "prerender where static" (DESIGN.md §3) at run time: a build-time prerender could not know

@@ -10,7 +10,7 @@ import type { PlanChangeView } from "#app/routes/account/changes.ts";
 import type { PlanChangeQuote } from "#server/domain/billing/plan-changes.ts";
 import { RefusalMessage, StepButton, StepCancel, useAccountFetcher, useHydrated } from "./account-form.tsx";
 
-// The account page's plan change (decision 104): choose a plan, see the price difference and, on
+// The account page's plan change: choose a plan, see the price difference and, on
 // a downgrade below the devices in use, choose the devices to keep; then confirm. The address
 // (`?change=<subscription>&planId=…`) opens each step, so each works without JavaScript too. An Unlock Pass
 // pays for 7 more days or a plan through a checkout.

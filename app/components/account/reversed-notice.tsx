@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { formatLongDate } from "#app/lib/format.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
 
-/** A refunded or disputed plan on /account: since when, and where to ask about it (decision 103). */
+/** A refunded or disputed plan on /account: since when, and where to ask about it. */
 export function ReversedNotice({ subscription }: { subscription: AccountSubscription }) {
   if (subscription.status !== "refunded" && subscription.status !== "disputed") return null;
   const on = subscription.reversedAt ? ` on ${formatLongDate(subscription.reversedAt)}` : "";

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { DNS_CHECK, type DnsOutcome } from "#app/lib/dns-check.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 
-// The DNS half of /check (decision 091). The server renders every outcome; the enhancement script
+// The DNS half of /check. The server renders every outcome; the enhancement script
 // (app/enhance/dns-check.ts) has the browser resolve a per-visit name under `zone`, asks
 // GET /api/check/dns whether one of our nodes' resolvers saw it, and shows the matching outcome.
 
@@ -64,7 +64,7 @@ export function DnsCheck({ zone, adviceShown }: { zone: string; adviceShown: boo
   );
 }
 
-/** What helps when the tunnel does not connect, stalls, or leaks DNS (decision 090). */
+/** What helps when the tunnel does not connect, stalls, or leaks DNS. */
 export function TunnelAdvice() {
   const { brandName } = usePublicConfig();
   return (

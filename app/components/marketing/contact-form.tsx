@@ -10,7 +10,7 @@ const MAX_LENGTH: Record<Field, number> = { name: 100, email: 254, subject: 200,
 
 /**
  * The markup of the contact form; /contact is a static page, so validation, Sending... and the
- * toasts are the enhancement script's (app/enhance/contact-form.ts, decision 012).
+ * toasts are the enhancement script's (app/enhance/contact-form.ts).
  */
 export function ContactForm({ id }: { id?: string }) {
   const { supportEmail } = usePublicConfig();

@@ -12,7 +12,7 @@ export function dollarSaving(plan: Plan): string | null {
 }
 
 /**
- * The four plan cards, each with a button that the enhancement script (decision 012) turns into
+ * The four plan cards, each with a button that the enhancement script turns into
  * "store the plan, optionally show `notice`, then open /get-started/details".
  */
 export function PlanGrid({

@@ -3,8 +3,8 @@ import { Play } from "lucide-react";
 /**
  * A click-to-load YouTube player: until the visitor asks for the video, the page pays for
  * one button and no third-party request (no iframe, script, cookie or thumbnail). The
- * enhancement script swaps the button for the iframe on click (decision 012). Without a
- * configured video the poster stays, with a note instead of a play button (decision 084).
+ * enhancement script swaps the button for the iframe on click. Without a
+ * configured video the poster stays, with a note instead of a play button.
  */
 export function VideoFacade({ videoId, title }: { videoId: string | null; title: string }) {
   if (!videoId) {

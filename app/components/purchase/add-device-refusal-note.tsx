@@ -1,7 +1,7 @@
 import { Info } from "lucide-react";
 import { MessageWithAccountLink } from "#app/components/message-with-account-link.tsx";
 
-/** Said in place of "Add a device" when adding cannot succeed (decision 110); nothing when there is nothing to say. */
+/** Said in place of "Add a device" when adding cannot succeed; nothing when there is nothing to say. */
 export function AddDeviceRefusalNote({ message }: { message: string | null }) {
   if (!message) return null;
   return (

@@ -11,7 +11,7 @@ import type { AlternateOffer } from "#server/domain/vpn/config-file.ts";
 export interface IssuedConfig {
   downloadUrl: string;
   configSlot: number;
-  /** The same device on its server's alternate port, when it has one (decision 090). */
+  /** The same device on its server's alternate port, when it has one. */
   alternate?: AlternateOffer | null;
 }
 
@@ -34,7 +34,7 @@ export function qrUrlOf(downloadUrl: string): string {
   return `${path}/qr.svg${query ? `?${query}` : ""}`;
 }
 
-/** Fetches the config with the activation header (decision 064) and saves it as `fileName`; true once saved. */
+/** Fetches the config with the activation header and saves it as `fileName`; true once saved. */
 export async function saveConfig(downloadUrl: string | null, fileName: string): Promise<boolean> {
   if (!downloadUrl) {
     toast.error("Download Unavailable", { description: "Please contact support for assistance." });
@@ -107,7 +107,7 @@ export function QrCodeToggle({
 }
 
 /**
- * "Can't connect on this network? Use port 443" (decision 090): the same device's config with the
+ * "Can't connect on this network? Use port 443": the same device's config with the
  * server's alternate port, its own file name so both tunnels fit in the app; no extra slot.
  */
 export function AlternatePortOffer({ alternate, slot }: { alternate: AlternateOffer; slot: number }) {

@@ -6,7 +6,7 @@ import {
   type VerificationResponse,
 } from "./verification.ts";
 
-// Configuration Pending updates itself (decision 111): the page asks verify-payment again, slowly
+// Configuration Pending updates itself: the page asks verify-payment again, slowly
 // and for a bounded time, and stops as soon as the answer is no longer pending. Each ask is the
 // same call with the same authorisation as the page's first, and it also retries the first device.
 

@@ -5,7 +5,7 @@ import { formatLongDate } from "#app/lib/format.ts";
 import type { ReversedOrder } from "./verification.ts";
 
 /**
- * The success page of an order whose payment went back (decision 103): it says so, with the date,
+ * The success page of an order whose payment went back: it says so, with the date,
  * and where to ask about it or buy again — never "Invalid Payment Session".
  */
 export function ReversedOrderNotice({ order }: { order: ReversedOrder }) {

@@ -42,7 +42,7 @@ export function AccountLink() {
   );
 }
 
-/** The link is e-mailed and bookmarkable, and it opens slot 1's config: say so (decision 063). */
+/** The link is e-mailed and bookmarkable, and it opens slot 1's config: say so. */
 export function PrivateLinkNote() {
   return (
     <p className="flex items-center gap-2 text-sm text-muted-foreground" data-testid="private-link-note">

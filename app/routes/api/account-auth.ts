@@ -1,4 +1,4 @@
-// The customers' better-auth endpoints under /api/account/auth/* (decision 067): only the few a
+// The customers' better-auth endpoints under /api/account/auth/*: only the few a
 // customer needs; every other path is 404.
 import {
   CUSTOMER_AUTH_BASE_PATH,

@@ -1,5 +1,5 @@
 // POST /api/account/subscriptions/plan-change/quote {subscriptionId, planId} → the change's terms:
-// price difference, new limit, the devices to choose from when it is lower (decision 104).
+// price difference, new limit, the devices to choose from when it is lower.
 import { quoteAccountPlanChange } from "#server/domain/account/plan-changes.ts";
 import { planChangeQuoteSchema } from "#server/domain/billing/plan-changes.ts";
 import { postOnlyLoader } from "#server/http/api.ts";

@@ -1,5 +1,5 @@
 // POST /api/account/subscriptions/plan-change {subscriptionId, planId, keepDeviceIds?} →
-// { status: "applied" | "pending", ... }: upgrade, downgrade or monthly ↔ yearly (decision 104).
+// { status: "applied" | "pending", ... }: upgrade, downgrade or monthly ↔ yearly.
 import { changeAccountPlan } from "#server/domain/account/plan-changes.ts";
 import { planChangeSchema } from "#server/domain/billing/plan-changes.ts";
 import { postOnlyLoader } from "#server/http/api.ts";

@@ -1,4 +1,4 @@
-// POST /api/admin/dashboard {} → the dashboard's figures (decision 076)
+// POST /api/admin/dashboard {} → the dashboard's figures
 import { dashboardFigures, dashboardQuerySchema } from "#server/domain/ops/dashboard.ts";
 import { postOnlyLoader } from "#server/http/api.ts";
 import { adminEndpoint } from "#server/http/staff.ts";

@@ -1,4 +1,4 @@
-// POST /api/admin/export (form: kind, from, to) → text/csv, streamed (decision 106)
+// POST /api/admin/export (form: kind, from, to) → text/csv, streamed
 import { exportCsv, exportFileName, exportRequestSchema, recordExport } from "#server/domain/ops/exports.ts";
 import { postOnlyLoader } from "#server/http/api.ts";
 import { adminFormEndpoint } from "#server/http/staff.ts";

@@ -1,4 +1,4 @@
-// POST /api/admin/search {q, page?} → { results, total, page, pageSize, pages } (decision 076)
+// POST /api/admin/search {q, page?} → { results, total, page, pageSize, pages }
 import { findOrders, orderSearchSchema } from "#server/domain/ops/order-search.ts";
 import { postOnlyLoader } from "#server/http/api.ts";
 import { adminEndpoint } from "#server/http/staff.ts";

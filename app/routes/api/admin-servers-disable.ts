@@ -1,4 +1,4 @@
-// POST /api/admin/servers/disable {serverId, reason} → { server }: the server takes no new devices and its node drops their peers (decision 078).
+// POST /api/admin/servers/disable {serverId, reason} → { server }: the server takes no new devices and its node drops their peers.
 import { serverActionSchema, setStatusAsStaff } from "#server/domain/vpn/server-staff-actions.ts";
 import { postOnlyLoader } from "#server/http/api.ts";
 import { adminEndpoint } from "#server/http/staff.ts";

@@ -1,4 +1,4 @@
-// POST /api/admin/servers/drain {serverId, reason} → { server }: the server takes no new devices; its devices keep working (decision 078).
+// POST /api/admin/servers/drain {serverId, reason} → { server }: the server takes no new devices; its devices keep working.
 import { serverActionSchema, setStatusAsStaff } from "#server/domain/vpn/server-staff-actions.ts";
 import { postOnlyLoader } from "#server/http/api.ts";
 import { adminEndpoint } from "#server/http/staff.ts";

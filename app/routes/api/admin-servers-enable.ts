@@ -1,4 +1,4 @@
-// POST /api/admin/servers/enable {serverId, reason} → { server }: the server takes new devices and carries its peers again (decision 078).
+// POST /api/admin/servers/enable {serverId, reason} → { server }: the server takes new devices and carries its peers again.
 import { serverActionSchema, setStatusAsStaff } from "#server/domain/vpn/server-staff-actions.ts";
 import { postOnlyLoader } from "#server/http/api.ts";
 import { adminEndpoint } from "#server/http/staff.ts";

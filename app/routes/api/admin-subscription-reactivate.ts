@@ -1,4 +1,4 @@
-// POST /api/admin/subscriptions/reactivate {subscriptionId, reason} → the subscription, active again (decision 077).
+// POST /api/admin/subscriptions/reactivate {subscriptionId, reason} → the subscription, active again.
 import { reactivateSubscription, reactivateSubscriptionSchema } from "#server/domain/billing/reactivation.ts";
 import { postOnlyLoader } from "#server/http/api.ts";
 import { adminEndpoint } from "#server/http/staff.ts";

@@ -7,7 +7,7 @@ import type { Route } from "./+types/check-dns";
 const querySchema = z.object({ nonce: dnsCheckNonceSchema }).strict();
 
 /**
- * `GET /api/check/dns?nonce=…` (decision 091): whether one of our nodes' resolvers was asked for
+ * `GET /api/check/dns?nonce=…`: whether one of our nodes' resolvers was asked for
  * `<nonce>.<VPN_DNS_CHECK_ZONE>`, i.e. whether the visitor's DNS goes through the tunnel.
  */
 export const loader = ({ request, context, params }: Route.LoaderArgs) =>

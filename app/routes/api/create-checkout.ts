@@ -32,7 +32,7 @@ export function action({ request, url, context, params }: Route.ActionArgs) {
       windowMs: 60_000,
     });
     if (!limit.allowed) throw tooManyRequests(limit.retryAfterSeconds);
-    // The paying browser gets its buyer cookie here, before it leaves for the checkout (decision 063).
+    // The paying browser gets its buyer cookie here, before it leaves for the checkout.
     const buyerToken = await buyerTokenFor(request);
     const checkout = await createCheckout(context.services, { ...input, origin: url.origin, buyerToken });
     return Response.json(

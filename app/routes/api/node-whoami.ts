@@ -1,6 +1,6 @@
 // GET /api/nodes/whoami → { address }: the address a node's request comes from, as this site sees
 // it (TRUST_PROXY decides whose X-Forwarded-For counts), so `setup` on a node behind NAT can offer
-// it as the exit address (decision 097). Node token only.
+// it as the exit address. Node token only.
 import { canonicalIpAddress } from "#agent/node-api.ts";
 import { authenticateNode } from "#server/domain/vpn/nodes.ts";
 import { handleApi, methodNotAllowed } from "#server/http/api.ts";

@@ -1,4 +1,4 @@
-// POST /api/ops/doctor {} → { checks }: the database's checks of `npm run doctor` (decision 096),
+// POST /api/ops/doctor {} → { checks }: the database's checks of `npm run doctor`,
 // run by the server that holds DATA_DIR. Authenticated like `npm run vpn`: the token the server
 // wrote into DATA_DIR/vpn-admin.json.
 import { z } from "zod";

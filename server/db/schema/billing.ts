@@ -36,7 +36,7 @@ export const checkoutSessions = pgTable(
     /** What the provider reported as paid, kept beside the price it was compared with. */
     paidAmountCents: integer(),
     paidCurrency: text(),
-    /** SHA-256 of the paying browser's buyer cookie: the proof that may add devices (decision 063). */
+    /** SHA-256 of the paying browser's buyer cookie: the proof that may add devices. */
     buyerTokenHash: text(),
     /** A checkout from /account that extends this Unlock Pass or moves it to a plan (plan-changes.ts). */
     renewsSubscriptionId: uuid().references((): AnyPgColumn => subscriptions.id, { onDelete: "set null" }),
@@ -91,7 +91,7 @@ export type ChargeReversal = typeof chargeReversals.$inferSelect;
 
 /**
  * The history of each subscription's status, period end and cancel-at-period-end: one row per
- * change, written only by a trigger on `subscriptions` (migration 0023, decision 077).
+ * change, written only by a trigger on `subscriptions` (migration 0023).
  */
 export const subscriptionEvents = pgTable(
   "subscription_events",
@@ -122,7 +122,7 @@ export type PlanChangeKind = (typeof PLAN_CHANGE_KINDS)[number];
 export const PLAN_CHANGE_STATUSES = ["pending", "applied", "superseded"] as const;
 
 /**
- * Each change of a subscription's plan (decision 104): requested (pending while Stripe has not
+ * Each change of a subscription's plan: requested (pending while Stripe has not
  * confirmed it), then applied. A pass checkout's change names its session, once.
  */
 export const planChanges = pgTable(

@@ -31,7 +31,7 @@ export type BlogPost = typeof blogPosts.$inferSelect;
 /**
  * One row whose `version` a statement-level trigger on blog_posts bumps on every insert,
  * update, delete or truncate (migration 0003), however the write is made: the public pages'
- * freshness check reads this row instead of aggregating every post (decision 022).
+ * freshness check reads this row instead of aggregating every post.
  */
 export const blogPostsVersion = pgTable(
   "blog_posts_version",

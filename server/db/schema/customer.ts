@@ -1,4 +1,4 @@
-// The customers' own better-auth tables (decision 067): a second auth instance for buyers, kept
+// The customers' own better-auth tables: a second auth instance for buyers, kept
 // apart from the staff tables so that no staff session, token or row can ever be read as a
 // customer's, and no customer's as staff.
 import { index, pgTable, text, timestamp, boolean } from "drizzle-orm/pg-core";

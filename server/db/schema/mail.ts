@@ -35,7 +35,7 @@ export type ContactMessageStatus = (typeof CONTACT_MESSAGE_STATUSES)[number];
 
 /**
  * What visitors sent through the contact form, kept for the staff inbox (/admin/messages).
- * A closed message is removed after a retention period (housekeeping, decision 079).
+ * A closed message is removed after a retention period (housekeeping).
  */
 export const contactMessages = pgTable(
   "contact_messages",
@@ -65,7 +65,7 @@ export const contactMessages = pgTable(
 
 /**
  * Staff's answers to a contact message, written in /admin/messages and sent from the support
- * address through the outbox (decision 107). They go with the message when it is purged.
+ * address through the outbox. They go with the message when it is purged.
  */
 export const contactMessageReplies = pgTable(
   "contact_message_replies",

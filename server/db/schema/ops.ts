@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { bigint, check, integer, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 
 /**
- * One row per outage a staff alert was sent for (decision 083). The partial unique index lets
+ * One row per outage a staff alert was sent for. The partial unique index lets
  * one open row exist per key: of several app processes noticing the same outage, one inserts it
  * and sends the e-mail. A resolved row stays as history; the next outage opens a new one.
  */
@@ -36,7 +36,7 @@ export const jobTicks = pgTable("job_ticks", {
 
 /**
  * One value sealed with the at-rest key by the first process that started on this database: a
- * process given another key cannot open it and refuses to start (decision 081), instead of
+ * process given another key cannot open it and refuses to start, instead of
  * sealing new data that the others cannot read.
  */
 export const sealingKeyCheck = pgTable(

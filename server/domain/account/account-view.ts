@@ -47,9 +47,9 @@ export interface AccountSubscription {
   deviceLimit: number;
   /** Whether its devices may be added to and re-keyed: paid up and inside its period. */
   usable: boolean;
-  /** Why "Add a device" is not offered now, or null when it is (decision 110). */
+  /** Why "Add a device" is not offered now, or null when it is. */
   addDevice: AddDeviceRefusal | null;
-  /** When its payment went back, for a refunded or disputed one (decision 103). */
+  /** When its payment went back, for a refunded or disputed one. */
   reversedAt: string | null;
   devices: AccountDevice[];
 }

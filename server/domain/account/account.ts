@@ -12,7 +12,7 @@ import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import type { Customer } from "./customer-auth.ts";
 import { deviceNotFound, subscriptionNotFound, subscriptionNotUsable } from "./errors.ts";
 
-// What a signed-in customer sees and may change (decision 067). A customer owns the subscriptions
+// What a signed-in customer sees and may change. A customer owns the subscriptions
 // whose `customer_email` is their verified sign-in address; every id from the browser is checked
 // against that, and someone else's id is answered like one that does not exist.
 

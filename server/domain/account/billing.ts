@@ -9,7 +9,7 @@ import {
 import { ownedSubscription, ownedSubscriptionIds, type AccountServices } from "./account.ts";
 import type { Customer } from "./customer-auth.ts";
 
-// The account page's billing actions (decision 071): billing's self-service functions, each behind
+// The account page's billing actions: billing's self-service functions, each behind
 // the same owner check as the device actions, so someone else's subscription is "not found".
 
 /** A plain receipt of one plan bought on the built-in checkout. */
@@ -60,7 +60,7 @@ export async function accountReceipt(
   return receipt(services, subscriptionId);
 }
 
-/** Every payment, refund and dispute of the customer's own plans, newest first (decision 103). */
+/** Every payment, refund and dispute of the customer's own plans, newest first. */
 export async function accountBillingHistory(
   services: Pick<AccountServices, "db">,
   customer: Customer,

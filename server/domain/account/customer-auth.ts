@@ -12,7 +12,7 @@ import type { EmailRequest } from "#server/domain/mail/email-data.ts";
 import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import type { Logger } from "#server/logger.ts";
 
-// Customers sign in with an e-mailed one-time link (decision 067), through a better-auth instance
+// Customers sign in with an e-mailed one-time link, through a better-auth instance
 // of their own: its own base path, cookie prefix and tables. A staff cookie or bearer token is
 // looked up in the staff tables only, a customer's in these only, so neither opens the other's area.
 

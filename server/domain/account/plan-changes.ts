@@ -11,7 +11,7 @@ import { startPassCheckout, type passCheckoutSchema } from "#server/domain/billi
 import { ownedSubscription, type AccountServices } from "./account.ts";
 import type { Customer } from "./customer-auth.ts";
 
-// The account page's plan changes (decision 104): billing's functions behind the owner check, so
+// The account page's plan changes: billing's functions behind the owner check, so
 // someone else's subscription is "not found".
 
 export async function quoteAccountPlanChange(

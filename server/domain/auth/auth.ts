@@ -94,8 +94,8 @@ export function createAuth(deps: AuthDependencies) {
       requireEmailVerification: true,
       revokeSessionsOnPasswordReset: true,
       // The reset link reached the mailbox and its holder chose the password: that confirms the
-      // address too, and is how an owner takes back an address a stranger signed up with
-      // (decision 065). A new password also ends every lock-out of the account.
+      // address too, and is how an owner takes back an address a stranger signed up with.
+      // A new password also ends every lock-out of the account.
       onPasswordReset: async ({ user: owner }) => {
         await db.update(authSchema.user).set({ emailVerified: true }).where(eq(authSchema.user.id, owner.id));
         await clearSignInFailures(db, owner.email);

@@ -21,7 +21,7 @@ export interface SignedInStaff extends StaffUser {
  */
 export type StaffAccess =
   | { kind: "anonymous" }
-  /** No staff session, but a customer's (decision 067): signed in, and refused. */
+  /** No staff session, but a customer's: signed in, and refused. */
   | { kind: "customer" }
   | { kind: "unverified"; user: StaffUser }
   | { kind: "not-staff"; user: StaffUser }

@@ -3,7 +3,7 @@ import { addDeviceRefusalMessage } from "#app/lib/device-actions.ts";
 import { formatLongDate } from "#app/lib/format.ts";
 
 // verify-payment's verdicts: answered in the spec's shape (`success: false`, `error`, `message`)
-// with a status that says what happened (decision 052). Device limit reached is the VPN area's
+// with a status that says what happened. Device limit reached is the VPN area's
 // `DeviceLimitReached`.
 
 export const sessionNotFound = () =>
@@ -39,7 +39,7 @@ export const subscriptionEnded = (status: string) =>
   );
 
 /**
- * verify-payment's answer for an order whose payment went back (decision 103): 410 with
+ * verify-payment's answer for an order whose payment went back: 410 with
  * `error: "refunded"` (or `"disputed"`) and the date, which the success page shows as such.
  */
 export class PaymentReversed extends DomainError {

@@ -4,8 +4,8 @@ import type { Executor } from "#server/db/client.ts";
 import { chargeReversals, checkoutSessions, subscriptions } from "#server/db/schema/index.ts";
 import { orderNumberOf } from "./self-service.ts";
 
-// The payment history a Stripe Customer Portal would show, for plans the built-in checkout sold
-// (decision 103): every payment and every refund or dispute of the given subscriptions. Callers
+// The payment history a Stripe Customer Portal would show, for plans the built-in checkout sold:
+// every payment and every refund or dispute of the given subscriptions. Callers
 // pass only the subscriptions the signed-in customer owns.
 
 export interface BillingHistoryEntry {

@@ -18,7 +18,7 @@ import { applyChange } from "./plan-change-effects.ts";
 import { quotePlanChange } from "./plan-changes.ts";
 import { findSubscription } from "./self-service.ts";
 
-// An Unlock Pass holder's own checkout (decision 104): the pass again (7 more days on the same
+// An Unlock Pass holder's own checkout: the pass again (7 more days on the same
 // pass) or a recurring plan (the pass becomes that subscription, devices and all). Paid like any
 // checkout; its fulfilment changes the pass instead of creating a second subscription.
 

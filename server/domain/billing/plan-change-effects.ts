@@ -8,7 +8,7 @@ import type { BillingServices } from "./fulfil.ts";
 import { planChangeTerms } from "./plan-change-rules.ts";
 import { stripePlanIdOf } from "./stripe-plan-change.ts";
 
-// A plan change taking effect (decision 104): in the demo store when asked, at Stripe when its
+// A plan change taking effect: in the demo store when asked, at Stripe when its
 // webhook says so, for a pass when its checkout is paid. Callers hold the subscription row lock.
 
 /** The change takes effect: the plan and device limit, the devices kept, the customer's e-mail. */

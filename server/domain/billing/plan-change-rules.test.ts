@@ -1,4 +1,4 @@
-// The price of a plan change (decision 104): Stripe's proration rule, to the second.
+// The price of a plan change: Stripe's proration rule, to the second.
 import { describe, expect, it } from "vitest";
 import { planChangeKind, planChangeTerms } from "./plan-change-rules.ts";
 import { findPlan } from "#app/lib/plans.ts";

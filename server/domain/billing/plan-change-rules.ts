@@ -3,7 +3,7 @@ import type { PlanChangeKind } from "#server/db/schema/index.ts";
 import { conflict, invalidInput } from "#server/domain/errors.ts";
 import { DAY_MS } from "#server/domain/time.ts";
 
-// What a plan change is and what it costs (decision 104): pure rules, shared by the customer's
+// What a plan change is and what it costs: pure rules, shared by the customer's
 // and the staff's changes, the demo checkout and the quote Stripe is asked to charge.
 
 export interface PlanChangeTerms {

@@ -16,7 +16,7 @@ import { findSubscription } from "./self-service.ts";
 import { applyChange } from "./plan-change-effects.ts";
 import { changeStripePlan } from "./stripe-plan-change.ts";
 
-// Moving a subscription to another plan (decision 104): upgrade, downgrade, monthly ↔ yearly.
+// Moving a subscription to another plan: upgrade, downgrade, monthly ↔ yearly.
 // The built-in checkout's subscriptions change at once; Stripe's are changed at Stripe with
 // proration and take effect when Stripe's `customer.subscription.updated` arrives (webhook.ts
 // calls plan-change-effects.ts). Callers have checked who may change the subscription.

@@ -11,14 +11,14 @@ import { findSubscription, resumeSubscription } from "./self-service.ts";
 import { resultOf, subscriptionAudit, type StaffSubscriptionResult } from "./staff-actions.ts";
 import { requireApplicable } from "./subscription-actions.ts";
 
-// Staff reactivation of a cancelled subscription (decision 077): what "reactivate" may undo.
+// Staff reactivation of a cancelled subscription: what "reactivate" may undo.
 
 export const reactivateSubscriptionSchema = z
   .object({ subscriptionId: z.uuid(), reason: staffReasonSchema })
   .strict();
 
 /**
- * Undoes a cancellation (decision 077): a plan cancelling at its period end renews again (the
+ * Undoes a cancellation: a plan cancelling at its period end renews again (the
  * customer's resume); a cancelled one is active again until the end of the period it had paid
  * for, with device 1 issued again if none is live. A refunded, disputed or expired plan, or one
  * whose paid period is over, stays ended: 409.

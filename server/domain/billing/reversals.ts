@@ -125,7 +125,7 @@ async function reverse(
 }
 
 /**
- * A refund staff made (decision 077): ends the subscription exactly as Stripe's `charge.refunded`
+ * A refund staff made: ends the subscription exactly as Stripe's `charge.refunded`
  * does and records the reversal as applied, so that event, arriving later for the same charge,
  * changes nothing more.
  */

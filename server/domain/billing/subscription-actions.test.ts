@@ -1,4 +1,4 @@
-// Billing's rule of which staff action applies in which state (decision 102), at its edges:
+// Billing's rule of which staff action applies in which state, at its edges:
 // dates decide as much as statuses do.
 import { describe, expect, it } from "vitest";
 import { applicableStaffActions, requireApplicable, type SubscriptionState } from "./subscription-actions.ts";

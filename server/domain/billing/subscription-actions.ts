@@ -4,7 +4,7 @@ import { DomainError } from "#server/domain/errors.ts";
 import { isPaidUp } from "#server/domain/vpn/usable.ts";
 import { formatLongDate } from "#app/lib/format.ts";
 
-// The one rule for which staff actions apply to a subscription in its state (decision 102): the
+// The one rule for which staff actions apply to a subscription in its state: the
 // staff page offers exactly these, and each action's API refuses the others with a 409 before it
 // changes anything (and again under the row lock, in case the state moved meanwhile).
 

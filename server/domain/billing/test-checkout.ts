@@ -4,7 +4,7 @@ import { generateToken } from "#server/secrets.ts";
 import { findCheckoutSession, recordPayment } from "./checkout.ts";
 import { fulfil, type BillingServices } from "./fulfil.ts";
 
-/** The built-in checkout behaves like the provider's test mode (decision 051). */
+/** The built-in checkout behaves like the provider's test mode. */
 export const PAYING_TEST_CARDS = new Set(["4242424242424242", "5555555555554444"]);
 export const DECLINED_TEST_CARD = "4000000000000002";
 

@@ -18,7 +18,7 @@ export const VERIFY_LIMITS = {
 
 /**
  * Who is asking: the client's address, the buyer cookie's token if the browser sent one, and the
- * address of the customer signed in at /account, if any (decision 067).
+ * address of the customer signed in at /account, if any.
  */
 export interface VerifyCaller {
   clientIp: string;
@@ -29,7 +29,7 @@ export interface VerifyCaller {
 /**
  * Whether the caller may claim another device slot on this session: it is the browser that paid
  * (its buyer cookie hashes to the one recorded at checkout), or the customer signed in with the
- * address the subscription was bought with (decision 067). Sessions from before buyer cookies
+ * address the subscription was bought with. Sessions from before buyer cookies
  * have no hash and pass only a signed-in owner.
  */
 export function mayAddDevice(

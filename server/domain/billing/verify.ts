@@ -43,7 +43,7 @@ export interface VerifiedPayment {
   /**
    * Whether this caller may claim another slot (`newDevice`): the browser that paid or the signed-in
    * owner. With `roomForDevice`, the success page offers "Add another device" only when it can
-   * succeed (decision 110).
+   * succeed.
    */
   mayClaimSlot: boolean;
   /** Some VPN server can take one more device now (asked only when the caller may claim a free slot). */

@@ -11,7 +11,7 @@ export const WAITING_BUYERS_PER_RUN = 50;
 
 /**
  * Buyers waiting at Configuration Pending get their first device (and its config e-mail) once a
- * VPN server has room, whether or not their success page is still open (decision 111): the same
+ * VPN server has room, whether or not their success page is still open: the same
  * `fulfilCheckout` / `ensureFirstDevice` the success page's verification runs, oldest first, each
  * in its own transaction. Stops at the first one that still finds no room.
  */

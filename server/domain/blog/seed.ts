@@ -1,7 +1,7 @@
 // Sample posts so a fresh install's blog is not empty (SEED_SAMPLE_CONTENT=false turns them off
 // before the first start). They are ordinary rows: staff can edit, unpublish or delete them like
 // any other post. Only written when blog_posts is empty. Readers see ordinary posts; the admin
-// labels them as samples while their text is still the shipped one (decision 084).
+// labels them as samples while their text is still the shipped one.
 import { sql } from "drizzle-orm";
 import type { Database } from "#server/db/client.ts";
 import { blogPosts } from "#server/db/schema/blog.ts";

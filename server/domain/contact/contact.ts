@@ -69,7 +69,7 @@ export async function submitContactMessage(
       to: config.SUPPORT_EMAIL,
       replyTo: message.email,
       data: message,
-      // The thread that staff's replies from the console continue (decision 107).
+      // The thread that staff's replies from the console continue.
       thread: { messageId: threadMessageId("contact", row!.id, config.SUPPORT_EMAIL) },
     });
     return row!.id;

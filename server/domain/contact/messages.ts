@@ -13,7 +13,7 @@ import { recordStaffAction, staffReasonSchema, type StaffActor } from "#server/d
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import { repliesOf, type MessageReply } from "./replies.ts";
 
-// The staff side of the contact form (issue 15, decision 079): the inbox of stored messages, their
+// The staff side of the contact form (issue 15): the inbox of stored messages, their
 // status, and the sender's subscriptions beside each one.
 
 export const MESSAGES_PAGE_SIZE = 20;
@@ -62,7 +62,7 @@ export interface StaffMessage {
   createdAt: string;
   statusChangedAt: string | null;
   statusChangedBy: string | null;
-  /** Staff's replies from the console, oldest first (decision 107). */
+  /** Staff's replies from the console, oldest first. */
   replies: MessageReply[];
   /** The subscriptions bought with the sender's e-mail (any case). */
   subscriptions: CustomerSubscription[];

@@ -7,7 +7,7 @@ import { notFound } from "#server/domain/errors.ts";
 import { recordStaffAction, type StaffActor } from "#server/domain/ops/audit.ts";
 import type { AppServices } from "#server/services.ts";
 
-// Answering a contact message from the console (issue 24, decision 107): the reply goes from the
+// Answering a contact message from the console (issue 24): the reply goes from the
 // support address through the outbox, threaded with the customer's message, and is kept on it.
 
 export const REPLY_LIMIT = 10_000;

@@ -13,7 +13,7 @@ export interface MailMessage extends Omit<RenderedEmail, "html">, EmailEnvelope 
 }
 
 /**
- * Renders a stored message from its template and data (decision 098). The templates, and
+ * Renders a stored message from its template and data. The templates, and
  * react-email with them, are loaded on the first message, not when the app starts.
  */
 export async function composeEmail(site: EmailSite, stored: StoredEmail): Promise<MailMessage> {

@@ -127,7 +127,7 @@ export function queueCancelledEmail(
   });
 }
 
-/** What a refund or dispute took back, as the customer's e-mail states it (decision 103). */
+/** What a refund or dispute took back, as the customer's e-mail states it. */
 export interface ReversedPayment {
   kind: "refund" | "dispute";
   orderNumber: string;

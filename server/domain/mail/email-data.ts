@@ -62,7 +62,7 @@ export const EMAIL_DATA = {
     clientConfig: z.string(),
     alternatePort: alternatePort.optional(),
   }),
-  /** Its server changed what configs say: these devices' configs are out of date (decision 090). */
+  /** Its server changed what configs say: these devices' configs are out of date. */
   "config-update": z.object({
     planName: z.string(),
     devices: z
@@ -87,7 +87,7 @@ export const EMAIL_DATA = {
   "subscription-expired": planPeriod,
   /** A cancellation at period end undone: the plan renews on `date` again. */
   "subscription-resumed": planPeriod,
-  /** The payment went back (decision 103): a refund, or a dispute the bank opened. */
+  /** The payment went back: a refund, or a dispute the bank opened. */
   "subscription-refunded": z.object({
     kind: z.enum(["refund", "dispute"]),
     planName: z.string(),
@@ -120,7 +120,7 @@ export const EMAIL_DATA = {
   "auth.existing-account": z.object({}),
   /** A visitor's message from the contact form, for the support inbox. */
   contact: z.object({ name: z.string(), email: z.string(), subject: z.string(), message: z.string() }),
-  /** Staff's answer to a contact message, with the message it answers quoted (decision 107). */
+  /** Staff's answer to a contact message, with the message it answers quoted. */
   "support-reply": z.object({
     name: z.string(),
     subject: z.string(),

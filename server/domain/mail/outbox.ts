@@ -14,7 +14,7 @@ import {
 
 /**
  * A message as the outbox stores it, sealed with the at-rest key (a config e-mail's data holds the
- * device's private key): its template, the template's data (JSON), who gets it (decision 098).
+ * device's private key): its template, the template's data (JSON), who gets it.
  */
 const templatedEmailSchema = emailEnvelopeSchema.extend({
   template: z.string().refine(isEmailTemplate),
@@ -103,7 +103,7 @@ function outboxRow(sealer: Sealer, email: EmailRequest) {
  * How long a claim holds without renewal. The sending worker renews its claims every third of
  * it (`renewEmailClaims`), so a live sender keeps them however long a send takes, and a message
  * claimed by a process that died is due again this long after its last renewal: with the
- * worker's 5-second poll, another process takes it over within 15 s (decision 081).
+ * worker's 5-second poll, another process takes it over within 15 s.
  */
 export const OUTBOX_LEASE_MS = 10_000;
 

@@ -1,4 +1,4 @@
-// The plan-changed e-mail (decision 104), rendered as it is queued.
+// The plan-changed e-mail, rendered as it is queued.
 import { describe, expect, it } from "vitest";
 import { previewEmail } from "../../../tests/support/outbox.ts";
 

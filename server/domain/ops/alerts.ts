@@ -8,7 +8,7 @@ import { listServerHealth } from "#server/domain/vpn/server-health.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import type { AppServices } from "#server/services.ts";
 
-// Staff alerts (decision 083): each outage e-mails the admins once. An outage is a key with an
+// Staff alerts: each outage e-mails the admins once. An outage is a key with an
 // open row in `staff_alerts`; the partial unique index lets one process of many open it, in the
 // transaction that queues its e-mails. When the condition is gone the row is resolved, and the
 // same trouble later is a new outage with a new e-mail.

@@ -29,10 +29,10 @@ export interface HousekeepingResult {
   removedCheckouts: number;
   removedRateLimits: number;
   removedEmails: number;
-  /** Customers' sign-in links and sessions past their expiry (decision 067). */
+  /** Customers' sign-in links and sessions past their expiry. */
   removedCustomerSignIns: number;
   removedMessages: number;
-  /** /check's DNS test reports past their 10 minutes (decision 091). */
+  /** /check's DNS test reports past their 10 minutes. */
   removedDnsChecks: number;
 }
 

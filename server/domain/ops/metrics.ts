@@ -6,7 +6,7 @@ import { awaitingConfiguration } from "#server/domain/vpn/configuration-pending.
 import { listServerHealth } from "#server/domain/vpn/server-health.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 
-// What /metrics shows (decision 083). HTTP figures are this process's own counters; business
+// What /metrics shows. HTTP figures are this process's own counters; business
 // figures are read from the database at each scrape, so every process of one store agrees on
 // them. Labels are bounded: route patterns, methods, statuses, VPN server names. Never an
 // address, token or key.

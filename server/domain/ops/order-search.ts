@@ -13,8 +13,8 @@ import {
 } from "#server/db/schema/index.ts";
 import { orderNumberOf, subscriptionIdRangeOf } from "#server/domain/billing/self-service.ts";
 
-// Finding orders (checkout sessions) and the subscriptions they became, for the staff console
-// (decision 076): one query shape for the search box, /admin/orders and /admin/subscriptions.
+// Finding orders (checkout sessions) and the subscriptions they became, for the staff console:
+// one query shape for the search box, /admin/orders and /admin/subscriptions.
 
 export const ORDERS_PER_PAGE = 20;
 /** Deep pages are refused rather than scanned: narrow the search instead. */

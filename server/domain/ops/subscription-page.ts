@@ -103,7 +103,7 @@ export async function subscriptionPage(
       cancelAtPeriodEnd: event.cancelAtPeriodEnd,
     })),
     payments,
-    /** The plans staff may move it to, with the price difference now (decision 104). */
+    /** The plans staff may move it to, with the price difference now. */
     planChanges: planChangeOptions(subscription, new Date()),
     devices: deviceRows.map(({ device, server }) => ({
       id: device.id,

@@ -1,4 +1,4 @@
-// The Open Graph share cards (decision 084): satori lays the card out as SVG, resvg rasterises it
+// The Open Graph share cards: satori lays the card out as SVG, resvg rasterises it
 // to a 1200×630 PNG. A render costs tens of milliseconds of CPU, so renders run one at a time and
 // the PNG bytes are kept by the card's version (what it draws), least recently used first out.
 import { readFile } from "node:fs/promises";

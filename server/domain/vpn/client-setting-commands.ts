@@ -1,4 +1,4 @@
-// The operator's commands for what a server's configs say (decision 090), as `npm run vpn` and
+// The operator's commands for what a server's configs say, as `npm run vpn` and
 // its admin API (POST /api/nodes/servers) take them; client-settings.ts holds the rules.
 import { z } from "zod";
 import type { Executor } from "#server/db/client.ts";

@@ -1,4 +1,4 @@
-// The staff console's client-settings actions on /admin/servers (decision 090): the operator's
+// The staff console's client-settings actions on /admin/servers: the operator's
 // set-mtu / set-ports / set-dns (client-settings.ts), each with the reason staff typed, recorded
 // in the audit log in the transaction of the change.
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// What a VPN server's client configs say besides keys and addresses (decision 090): the MTU, the
+// What a VPN server's client configs say besides keys and addresses: the MTU, the
 // alternate UDP ports, and whose resolver `DNS =` names. The operator's commands (`npm run vpn`
 // set-mtu / set-ports / set-dns, and the staff console) change them here, one rule each.
 import { eq } from "drizzle-orm";

@@ -1,6 +1,6 @@
 // Handing out a device's config through its capability link (GET /api/configs/{token}, and its
-// QR code): the usual one, or the variant for one of its server's alternate ports (`?port=443`,
-// decision 090). Every config handed out is current, which `configIssuedAt` records.
+// QR code): the usual one, or the variant for one of its server's alternate ports (`?port=443`).
+// Every config handed out is current, which `configIssuedAt` records.
 import { eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Config } from "#server/config.ts";
@@ -73,7 +73,7 @@ export interface HandedOutConfig {
 /**
  * The config behind a capability token: 404 for an unknown one or a port its server does not
  * offer, 410 for a revoked device or an ended subscription. `activation`: the buyer's own page
- * asked (decision 064), so the device counts as activated.
+ * asked, so the device counts as activated.
  */
 export async function handOutConfig(
   deps: { db: Executor; sealer: Sealer; brandName: string },

@@ -12,7 +12,7 @@ type ConfigEmailSubscription = Pick<Subscription, "customerEmail" | "planId" | "
 /**
  * Queues, inside the caller's transaction, the e-mail that delivers a device's config: the
  * download link, the QR code inline, import steps and the .conf attached, and the same device on
- * its server's alternate port (decision 090); for a device beyond the first it is also the
+ * its server's alternate port; for a device beyond the first it is also the
  * "device added, was this you?" notice. Nothing is queued when the subscription has no valid
  * customer e-mail (returns null). Call `services.mail.wake()` after the commit; the outbox worker
  * renders and sends it and retries, so a mail-server outage delays the message, never drops it.
@@ -25,7 +25,7 @@ export async function queueConfigEmail(
   now = new Date(),
 ): Promise<string | null> {
   const queued = await queueNewDeviceConfigEmail(tx, deps, issued, subscription);
-  // The e-mail hands out the config as it is now (decision 090).
+  // The e-mail hands out the config as it is now.
   if (queued) await tx.update(devices).set({ configIssuedAt: now }).where(eq(devices.id, issued.device.id));
   return queued;
 }

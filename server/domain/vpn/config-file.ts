@@ -43,7 +43,7 @@ export class ConfigRefused extends DomainError {
  */
 const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 
-/** The node's own tunnel addresses, where its resolver listens (decision 090). */
+/** The node's own tunnel addresses, where its resolver listens. */
 export function nodeTunnelAddresses(server: Pick<VpnServer, "ipv4Cidr" | "ipv6Cidr">) {
   return addressesAt(server.ipv4Cidr, server.ipv6Cidr, SERVER_ADDRESS_INDEX);
 }

@@ -1,4 +1,4 @@
-// Out-of-date configs (decision 090): a server's `client_config_changed_at` moves when what its
+// Out-of-date configs: a server's `client_config_changed_at` moves when what its
 // configs say changes (MTU, DNS, endpoint, an alternate port taken away, the node's key); a device
 // whose config was last handed out before that is told so on the account page and, once per
 // change, by e-mail with fresh download links.

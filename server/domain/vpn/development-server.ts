@@ -33,7 +33,7 @@ export async function ensureDevelopmentServer(
 }
 
 /**
- * Live mode (decision 095): the demo's development server takes no new devices (it is drained,
+ * Live mode: the demo's development server takes no new devices (it is drained,
  * so its rehearsal devices can still be moved or revoked), and every start names what is left
  * of it, until the operator removes it.
  */

@@ -8,7 +8,7 @@ import { generateKeyPair, generatePresharedKey } from "./keys.ts";
 /**
  * New keys for a live device: same slot, server and addresses; a fresh key pair, preshared key
  * and download link. The `devices` trigger logs the old public key (it leaves the node's peer
- * set) and the new one (it enters) under one new version (decision 046), so the old config stops
+ * set) and the new one (it enters) under one new version, so the old config stops
  * working at the node's next sync. The old download link becomes unknown (404): whoever held it
  * must not get the new config. Undefined when the device is revoked or does not exist.
  */

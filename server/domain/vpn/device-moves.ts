@@ -7,7 +7,7 @@ import { queueDeviceNoticeEmail, type CustomerEmailDeps } from "#server/domain/m
 import { addressesAt, poolCapacity } from "./addresses.ts";
 import { allocateAddressOn, type ServerChoice } from "./servers.ts";
 
-// Moving a live device to another VPN server (decision 072): same row, slot, name, key pair and
+// Moving a live device to another VPN server: same row, slot, name, key pair and
 // download link; a new server and address. The `devices` triggers free the old address, count
 // the device on its new server, and log its key on both servers' change feeds, so the old node
 // drops the peer and the new one adds it at their next sync.

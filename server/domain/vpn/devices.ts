@@ -160,7 +160,7 @@ export async function deviceSummary(executor: Executor, subscriptionId: string):
     .select({ liveDevices: sql<number>`(${live})`.mapWith(Number), device: devices })
     .from(sql`(select 1) as one`)
     .leftJoin(devices, and(eq(devices.subscriptionId, subscriptionId), eq(devices.slot, 1)))
-    // A revoked slot 1 may have been issued again (decision 067): the live one wins.
+    // A revoked slot 1 may have been issued again: the live one wins.
     .orderBy(sql`${devices.revokedAt} desc nulls first`)
     .limit(1);
   return { firstDevice: row?.device ?? undefined, liveDevices: row?.liveDevices ?? 0 };

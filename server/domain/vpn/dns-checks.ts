@@ -1,4 +1,4 @@
-// The /check DNS test (decision 091): the page has the browser resolve a per-visit name under
+// The /check DNS test: the page has the browser resolve a per-visit name under
 // VPN_DNS_CHECK_ZONE; only a node's own resolver answers that zone (its agent does), and the node
 // reports the names' first labels. A nonce a node reported means the visitor's resolver is that node's.
 import { and, eq, gte, lt } from "drizzle-orm";

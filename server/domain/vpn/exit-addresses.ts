@@ -1,4 +1,4 @@
-// Where a VPN server's traffic leaves for the internet (decision 069): the public addresses the
+// Where a VPN server's traffic leaves for the internet: the public addresses the
 // operator set (`npm run vpn -- set-exit`) or the node's agent reported. /check asks which
 // server, if any, a visitor's address belongs to.
 import { asc, sql } from "drizzle-orm";

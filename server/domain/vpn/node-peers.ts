@@ -9,9 +9,9 @@ import { usableSubscription } from "./usable.ts";
 
 // What a VPN server's node agent is told to carry (GET /api/nodes/peers, contract in
 // agent/node-api.ts): the live devices of usable subscriptions on that server, whole or as the
-// change since the version the node applied, held until there is one (decision 046).
+// change since the version the node applied, held until there is one.
 
-/** What the node needs of its server; `dnsCheckZone` is VPN_DNS_CHECK_ZONE (decision 091). */
+/** What the node needs of its server; `dnsCheckZone` is VPN_DNS_CHECK_ZONE. */
 export function nodeServerOf(server: VpnServer, dnsCheckZone?: string): NodeServer {
   const own = nodeTunnelAddresses(server);
   return {

@@ -54,7 +54,7 @@ export async function recordNodeStatus(
         appliedPeerCount: status.appliedPeers ?? null,
         // A node that reports its exit addresses overrides what the operator set (decision 069).
         ...(status.exitAddresses === undefined ? {} : { exitAddresses: status.exitAddresses }),
-        // Configs handed out before name the old key: their owners are told (decision 090).
+        // Configs handed out before name the old key: their owners are told.
         ...(publicKeyChanged && server.publicKey !== null ? { clientConfigChangedAt: now } : {}),
       })
       .where(eq(vpnServers.id, server.id));

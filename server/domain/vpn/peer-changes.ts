@@ -4,7 +4,7 @@ import { listenForNotifications } from "#server/db/notifications.ts";
 import { vpnPeerChanges, vpnPeerVersions } from "#server/db/schema/index.ts";
 import type { Logger } from "#server/logger.ts";
 
-// The node change feed (decision 046). Triggers (migration 0008) log, per VPN server, the public
+// The node change feed. Triggers (migration 0008) log, per VPN server, the public
 // keys each write touched under a new version and NOTIFY `vpn_peer_changes` with the server's id;
 // this module reads the log and wakes the node polls waiting on a server.
 

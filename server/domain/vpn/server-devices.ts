@@ -7,7 +7,7 @@ import { moveDevicesOffServer } from "./device-moves.ts";
 import { revokeDevice } from "./devices.ts";
 import { lockServer } from "./server-admin.ts";
 
-// Emptying a server that takes no new devices, so it can be removed (decision 095): the demo's
+// Emptying a server that takes no new devices, so it can be removed: the demo's
 // development server once the store goes live, or a real one being retired. `npm run vpn --
 // move-devices` and `revoke-devices`; the staff console's "Move all devices" is the same move.
 

@@ -85,7 +85,7 @@ export const vpnServerFields = {
   ipv6Cidr: poolSchema(6),
   dns: dnsSchema,
   exitAddresses: exitAddressesSchema,
-  /** The configs' `MTU =` and the node's interface MTU (decision 090). */
+  /** The configs' `MTU =` and the node's interface MTU. */
   clientMtu: clientMtuSchema,
   /** Extra UDP ports, none twice (the endpoint's own port is refused by client-settings.ts). */
   alternatePorts: alternatePortsSchema,

@@ -50,10 +50,10 @@ export interface ServerHealth {
   capacity: number;
   /**
    * The latest handshake its agent reported for any device on it: proof that its UDP port is
-   * reachable from the internet (decision 097); null while none has been seen.
+   * reachable from the internet; null while none has been seen.
    */
   lastHandshakeAt: string | null;
-  /** What its configs say besides keys (decision 090). */
+  /** What its configs say besides keys. */
   clientMtu: number;
   alternatePorts: number[];
   /** True: configs name the node's resolver; false: `dns`. */

@@ -19,7 +19,7 @@ import {
 import { vpnServerFields } from "./server-fields.ts";
 import { rotateNodeToken } from "./servers.ts";
 
-// The staff console's server actions (/api/admin/servers/*, decision 078): the operator's own
+// The staff console's server actions (/api/admin/servers/*): the operator's own
 // commands (server-admin.ts, the same rules as `npm run vpn`), each recorded in the audit log
 // with the reason staff typed, in the transaction of the change.
 

@@ -1,7 +1,7 @@
 import type { VpnServerStatus } from "#server/db/schema/index.ts";
 import { NODE_SEEN_WINDOW_MS } from "./nodes.ts";
 
-// What a VPN server is doing, in the operator's words (decision 094): the one function that
+// What a VPN server is doing, in the operator's words: the one function that
 // `/admin/servers`, `npm run vpn -- list-servers`, `npm run doctor` and the "sales are stopped"
 // explanation all read. Whether it takes devices follows the allocation rule of servers.ts
 // (`canTakeDevice`): active, its node's key registered, an address left; the demo's placeholder

@@ -12,7 +12,7 @@ import type { AppServices } from "#server/services.ts";
 import { revokeDevice } from "./devices.ts";
 import { endedStatusOf, isUsable } from "./usable.ts";
 
-// What staff do to one device from a subscription's page (issue 15, decision 077), with the rules
+// What staff do to one device from a subscription's page (issue 15), with the rules
 // of the customer's own actions; each is recorded in the staff audit log in its transaction.
 
 const target = { deviceId: z.uuid(), reason: staffReasonSchema };

@@ -3,7 +3,7 @@ import { PLANS } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import type { Device, VpnServer } from "#server/db/schema/index.ts";
 
-// The data each device moved in its subscription's current period (decision 073), from the
+// The data each device moved in its subscription's current period, from the
 // WireGuard transfer counters the node agent reports. A counter counts from zero whenever its
 // peer appears on an interface (agent or interface restart, new keys, another server), so the
 // control plane keeps the last raw counters and adds differences.

@@ -21,7 +21,7 @@ import {
   renewalReminderEmail,
 } from "./subscription-notices.tsx";
 
-/** Each template's renderer, by the name the outbox stores (decision 098). */
+/** Each template's renderer, by the name the outbox stores. */
 export const RENDERERS: {
   [T in EmailTemplate]: (site: EmailSite, data: EmailData<T>) => Promise<RenderedEmail>;
 } = {

@@ -7,7 +7,7 @@ export type ConfigUpdate = EmailData<"config-update">;
 
 /**
  * The server a customer's configs use changed what a config says (its MTU, DNS, endpoint, a port,
- * its key: decision 090): the configs they hold are out of date, and a new download is advised.
+ * its key): the configs they hold are out of date, and a new download is advised.
  */
 export function ConfigUpdateEmail({ site, update }: { site: EmailSite; update: ConfigUpdate }) {
   const title = "New settings: download your config again";

@@ -11,7 +11,7 @@ import {
   type EmailSite,
 } from "./layout.tsx";
 
-// The customer's side of a refund or dispute (decision 103) and of a renewal resumed.
+// The customer's side of a refund or dispute and of a renewal resumed.
 
 export type RefundNotice = EmailData<"subscription-refunded">;
 

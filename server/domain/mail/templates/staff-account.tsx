@@ -2,8 +2,8 @@ import type { EmailData } from "../email-data.ts";
 import { renderEmail, type RenderedEmail } from "../render.ts";
 import { EmailLayout, LinkLine, Paragraph, type EmailSite } from "./layout.tsx";
 
-// The e-mails of a staff account (server/domain/auth). Each link is the one better-auth or
-// decision 065 gives: the confirmation page asks for the sign-up password, so the link alone
+// The e-mails of a staff account (server/domain/auth). Each link is the one better-auth
+// gives; the confirmation page asks for the sign-up password, so the link alone
 // confirms nothing.
 
 function staffLoginUrl(site: EmailSite): string {

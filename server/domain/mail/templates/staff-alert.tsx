@@ -2,7 +2,7 @@ import type { EmailData } from "../email-data.ts";
 import { renderEmail, type RenderedEmail } from "../render.ts";
 import { EmailLayout, Facts, Paragraph, type EmailSite } from "./layout.tsx";
 
-// Staff alerts (decision 083): one e-mail when an outage starts, none while it lasts. No links,
+// Staff alerts: one e-mail when an outage starts, none while it lasts. No links,
 // keys or buyers' addresses: ids staff can look up, and what to check.
 
 const minutesSince = (then: Date, now: Date) =>

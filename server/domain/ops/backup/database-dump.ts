@@ -106,7 +106,7 @@ async function postgresTableCount(databaseUrl: string): Promise<number> {
 
 type DatabaseSettings = Pick<Config, "DATABASE_URL" | "DATABASE_MIGRATION_URL" | "DATA_DIR">;
 
-/** Backups and restores connect as the database's owner where there is one (decision 089). */
+/** Backups and restores connect as the database's owner where there is one. */
 const ownerUrl = (config: DatabaseSettings) => config.DATABASE_MIGRATION_URL ?? config.DATABASE_URL;
 
 export function dumpDatabase(config: DatabaseSettings): Promise<Buffer> {

@@ -1,4 +1,4 @@
-// `npm run doctor` (issue 23, decision 096): each check is a small function answering one line,
+// `npm run doctor` (issue 23): each check is a small function answering one line,
 // ✓ or ✗ with the fix. A ✗ that `blocksSelling` makes the command exit non-zero. No check's
 // line ever carries a secret: settings are named, never quoted.
 

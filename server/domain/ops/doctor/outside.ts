@@ -8,7 +8,7 @@ import { WEBHOOK_EVENTS } from "#server/domain/billing/webhook.ts";
 import { createMailTransport } from "#server/domain/mail/transport.ts";
 import { fail, pass, type DoctorCheck } from "./check.ts";
 
-// The doctor's checks of what lies outside the database (decision 096): the settings, the mail
+// The doctor's checks of what lies outside the database: the settings, the mail
 // transport, Stripe and the public address. They run in the doctor's own process.
 
 /** An error's message without anything of `secrets` (an SMTP server may echo the user name). */

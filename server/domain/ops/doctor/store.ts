@@ -9,7 +9,7 @@ import { listServerHealth, type ServerHealth } from "#server/domain/vpn/server-h
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import { ago, fail, pass, type DoctorCheck } from "./check.ts";
 
-// The doctor's checks that read the store's database (decision 096). They run inside the app
+// The doctor's checks that read the store's database. They run inside the app
 // code: in the running server (POST /api/ops/doctor, as `npm run vpn` does) or, when no server
 // holds DATA_DIR, in the doctor's own process on a database it opened without migrating.
 
