@@ -36,7 +36,6 @@ export const canTakeDevice = sql`(vpn_servers.status = 'active' and vpn_servers.
   and (not vpn_servers.development or not exists (
     select 1 from vpn_servers real where not real.development and real.public_key is not null)))`;
 
-
 export interface Allocation {
   /** The slot the device takes, or null when every slot of the subscription is used. */
   slot: number | null;

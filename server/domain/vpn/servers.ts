@@ -98,7 +98,6 @@ export async function regionsWithRoom(executor: Executor): Promise<string[]> {
   return rows.map((row) => row.region);
 }
 
-
 /** A new node token for an existing server (the old one stops working); returned once. */
 export async function rotateNodeToken(
   executor: Executor,
