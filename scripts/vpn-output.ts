@@ -1,7 +1,8 @@
 // What `npm run vpn` prints for each answer (scripts/vpn.ts).
 import { nodeSetupAdvice } from "#app/lib/node-setup-advice.ts";
 import { describePorts } from "#server/domain/vpn/client-settings.ts";
-import type { ServerCommand, ServerCommandResult, ServerSummary } from "#server/domain/vpn/server-admin.ts";
+import type { ServerCommand, ServerCommandResult } from "#server/domain/vpn/server-admin.ts";
+import type { ServerSummary } from "#server/domain/vpn/server-edits.ts";
 
 const STATE_WORDS: Record<ServerSummary["state"], string> = {
   "awaiting-node": "awaiting its node",

@@ -12,7 +12,7 @@ import { devices, outboxMessages, subscriptions } from "#server/db/schema/index.
 import type { OutgoingEmail } from "#server/domain/mail/transport.ts";
 import { clientSettingChange } from "#server/domain/vpn/client-setting-commands.ts";
 import { CONFIG_NOTICE_SETTLE_MS, queueConfigUpdateNotices } from "#server/domain/vpn/config-notices.ts";
-import { changeServerSetting } from "#server/domain/vpn/server-admin.ts";
+import { changeServerSetting } from "#server/domain/vpn/server-edits.ts";
 import { signInLinkFromOutboxFiles } from "../support/account.ts";
 import { useBrowserApp, waitForHydration } from "../support/browser.ts";
 import { queuedEmailsWhere } from "../support/outbox.ts";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
 import { replaceDeviceKeys } from "#server/domain/vpn/device-keys.ts";
 import { revokeDevice } from "#server/domain/vpn/devices.ts";
-import { setServerStatus } from "#server/domain/vpn/server-admin.ts";
+import { setServerStatus } from "#server/domain/vpn/server-edits.ts";
 import { listServerHealth } from "#server/domain/vpn/server-health.ts";
 import { inNs, run, tunnelUnavailableReason, waitFor } from "../support/tunnel/host.ts";
 import {

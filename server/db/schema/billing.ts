@@ -13,7 +13,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { SUBSCRIPTION_STATUSES, subscriptions } from "./vpn.ts";
+import { SUBSCRIPTION_STATUSES, subscriptions } from "./subscriptions.ts";
 
 /** `amount_mismatch`: the provider reported a payment that differs from the recorded price; never fulfilled. */
 export const CHECKOUT_STATUSES = ["open", "paid", "expired", "amount_mismatch"] as const;

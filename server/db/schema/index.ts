@@ -5,5 +5,6 @@ export * from "./customer.ts";
 export * from "./mail.ts";
 export * from "./ops.ts";
 export * from "./vpn.ts";
+export * from "./subscriptions.ts";
 export * from "./staff.ts";
 export * from "./ops.ts";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { subscriptions } from "./vpn.ts";
+import { subscriptions } from "./subscriptions.ts";
 
 export const OUTBOX_STATUSES = ["pending", "sent", "failed"] as const;
 

@@ -8,7 +8,7 @@ import { issueDevice, liveDevices } from "#server/domain/vpn/devices.ts";
 import { isPaidUp, lockSubscription, USABLE_STATUSES } from "#server/domain/vpn/usable.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { findSubscription, resumeSubscription } from "./self-service.ts";
-import { resultOf, subscriptionAudit, type StaffSubscriptionResult } from "./staff-actions.ts";
+import { resultOf, subscriptionAudit, type StaffSubscriptionResult } from "./staff-action-support.ts";
 import { requireApplicable } from "./subscription-actions.ts";
 
 // Staff reactivation of a cancelled subscription: what "reactivate" may undo.

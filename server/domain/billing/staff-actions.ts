@@ -1,16 +1,22 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Transaction } from "#server/db/client.ts";
-import { chargeReversals, subscriptions, type Subscription } from "#server/db/schema/index.ts";
+import { chargeReversals, subscriptions } from "#server/db/schema/index.ts";
 import type { SignedInStaff } from "#server/domain/auth/staff.ts";
-import { conflict, DomainError } from "#server/domain/errors.ts";
+import { conflict } from "#server/domain/errors.ts";
 import { queueCancelledEmail } from "#server/domain/mail/customer-emails.ts";
-import { listAuditLog, recordStaffAction, staffReasonSchema } from "#server/domain/ops/audit.ts";
+import { listAuditLog } from "#server/domain/ops/audit.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { lockSubscription } from "#server/domain/vpn/usable.ts";
-import { billingUnavailable, providerUnavailable } from "./errors.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { recordRefund, type Reversal } from "./reversals.ts";
+import {
+  atStripe,
+  resultOf,
+  subscriptionAudit,
+  subscriptionTarget,
+  type StaffSubscriptionResult,
+} from "./staff-action-support.ts";
 import { requireApplicable } from "./subscription-actions.ts";
 import { cancelAtPeriodEnd, findSubscription } from "./self-service.ts";
 import {
@@ -25,62 +31,15 @@ import { DAY_MS } from "#server/domain/time.ts";
 // (reactivation.ts undoes a cancellation). Each is recorded in the staff audit log in the transaction of its change; a change
 // at Stripe is made first, outside any transaction, and recorded here as it succeeded.
 
-const target = { subscriptionId: z.uuid(), reason: staffReasonSchema };
-
 export const extendSubscriptionSchema = z
-  .object({ ...target, days: z.number().int().min(1).max(366) })
+  .object({ ...subscriptionTarget, days: z.number().int().min(1).max(366) })
   .strict();
-export const cancelSubscriptionSchema = z.object({ ...target, when: z.enum(["now", "period-end"]) }).strict();
-export const refundSubscriptionSchema = z.object(target).strict();
-
-export interface StaffSubscriptionResult {
-  subscriptionId: string;
-  status: Subscription["status"];
-  expiresAt: string;
-  cancelAtPeriodEnd: boolean;
-}
-
-export const resultOf = (row: Subscription): StaffSubscriptionResult => ({
-  subscriptionId: row.id,
-  status: row.status,
-  expiresAt: row.expiresAt.toISOString(),
-  cancelAtPeriodEnd: row.cancelAtPeriodEnd,
-});
+export const cancelSubscriptionSchema = z
+  .object({ ...subscriptionTarget, when: z.enum(["now", "period-end"]) })
+  .strict();
+export const refundSubscriptionSchema = z.object(subscriptionTarget).strict();
 
 const alreadyRefunded = () => conflict("This subscription has been refunded already.");
-
-/** Writes the audit entry of a staff action on a subscription, inside the action's transaction. */
-export function subscriptionAudit(
-  staff: SignedInStaff,
-  action: string,
-  input: { subscriptionId: string; reason: string },
-  now: Date,
-) {
-  return (tx: Transaction, details: Record<string, unknown>) =>
-    recordStaffAction(
-      tx,
-      staff,
-      { action, targetType: "subscription", targetId: input.subscriptionId, reason: input.reason, details },
-      now,
-    );
-}
-
-/** Runs a Stripe call; Stripe refusing or unreachable is a 502 and nothing is recorded here. */
-async function atStripe<T>(
-  services: BillingServices,
-  what: string,
-  subscriptionId: string,
-  call: () => Promise<T>,
-) {
-  if (!services.config.STRIPE_SECRET_KEY) throw billingUnavailable();
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof DomainError) throw error;
-    services.logger.error({ err: error, subscriptionId }, `stripe: ${what} failed`);
-    throw providerUnavailable();
-  }
-}
 
 /** Adds `days` to the paid period (from today when it has lapsed); Stripe's next charge moves with it. */
 export async function extendSubscription(

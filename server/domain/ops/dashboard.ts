@@ -1,28 +1,30 @@
-import { and, eq, gte, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { gte, sql } from "drizzle-orm";
 import { z } from "zod";
 import { findPlan } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
-import {
-  chargeReversals,
-  checkoutSessions,
-  devices,
-  subscriptionEvents,
-  subscriptions,
-} from "#server/db/schema/index.ts";
+import { devices, subscriptions } from "#server/db/schema/index.ts";
 import { outboxBacklog } from "#server/domain/mail/backlog.ts";
 import { awaitingConfiguration } from "#server/domain/vpn/configuration-pending.ts";
 import { countServersUp } from "#server/domain/vpn/nodes.ts";
 import { usableSubscription } from "#server/domain/vpn/usable.ts";
 import { DAY_MS } from "#server/domain/time.ts";
+import {
+  countsByWindow,
+  DASHBOARD_WINDOWS,
+  paidOrdersByPlanAndDay,
+  reversedAmounts,
+  statusTransitions,
+  type DashboardWindow,
+  type PaidOrderGroup,
+} from "./dashboard-counts.ts";
+
+export type { DashboardWindow } from "./dashboard-counts.ts";
 
 // The staff dashboard's figures (decision 076): a handful of aggregate queries over the last 30
 // UTC days, each counted for today, the last 7 days and the last 30 days as of `now`.
 
 /** POST /api/admin/dashboard takes no input: the figures are as of the server's clock. */
 export const dashboardQuerySchema = z.object({}).strict();
-
-export const DASHBOARD_WINDOWS = ["today", "last7Days", "last30Days"] as const;
-export type DashboardWindow = (typeof DASHBOARD_WINDOWS)[number];
 
 const WINDOW_DAYS: Record<DashboardWindow, number> = { today: 1, last7Days: 7, last30Days: 30 };
 
@@ -69,24 +71,6 @@ export interface DashboardFigures {
 function windowStart(now: Date, days: number): Date {
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   return new Date(midnight - (days - 1) * DAY_MS);
-}
-
-const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
-
-/** `count(*) filter (where column in [start, now] and extra)` for each window. */
-function countsByWindow(
-  column: AnyColumn,
-  starts: Record<DashboardWindow, Date>,
-  now: Date,
-  extra: SQL = sql`true`,
-): Record<DashboardWindow, SQL<number>> {
-  const counts = DASHBOARD_WINDOWS.map((window) => [
-    window,
-    sql<number>`count(*) filter (where ${column} >= ${at(starts[window])} and ${column} <= ${at(now)} and ${extra})`.mapWith(
-      Number,
-    ),
-  ]);
-  return Object.fromEntries(counts) as Record<DashboardWindow, SQL<number>>;
 }
 
 export async function dashboardFigures(executor: Executor, now = new Date()): Promise<DashboardFigures> {
@@ -161,38 +145,6 @@ export async function dashboardFigures(executor: Executor, now = new Date()): Pr
 
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
-interface PaidOrderGroup {
-  planId: string;
-  day: string;
-  orders: number;
-  revenueCents: number;
-}
-
-/** Paid checkout sessions since `since`, counted and summed per plan and UTC day. */
-function paidOrdersByPlanAndDay(executor: Executor, since: Date, now: Date): Promise<PaidOrderGroup[]> {
-  const day = sql<string>`to_char(${checkoutSessions.paidAt} at time zone 'UTC', 'YYYY-MM-DD')`;
-  return executor
-    .select({
-      planId: checkoutSessions.planId,
-      day,
-      orders: sql<number>`count(*)`.mapWith(Number),
-      // Prices are in USD; what the provider reported is what was paid.
-      revenueCents:
-        sql<number>`coalesce(sum(coalesce(${checkoutSessions.paidAmountCents}, ${checkoutSessions.amountCents})), 0)`.mapWith(
-          Number,
-        ),
-    })
-    .from(checkoutSessions)
-    .where(
-      and(
-        eq(checkoutSessions.status, "paid"),
-        gte(checkoutSessions.paidAt, since),
-        lte(checkoutSessions.paidAt, now),
-      ),
-    )
-    .groupBy(checkoutSessions.planId, day);
-}
-
 function orderTotals(rows: PaidOrderGroup[]): { paidOrders: number; revenueCents: number } {
   return {
     paidOrders: rows.reduce((sum, row) => sum + row.orders, 0),
@@ -214,62 +166,4 @@ function revenueByPlan(rows: PaidOrderGroup[]): PlanRevenue[] {
     byPlan.set(row.planId, plan);
   }
   return [...byPlan.values()].sort((a, b) => b.revenueCents - a.revenueCents);
-}
-
-/** The money refunds and disputes took back in each window, by when they were applied. */
-async function reversedAmounts(executor: Executor, starts: Record<DashboardWindow, Date>, now: Date) {
-  const sums = (kind: "refund" | "dispute") =>
-    Object.fromEntries(
-      DASHBOARD_WINDOWS.map((window) => [
-        window,
-        sql<number>`coalesce(sum(${chargeReversals.amountCents}) filter (where ${chargeReversals.kind} = ${kind} and ${chargeReversals.appliedAt} >= ${at(starts[window])} and ${chargeReversals.appliedAt} <= ${at(now)}), 0)`.mapWith(
-          Number,
-        ),
-      ]),
-    ) as Record<DashboardWindow, SQL<number>>;
-  const [row] = await executor
-    .select({ refund: sums("refund"), dispute: sums("dispute") })
-    .from(chargeReversals)
-    .where(gte(chargeReversals.appliedAt, starts.last30Days));
-  return row!;
-}
-
-/**
- * Cancellations and refunds by the moment they happened, from the status history (decision 077):
- * an event that made a subscription cancelled, set it to end at its period's end, or refunded it.
- * A cancellation counts only while it stands (decision 103): one undone later (resumed, or
- * reactivated into a plan that renews again) is not counted, and cancelling at once a plan
- * already set to end is the same cancellation, not a second.
- */
-async function statusTransitions(executor: Executor, starts: Record<DashboardWindow, Date>, now: Date) {
-  const history = sql`over (partition by ${subscriptionEvents.subscriptionId} order by ${subscriptionEvents.id})`;
-  // Every event after this one: a renewing state among them undid the cancellation.
-  const later = sql`over (partition by ${subscriptionEvents.subscriptionId} order by ${subscriptionEvents.id} rows between 1 following and unbounded following)`;
-  const changes = executor.$with("changes").as(
-    executor
-      .select({
-        at: subscriptionEvents.at,
-        cancelled: sql<boolean>`((${subscriptionEvents.status} = 'canceled'
-            and lag(${subscriptionEvents.status}) ${history} is distinct from 'canceled'
-            and not coalesce(lag(${subscriptionEvents.cancelAtPeriodEnd}) ${history}, false))
-          or (${subscriptionEvents.cancelAtPeriodEnd} and not coalesce(lag(${subscriptionEvents.cancelAtPeriodEnd}) ${history}, false)))
-          and not coalesce(bool_or(${subscriptionEvents.status} in ('active', 'past_due') and not ${subscriptionEvents.cancelAtPeriodEnd}) ${later}, false)`.as(
-          "cancelled",
-        ),
-        refunded:
-          sql<boolean>`${subscriptionEvents.status} = 'refunded' and lag(${subscriptionEvents.status}) ${history} is distinct from 'refunded'`.as(
-            "refunded",
-          ),
-      })
-      .from(subscriptionEvents),
-  );
-  const [row] = await executor
-    .with(changes)
-    .select({
-      cancelled: countsByWindow(changes.at, starts, now, sql`${changes.cancelled}`),
-      refunded: countsByWindow(changes.at, starts, now, sql`${changes.refunded}`),
-    })
-    .from(changes)
-    .where(gte(changes.at, starts.last30Days));
-  return row!;
 }

@@ -1,19 +1,13 @@
 import { stringify } from "csv-stringify/sync";
-import { and, asc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
+import { and, gte, lt, sql } from "drizzle-orm";
 import { z } from "zod";
-import { findPlan } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
-import { checkoutSessions, subscriptions } from "#server/db/schema/index.ts";
-import { orderNumberOf } from "#server/domain/billing/self-service.ts";
 import { recordStaffAction, type StaffActor } from "./audit.ts";
 import { DAY_MS } from "#server/domain/time.ts";
+import { EXPORT_KINDS, SOURCES, type Cursor } from "./export-sources.ts";
 
 // CSV exports of orders and subscriptions for a date range (issue 24, decision 106): written as
 // the rows are read, a page at a time, so an export of any size holds one page in memory.
-
-export const EXPORT_KINDS = ["orders", "subscriptions"] as const;
-export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 /** Rows read per query; each page becomes one chunk of the response. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -48,135 +42,6 @@ export const exportRequestSchema = z
   });
 
 export type ExportRequest = z.infer<typeof exportRequestSchema>;
-
-type Cell = string | number | boolean | null;
-
-interface ExportSource {
-  /** The CSV header, in column order. */
-  columns: string[];
-  createdAt: PgColumn;
-  id: PgColumn;
-  /** One page of rows created in [start, end) after the cursor, oldest first. */
-  page(
-    executor: Executor,
-    where: SQL | undefined,
-    limit: number,
-  ): Promise<Array<{ cursor: Cursor; cells: Cell[] }>>;
-}
-
-/** The last row written: its creation time as PostgreSQL's exact text (microseconds) and its id. */
-interface Cursor {
-  at: string;
-  id: string;
-}
-
-const iso = (date: Date | null) => date?.toISOString() ?? null;
-const amount = (cents: number) => (cents / 100).toFixed(2);
-const planName = (planId: string) => findPlan(planId)?.name ?? planId;
-
-const ORDERS: ExportSource = {
-  columns: [
-    "ordered_at",
-    "order_status",
-    "paid_at",
-    "checkout_session_id",
-    "order_number",
-    "plan",
-    "amount",
-    "currency",
-    "customer_name",
-    "customer_email",
-    "payment_reference",
-    "subscription_id",
-    "subscription_status",
-  ],
-  createdAt: checkoutSessions.createdAt,
-  id: checkoutSessions.id,
-  async page(executor, where, limit) {
-    const rows = await executor
-      .select({
-        at: sql<string>`${checkoutSessions.createdAt}::text`,
-        session: checkoutSessions,
-        subscriptionId: subscriptions.id,
-        subscriptionStatus: subscriptions.status,
-        subscriptionEmail: subscriptions.customerEmail,
-      })
-      .from(checkoutSessions)
-      .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
-      .where(where)
-      .orderBy(asc(checkoutSessions.createdAt), asc(checkoutSessions.id))
-      .limit(limit);
-    return rows.map(({ at, session, subscriptionId, subscriptionStatus, subscriptionEmail }) => ({
-      cursor: { at, id: session.id },
-      cells: [
-        iso(session.createdAt),
-        session.status,
-        iso(session.paidAt),
-        session.id,
-        subscriptionId ? orderNumberOf(subscriptionId) : null,
-        planName(session.planId),
-        amount(session.paidAmountCents ?? session.amountCents),
-        (session.paidCurrency ?? session.currency).toUpperCase(),
-        session.customerName,
-        subscriptionEmail ?? session.customerEmail,
-        session.paymentReference,
-        subscriptionId,
-        subscriptionStatus,
-      ],
-    }));
-  },
-};
-
-const SUBSCRIPTIONS: ExportSource = {
-  columns: [
-    "created_at",
-    "order_number",
-    "subscription_id",
-    "plan",
-    "status",
-    "expires_at",
-    "cancel_at_period_end",
-    "device_limit",
-    "customer_name",
-    "customer_email",
-    "stripe_subscription_id",
-    "checkout_session_id",
-  ],
-  createdAt: subscriptions.createdAt,
-  id: subscriptions.id,
-  async page(executor, where, limit) {
-    const rows = await executor
-      .select({
-        at: sql<string>`${subscriptions.createdAt}::text`,
-        subscription: subscriptions,
-        customerName: checkoutSessions.customerName,
-      })
-      .from(subscriptions)
-      .leftJoin(checkoutSessions, eq(checkoutSessions.id, subscriptions.checkoutSessionId))
-      .where(where)
-      .orderBy(asc(subscriptions.createdAt), asc(subscriptions.id))
-      .limit(limit);
-    return rows.map(({ at, subscription, customerName }) => ({
-      cursor: { at, id: subscription.id },
-      cells: [
-        iso(subscription.createdAt),
-        orderNumberOf(subscription.id),
-        subscription.id,
-        planName(subscription.planId),
-        subscription.status,
-        iso(subscription.expiresAt),
-        subscription.cancelAtPeriodEnd,
-        subscription.deviceLimit,
-        customerName,
-        subscription.customerEmail,
-        subscription.stripeSubscriptionId,
-        subscription.checkoutSessionId,
-      ],
-    }));
-  },
-};
-
-const SOURCES: Record<ExportKind, ExportSource> = { orders: ORDERS, subscriptions: SUBSCRIPTIONS };
 
 /** The download's file name, e.g. `naijalink-orders-2026-11-01-to-2026-11-30.csv`. */
 export function exportFileName(request: ExportRequest): string {

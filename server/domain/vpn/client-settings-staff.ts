@@ -6,7 +6,7 @@ import type { Database } from "#server/db/client.ts";
 import type { VpnServer } from "#server/db/schema/index.ts";
 import { recordStaffAction, staffReasonSchema, type StaffActor } from "#server/domain/ops/audit.ts";
 import { clientSettingChange, type ClientSettingCommand } from "./client-setting-commands.ts";
-import { lockServer, serverSummary } from "./server-admin.ts";
+import { lockServer, serverSummary } from "./server-edits.ts";
 
 /** A comma list from a text field ("443, 53"; empty for none). */
 const commaList = z

@@ -5,7 +5,7 @@ import { devices, subscriptions, vpnServers, type Device, type VpnServer } from 
 import { DomainError } from "#server/domain/errors.ts";
 import { queueDeviceNoticeEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
 import { addressesAt, poolCapacity } from "./addresses.ts";
-import { allocateAddressOn, type ServerChoice } from "./servers.ts";
+import { allocateAddressOn, type ServerChoice } from "./address-allocation.ts";
 
 // Moving a live device to another VPN server: same row, slot, name, key pair and
 // download link; a new server and address. The `devices` triggers free the old address, count

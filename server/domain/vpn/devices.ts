@@ -13,7 +13,7 @@ import { generateToken, hashToken } from "#server/secrets.ts";
 import { addressesAt, poolCapacity } from "./addresses.ts";
 import { queueNewDeviceConfigEmail, type ConfigEmailDeps } from "./config-email.ts";
 import { generateKeyPair, generatePresharedKey } from "./keys.ts";
-import { allocateAddress } from "./servers.ts";
+import { allocateAddress } from "./address-allocation.ts";
 import { lockSubscription } from "./usable.ts";
 
 // The VPN area owns devices: slots, limits, addresses, keys, the download link, activation.

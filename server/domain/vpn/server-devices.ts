@@ -5,7 +5,7 @@ import { conflict } from "#server/domain/errors.ts";
 import { queueDeviceNoticeEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
 import { moveDevicesOffServer } from "./device-moves.ts";
 import { revokeDevice } from "./devices.ts";
-import { lockServer } from "./server-admin.ts";
+import { lockServer } from "./server-edits.ts";
 
 // Emptying a server that takes no new devices, so it can be removed: the demo's
 // development server once the store goes live, or a real one being retired. `npm run vpn --

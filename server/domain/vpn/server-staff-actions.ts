@@ -7,15 +7,8 @@ import { conflict } from "#server/domain/errors.ts";
 import type { CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
 import { recordStaffAction, staffReasonSchema, type StaffActor } from "#server/domain/ops/audit.ts";
 import { moveDevicesOffServer } from "./device-moves.ts";
-import {
-  addServer,
-  lockServer,
-  newServerFieldsSchema,
-  serverSummary,
-  type ServerDefaults,
-  setServerEndpoint,
-  setServerStatus,
-} from "./server-admin.ts";
+import { addServer, newServerFieldsSchema, type ServerDefaults } from "./server-admin.ts";
+import { lockServer, serverSummary, setServerEndpoint, setServerStatus } from "./server-edits.ts";
 import { vpnServerFields } from "./server-fields.ts";
 import { rotateNodeToken } from "./servers.ts";
 

@@ -3,7 +3,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setServerExitAddresses } from "#server/domain/vpn/server-admin.ts";
+import { setServerExitAddresses } from "#server/domain/vpn/server-edits.ts";
 import { rotateNodeToken } from "#server/domain/vpn/servers.ts";
 import { staticPagePaths } from "#server/http/static-pages.ts";
 import { createTestApp, startTestServer, type TestApp, type TestServer } from "../../support/app.ts";
