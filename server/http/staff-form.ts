@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import type { z, ZodType } from "zod";
+import { flashCookie } from "#app/lib/flash.ts";
 import type { SignedInStaff, StaffRole } from "#server/domain/auth/staff.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import {
@@ -98,6 +99,11 @@ export function staffIntentAction(call: ApiCall, role: StaffRole, intents: Recor
     const input = parseInput(intent.schema, (intent.fromForm ?? filledFields)(form));
     const result = await intent.run(input, staff);
     const done = typeof intent.done === "string" ? intent.done : intent.done(result);
-    return data<IntentResult>({ ok: true, intent: name, done, result });
+    // With JavaScript the success is toasted by the layout from the flash the revalidation reads:
+    // the form that posted may be gone by then (a revoked device loses its buttons). A document
+    // post (no JavaScript) shows the page's notice instead, so it leaves no flash behind.
+    const navigating = call.request.headers.get("sec-fetch-mode") === "navigate";
+    const headers = navigating ? undefined : { "Set-Cookie": flashCookie({ type: "success", title: done }) };
+    return data<IntentResult>({ ok: true, intent: name, done, result }, { headers });
   });
 }

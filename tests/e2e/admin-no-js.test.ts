@@ -6,10 +6,10 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { findPlan } from "#app/lib/plans.ts";
 import { devices, outboxMessages, subscriptions } from "#server/db/schema/index.ts";
-import { confirmationLinkFromOutbox } from "../support/admin-app.browser.ts";
+import { confirmationLinkFromOutbox } from "../support/admin-browser.ts";
 import { PASSWORD, STAFF_EMAIL } from "../support/staff.ts";
-import { useBrowserApp } from "../support/app.browser.ts";
-import { buyUntilCheckout, expectToast, payOnCheckout } from "../support/purchase-app.browser.ts";
+import { useBrowserApp } from "../support/browser.ts";
+import { buyUntilCheckout, expectToast, payOnCheckout } from "../support/purchase-browser.ts";
 
 const BUYER = "no-script-buyer@example.com";
 
