@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import type { z, ZodType } from "zod";
 import { flashCookie } from "#app/lib/flash.ts";
 import type { SignedInStaff, StaffRole } from "#server/domain/auth/staff.ts";
@@ -71,6 +71,8 @@ export interface StaffIntent<S extends ZodType = ZodType, T = unknown> {
   done: string | ((result: T) => string);
   /** The toast's title when `done` is its description (the blog admin's "Success", spec §8). */
   toastTitle?: string;
+  /** Where a success sends the browser (the toast follows as a flash, with or without JavaScript). */
+  redirectTo?: string;
 }
 
 /** Declares an intent with its types inferred from the schema. */
@@ -105,7 +107,7 @@ export function staffIntentAction(call: ApiCall, role: StaffRole, intents: Recor
     // With JavaScript the success is toasted by the layout from the flash the revalidation reads:
     // the form that posted may be gone by then (a revoked device loses its buttons). A document
     // post (no JavaScript) shows the page's notice instead, so it leaves no flash behind.
-    const navigating = call.request.headers.get("sec-fetch-mode") === "navigate";
+    const navigating = !intent.redirectTo && call.request.headers.get("sec-fetch-mode") === "navigate";
     const headers = navigating
       ? undefined
       : {
@@ -115,6 +117,7 @@ export function staffIntentAction(call: ApiCall, role: StaffRole, intents: Recor
               : { type: "success", title: done },
           ),
         };
+    if (intent.redirectTo) throw redirect(intent.redirectTo, { headers });
     return data<IntentResult>({ ok: true, intent: name, done, result }, { headers });
   });
 }
