@@ -192,6 +192,30 @@ describe("the staff console's route actions", () => {
       expect(await postState(post_.id)).toEqual(before);
     });
 
+    it("saves the editor's form for staff only: refused for anonymous callers and customers, bad input 4xx", async () => {
+      const fields = {
+        intent: "create",
+        title: "Editor form post",
+        slug: "editor-form-post",
+        status: "draft",
+      };
+      for (const cookie of ["", customer]) {
+        const response = await post("/admin/blog/new", fields, cookie);
+        expect(response.status).toBeGreaterThanOrEqual(300);
+        expect(response.status).toBeLessThan(500);
+      }
+      const bad = await post("/admin/blog/new", { ...fields, slug: "Not A Slug!" }, editor);
+      expect(bad.status).toBe(400);
+      expect(await bad.text()).toMatch(/slug/i);
+      const none = await app.services.db.select().from(blogPosts).where(eq(blogPosts.title, fields.title));
+      expect(none).toEqual([]);
+      const created = await post("/admin/blog/new", fields, editor);
+      expect(created.status).toBe(302);
+      expect(created.headers.get("location")).toBe("/admin/blog");
+      const [row] = await app.services.db.select().from(blogPosts).where(eq(blogPosts.title, fields.title));
+      expect(row!.slug).toBe("editor-form-post");
+    });
+
     it("lets an editor publish, delete and restore a post through the page", async () => {
       const post_ = await createPost(
         app.services.db,
