@@ -3,6 +3,7 @@ import { PostEditor } from "#app/components/admin/post-editor.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { staffAccess } from "#server/domain/auth/staff.ts";
 import { findPost } from "#server/domain/blog/admin.ts";
+import { postEditorAction } from "./admin-blog-editor-actions.server.ts";
 import type { Route } from "./+types/admin-blog-editor";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => [
@@ -30,6 +31,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!post) throw data("Post not found", { status: 404 });
   return { post };
 }
+
+/** Saves the post: created, or updated (the form says which and, for an update, the post's id). */
+export const action = postEditorAction;
 
 export default function AdminBlogEditor({ loaderData }: Route.ComponentProps) {
   // Keyed by post so moving between posts starts a fresh form.

@@ -1,8 +1,8 @@
 import { LogOut, Plus } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
-import { Link, redirect, useNavigate } from "react-router";
-import { toast } from "sonner";
-import { authCall, blogAdminCall, type AdminPost } from "#app/components/admin/api.ts";
+import { Form, Link, redirect } from "react-router";
+import { ActionNotice } from "#app/components/admin/action-notice.tsx";
+import { blogAdminCall, type AdminPost } from "#app/components/admin/api.ts";
 import { POST_TABS, PostTable, postsInTab, type PostTab } from "#app/components/admin/post-table.tsx";
 import { TwoFactorSettings } from "#app/components/admin/two-factor-settings.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -11,6 +11,7 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { cn } from "#app/lib/utils.ts";
 import { staffAccess } from "#server/domain/auth/staff.ts";
 import { ACCESS_DENIED } from "#server/http/staff-pages.ts";
+import { blogListAction } from "./admin-blog-actions.server.ts";
 import type { Route } from "./+types/admin-blog";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -36,11 +37,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/** Publish, unpublish, delete, restore (as /api/blog-admin/* does them) and sign out. */
+export const action = blogListAction;
+
 /**
  * One frame whether or not the posts are shown, so the two-factor form keeps its state (the
  * backup codes) when finishing enrolment reloads the data and unlocks the list.
  */
-export default function AdminBlog({ loaderData }: Route.ComponentProps) {
+export default function AdminBlog({ loaderData, actionData }: Route.ComponentProps) {
   const { twoFactorEnabled, twoFactorRequired } = loaderData;
   const locked = twoFactorRequired && !twoFactorEnabled;
   return (
@@ -64,6 +68,7 @@ export default function AdminBlog({ loaderData }: Route.ComponentProps) {
           to the admin area.
         </p>
       )}
+      <ActionNotice answer={actionData && "done" in actionData ? actionData : undefined} />
       <div className="mb-6">
         <TwoFactorSettings enabled={twoFactorEnabled} required={twoFactorRequired} />
       </div>
@@ -73,15 +78,13 @@ export default function AdminBlog({ loaderData }: Route.ComponentProps) {
 }
 
 function SignOutButton() {
-  const navigate = useNavigate();
-  async function signOut() {
-    await authCall("sign-out", {});
-    navigate("/admin/login");
-  }
   return (
-    <Button variant="outline" onClick={signOut}>
-      <LogOut aria-hidden="true" /> Sign out
-    </Button>
+    <Form method="post">
+      <input type="hidden" name="intent" value="sign-out" />
+      <Button type="submit" variant="outline">
+        <LogOut aria-hidden="true" /> Sign out
+      </Button>
+    </Form>
   );
 }
 
@@ -107,20 +110,6 @@ function PostList() {
     void load();
   }, [load]);
 
-  async function toggleStatus(post: AdminPost) {
-    const status = post.status === "published" ? "draft" : "published";
-    if (!(await blogAdminCall("update", { id: post.id, status }))) return;
-    toast.success("Success", { description: status === "published" ? "Post published" : "Post unpublished" });
-    await load();
-  }
-
-  async function toggleDeleted(post: AdminPost) {
-    const restore = Boolean(post.deleted_at);
-    if (!(await blogAdminCall("delete", { id: post.id, restore }))) return;
-    toast.success("Success", { description: restore ? "Post restored" : "Post deleted" });
-    await load();
-  }
-
   return (
     <>
       <div
@@ -144,11 +133,7 @@ function PostList() {
           </button>
         ))}
       </div>
-      <PostTable
-        posts={posts && postsInTab(posts, tab)}
-        onToggleStatus={toggleStatus}
-        onToggleDeleted={toggleDeleted}
-      />
+      <PostTable posts={posts && postsInTab(posts, tab)} onChanged={load} />
     </>
   );
 }

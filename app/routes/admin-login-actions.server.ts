@@ -6,45 +6,10 @@ import { data, redirect } from "react-router";
 import { z } from "zod";
 import type { LoginAnswer } from "#app/components/admin/login-forms.tsx";
 import { flashCookie, type Flash } from "#app/lib/flash.ts";
-import { ADMIN_HOME, CLIENT_IP_HEADER } from "#server/domain/auth/auth.ts";
+import { ADMIN_HOME } from "#server/domain/auth/auth.ts";
 import { badRequest, forbidden, methodNotAllowed, parseInput, ApiError, statusOf } from "#server/http/api.ts";
+import { authPost, type AuthAnswer } from "#server/http/staff-form.ts";
 import type { Route } from "./+types/admin-login";
-
-interface AuthAnswer {
-  ok: boolean;
-  status: number;
-  body: Record<string, unknown>;
-  cookies: string[];
-}
-
-/** POSTs `body` to better-auth's `path` for this browser: its cookies, its address, this site's origin. */
-async function authPost(
-  { request, context }: Route.ActionArgs,
-  path: string,
-  body: object,
-): Promise<AuthAnswer> {
-  const { config, auth } = context.services;
-  const headers = new Headers({ "content-type": "application/json", origin: config.PUBLIC_URL });
-  for (const name of ["cookie", "user-agent", "accept-language"]) {
-    const value = request.headers.get(name);
-    if (value) headers.set(name, value);
-  }
-  headers.set(CLIENT_IP_HEADER, context.clientIp);
-  const response = await auth.handler(
-    new Request(`${config.PUBLIC_URL}/api/auth/${path}`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(body),
-    }),
-  );
-  const answer = (await response.json().catch(() => null)) as Record<string, unknown> | null;
-  return {
-    ok: response.ok,
-    status: response.status,
-    body: answer ?? {},
-    cookies: response.headers.getSetCookie(),
-  };
-}
 
 function withCookies(cookies: string[], flash?: Flash) {
   const headers = new Headers({ "Cache-Control": "no-store" });

@@ -1,6 +1,8 @@
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import type { z, ZodType } from "zod";
+import { flashCookie } from "#app/lib/flash.ts";
 import type { SignedInStaff, StaffRole } from "#server/domain/auth/staff.ts";
+import { CLIENT_IP_HEADER } from "#server/domain/auth/auth.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import {
   ApiError,
@@ -67,6 +69,10 @@ export interface StaffIntent<S extends ZodType = ZodType, T = unknown> {
   run: (input: z.infer<S>, staff: SignedInStaff) => Promise<T>;
   /** What the page says when it worked (a toast, or the page's notice without JavaScript). */
   done: string | ((result: T) => string);
+  /** The toast's title when `done` is its description (the blog admin's "Success", spec §8). */
+  toastTitle?: string;
+  /** Where a success sends the browser (the toast follows as a flash, with or without JavaScript). */
+  redirectTo?: string;
 }
 
 /** Declares an intent with its types inferred from the schema. */
@@ -98,6 +104,56 @@ export function staffIntentAction(call: ApiCall, role: StaffRole, intents: Recor
     const input = parseInput(intent.schema, (intent.fromForm ?? filledFields)(form));
     const result = await intent.run(input, staff);
     const done = typeof intent.done === "string" ? intent.done : intent.done(result);
-    return data<IntentResult>({ ok: true, intent: name, done, result });
+    // With JavaScript the success is toasted by the layout from the flash the revalidation reads:
+    // the form that posted may be gone by then (a revoked device loses its buttons). A document
+    // post (no JavaScript) shows the page's notice instead, so it leaves no flash behind.
+    const navigating = !intent.redirectTo && call.request.headers.get("sec-fetch-mode") === "navigate";
+    const headers = navigating
+      ? undefined
+      : {
+          "Set-Cookie": flashCookie(
+            intent.toastTitle
+              ? { type: "success", title: intent.toastTitle, description: done }
+              : { type: "success", title: done },
+          ),
+        };
+    if (intent.redirectTo) throw redirect(intent.redirectTo, { headers });
+    return data<IntentResult>({ ok: true, intent: name, done, result }, { headers });
   });
+}
+
+export interface AuthAnswer {
+  ok: boolean;
+  status: number;
+  body: Record<string, unknown>;
+  cookies: string[];
+}
+
+/** POSTs `body` to better-auth's `path` for this browser: its cookies, its address, this site's origin. */
+export async function authPost(
+  { request, context }: Pick<ApiCall, "request" | "context">,
+  path: string,
+  body: object,
+): Promise<AuthAnswer> {
+  const { config, auth } = context.services;
+  const headers = new Headers({ "content-type": "application/json", origin: config.PUBLIC_URL });
+  for (const name of ["cookie", "user-agent", "accept-language"]) {
+    const value = request.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  headers.set(CLIENT_IP_HEADER, context.clientIp);
+  const response = await auth.handler(
+    new Request(`${config.PUBLIC_URL}/api/auth/${path}`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(body),
+    }),
+  );
+  const answer = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+  return {
+    ok: response.ok,
+    status: response.status,
+    body: answer ?? {},
+    cookies: response.headers.getSetCookie(),
+  };
 }

@@ -1,9 +1,9 @@
-// Browser-side calls of the admin area: better-auth's endpoints, /api/blog-admin/* and /api/admin/*.
+// Browser-side calls of the admin area: better-auth's two-factor endpoints and the spec's
+// blog-admin/list read (§7). Changes go through the pages' route actions (issue 27).
 // Both ride on the session cookie (HttpOnly, SameSite=Lax) that better-auth sets.
 
 // Type-only: erased from the browser bundle.
 export type { AdminPost } from "#server/domain/blog/admin.ts";
-import { postJson, type JsonCallResult } from "#app/lib/json-call.ts";
 
 export type AuthResult = { ok: true; data: Record<string, unknown> } | { ok: false; message?: string };
 
@@ -25,10 +25,7 @@ export async function authCall(path: string, body: Record<string, unknown>): Pro
 }
 
 /** A blog-admin call; failures are silent (spec §8), so this answers null instead of throwing. */
-export async function blogAdminCall<T>(
-  name: "list" | "create" | "update" | "delete",
-  body: Record<string, unknown> = {},
-): Promise<T | null> {
+export async function blogAdminCall<T>(name: "list", body: Record<string, unknown> = {}): Promise<T | null> {
   try {
     const response = await fetch(`/api/blog-admin/${name}`, {
       method: "POST",
@@ -41,9 +38,4 @@ export async function blogAdminCall<T>(
   } catch {
     return null;
   }
-}
-
-/** An operations call under /api/admin/*; the caller shows `message` when it fails. */
-export function adminCall<T = unknown>(path: string, body: unknown = {}): Promise<JsonCallResult<T>> {
-  return postJson<T>(`/api/admin/${path}`, body);
 }

@@ -1,6 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useFetcher } from "react-router";
-import { toast } from "sonner";
 import { Button, type ButtonProps } from "#app/components/ui/button.tsx";
 // Type-only: erased from the browser bundle.
 import type { IntentResult } from "#server/http/staff-form.ts";
@@ -26,8 +25,9 @@ interface ConfirmActionProps<T> {
 /**
  * Every operations action of the staff console goes through this: a native modal dialog that asks
  * for a reason (recorded in the audit log), then a post to the page's route action. With
- * JavaScript the answer is a toast (or the refusal inside the dialog); without it the browser
- * posts the form and the page shows the outcome.
+ * JavaScript a success is toasted from the action's flash (by the root layout, which outlives
+ * this button) and a refusal shows inside the dialog; without it the browser posts the form and
+ * the page shows the outcome.
  */
 export function ConfirmAction<T = unknown>(props: ConfirmActionProps<T>) {
   const fetcher = useFetcher<IntentResult<T>>();
@@ -39,7 +39,6 @@ export function ConfirmAction<T = unknown>(props: ConfirmActionProps<T>) {
     if (!answer?.ok || shown.current === answer) return;
     shown.current = answer;
     setOpen(false);
-    toast.success(answer.done);
     onDone?.(answer.result);
   }, [answer, onDone]);
   return (

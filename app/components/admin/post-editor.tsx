@@ -1,12 +1,12 @@
-import { useState, type FormEvent } from "react";
-import { Link, useNavigate } from "react-router";
-import { toast } from "sonner";
+import { useState } from "react";
+import { Link, useFetcher } from "react-router";
 import { MarkdownContent } from "#app/components/blog/markdown-content.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input, Label, Textarea } from "#app/components/ui/input.tsx";
 import { slugify } from "#app/lib/slugify.ts";
-import { postJson } from "#app/lib/json-call.ts";
-import type { AdminPost } from "./api.ts";
+// Type-only: erased from the browser bundle.
+import type { AdminPost } from "#server/domain/blog/admin.ts";
+import type { FormRefusal } from "#server/http/staff-form.ts";
 import { viewPostHref } from "./post-table.tsx";
 
 export const TEAM_AUTHOR = "NaijaLink Team";
@@ -24,7 +24,7 @@ function dateInputValue(iso: string | null | undefined): string {
  * slug, an empty title): a deliberate departure from the spec's silent failures (decision 108).
  */
 export function PostEditor({ post }: { post: AdminPost | null }) {
-  const navigate = useNavigate();
+  const fetcher = useFetcher<FormRefusal>();
   const creating = post === null;
   const [title, setTitle] = useState(post?.title ?? "");
   const [slug, setSlug] = useState(post?.slug ?? "");
@@ -33,38 +33,15 @@ export function PostEditor({ post }: { post: AdminPost | null }) {
   const [author, setAuthor] = useState(post?.author ?? TEAM_AUTHOR);
   const [publishedDate, setPublishedDate] = useState(dateInputValue(post?.published_at));
   const [content, setContent] = useState(post?.content ?? "");
-  const [saving, setSaving] = useState(false);
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const saving = fetcher.state !== "idle";
+  // A save that worked redirects to the list; what comes back here is a refusal.
+  const refusal = !saving && fetcher.data && !fetcher.data.ok ? fetcher.data.message : null;
   const view = post && viewPostHref(post);
 
   function changeTitle(value: string) {
     setTitle(value);
     // Only a new post follows its title, and only until the slug is edited by hand.
     if (creating && !slugEdited) setSlug(slugify(value));
-  }
-
-  /** An unchanged date keeps its time of day; a picked one means that day, UTC; empty → null. */
-  function publishedAtToSend(): string | null {
-    if (!publishedDate) return null;
-    if (post?.published_at && dateInputValue(post.published_at) === publishedDate) return post.published_at;
-    return new Date(`${publishedDate}T00:00:00Z`).toISOString();
-  }
-
-  async function save(event: FormEvent) {
-    event.preventDefault();
-    setSaving(true);
-    setRefusal(null);
-    const fields = { title, slug, content, author, status, published_at: publishedAtToSend() };
-    const result = creating
-      ? await postJson<{ post: AdminPost }>("/api/blog-admin/create", fields)
-      : await postJson<{ post: AdminPost }>("/api/blog-admin/update", { id: post.id, ...fields });
-    setSaving(false);
-    if (!result.ok) {
-      setRefusal(result.message ?? "The post was not saved. Try again.");
-      return;
-    }
-    toast.success("Success", { description: creating ? "Post created" : "Post updated" });
-    navigate("/admin/blog");
   }
 
   return (
@@ -82,16 +59,27 @@ export function PostEditor({ post }: { post: AdminPost | null }) {
           </Button>
         </div>
       </div>
-      <form onSubmit={save} className="space-y-6">
+      <fetcher.Form method="post" className="space-y-6">
+        <input type="hidden" name="intent" value={creating ? "create" : "update"} />
+        {post ? <input type="hidden" name="id" value={post.id} /> : null}
+        {post?.published_at ? (
+          <input type="hidden" name="published_at_before" value={post.published_at} />
+        ) : null}
         <div className="grid gap-4 md:grid-cols-2">
           <div className="space-y-2">
             <Label htmlFor="post-title">Title</Label>
-            <Input id="post-title" value={title} onChange={(event) => changeTitle(event.target.value)} />
+            <Input
+              id="post-title"
+              name="title"
+              value={title}
+              onChange={(event) => changeTitle(event.target.value)}
+            />
           </div>
           <div className="space-y-2">
             <Label htmlFor="post-slug">URL slug</Label>
             <Input
               id="post-slug"
+              name="slug"
               value={slug}
               onChange={(event) => {
                 setSlugEdited(true);
@@ -103,6 +91,7 @@ export function PostEditor({ post }: { post: AdminPost | null }) {
             <Label htmlFor="post-status">Status</Label>
             <select
               id="post-status"
+              name="status"
               className={selectClass}
               value={status}
               onChange={(event) => setStatus(event.target.value as AdminPost["status"])}
@@ -113,12 +102,18 @@ export function PostEditor({ post }: { post: AdminPost | null }) {
           </div>
           <div className="space-y-2">
             <Label htmlFor="post-author">Author</Label>
-            <Input id="post-author" value={author} onChange={(event) => setAuthor(event.target.value)} />
+            <Input
+              id="post-author"
+              name="author"
+              value={author}
+              onChange={(event) => setAuthor(event.target.value)}
+            />
           </div>
           <div className="space-y-2">
             <Label htmlFor="post-published-at">Published date</Label>
             <Input
               id="post-published-at"
+              name="published_date"
               type="date"
               value={publishedDate}
               onChange={(event) => setPublishedDate(event.target.value)}
@@ -130,6 +125,7 @@ export function PostEditor({ post }: { post: AdminPost | null }) {
             <Label htmlFor="post-content">Content (markdown)</Label>
             <Textarea
               id="post-content"
+              name="content"
               className="min-h-[480px] font-mono"
               value={content}
               onChange={(event) => setContent(event.target.value)}
@@ -157,7 +153,7 @@ export function PostEditor({ post }: { post: AdminPost | null }) {
         <Button type="submit" disabled={saving}>
           {status === "published" ? "Save and Publish" : "Save Draft"}
         </Button>
-      </form>
+      </fetcher.Form>
     </section>
   );
 }

@@ -1,12 +1,15 @@
 import { ExternalLink, Eye, EyeOff, Pencil, RotateCcw, Trash2 } from "lucide-react";
-import { Link } from "react-router";
+import { useEffect, useRef, type ReactNode } from "react";
+import { Link, useFetcher } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { ResponsiveTable, type Column } from "#app/components/ui/responsive-table.tsx";
 import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { Skeleton } from "#app/components/ui/skeleton.tsx";
 import { formatShortDate } from "#app/lib/format.ts";
-import type { AdminPost } from "./api.ts";
+// Type-only: erased from the browser bundle.
+import type { AdminPost } from "#server/domain/blog/admin.ts";
+import type { IntentResult } from "#server/http/staff-form.ts";
 
 /** The spec's four tabs, and Scheduled: published posts dated in the future (not public yet). */
 export const POST_TABS = ["all", "draft", "published", "scheduled", "deleted"] as const;
@@ -43,11 +46,45 @@ const SKELETON_ROWS = 5;
 const HEADERS = ["Title", "Status", "Published", "Updated", "Actions"];
 
 interface PostActions {
-  onToggleStatus(post: AdminPost): void;
-  onToggleDeleted(post: AdminPost): void;
+  /** Called after a change worked (its toast comes from the action's flash); failures are silent. */
+  onChanged(): void;
 }
 
-function Actions({ post, onToggleStatus, onToggleDeleted }: PostActions & { post: AdminPost }) {
+/** A one-button form posting `intent` for the post to the list page's action. */
+function PostActionForm({
+  intent,
+  fields,
+  disabled,
+  onChanged,
+  children,
+}: PostActions & {
+  intent: string;
+  fields: Record<string, string>;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
+  const fetcher = useFetcher<IntentResult>();
+  const answer = fetcher.state === "idle" ? fetcher.data : undefined;
+  const handled = useRef<unknown>(undefined);
+  useEffect(() => {
+    if (!answer?.ok || handled.current === answer) return;
+    handled.current = answer;
+    onChanged();
+  }, [answer, onChanged]);
+  return (
+    <fetcher.Form method="post" action="/admin/blog">
+      <input type="hidden" name="intent" value={intent} />
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <Button type="submit" variant="ghost" size="sm" disabled={disabled || fetcher.state !== "idle"}>
+        {children}
+      </Button>
+    </fetcher.Form>
+  );
+}
+
+function Actions({ post, onChanged }: PostActions & { post: AdminPost }) {
   const view = viewPostHref(post);
   return (
     <div className="flex flex-wrap gap-1 md:justify-end">
@@ -63,11 +100,11 @@ function Actions({ post, onToggleStatus, onToggleDeleted }: PostActions & { post
           </a>
         </Button>
       ) : null}
-      <Button
-        variant="ghost"
-        size="sm"
+      <PostActionForm
+        intent="publish"
+        fields={{ id: post.id, status: post.status === "published" ? "draft" : "published" }}
         disabled={Boolean(post.deleted_at)}
-        onClick={() => onToggleStatus(post)}
+        onChanged={onChanged}
       >
         {post.status === "published" ? (
           <>
@@ -78,8 +115,12 @@ function Actions({ post, onToggleStatus, onToggleDeleted }: PostActions & { post
             <Eye aria-hidden="true" /> Publish
           </>
         )}
-      </Button>
-      <Button variant="ghost" size="sm" onClick={() => onToggleDeleted(post)}>
+      </PostActionForm>
+      <PostActionForm
+        intent="delete"
+        fields={{ id: post.id, restore: post.deleted_at ? "true" : "false" }}
+        onChanged={onChanged}
+      >
         {post.deleted_at ? (
           <>
             <RotateCcw aria-hidden="true" /> Restore
@@ -89,7 +130,7 @@ function Actions({ post, onToggleStatus, onToggleDeleted }: PostActions & { post
             <Trash2 aria-hidden="true" /> Delete
           </>
         )}
-      </Button>
+      </PostActionForm>
     </div>
   );
 }

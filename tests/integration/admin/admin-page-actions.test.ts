@@ -3,7 +3,8 @@
 // changed; bad input is a 4xx with a message, never a 500, with nothing changed either.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devices, outboxMessages, subscriptions, vpnServers } from "#server/db/schema/index.ts";
+import { blogPosts, devices, outboxMessages, subscriptions, vpnServers } from "#server/db/schema/index.ts";
+import { createPost, createPostInput } from "#server/domain/blog/admin.ts";
 import { buy, signedInCustomer } from "../../support/account.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { createAccount, OTHER_STAFF_EMAIL, STAFF_EMAIL } from "../../support/staff.ts";
@@ -138,6 +139,103 @@ describe("the staff console's route actions", () => {
     expect((await state()).status).toBe("refunded");
     const again = await post(page(), { intent: "refund", subscriptionId, reason: REASON }, admin);
     expect(again.status).toBe(409);
+  });
+
+  describe("the blog list's actions", () => {
+    const postState = async (id: string) => {
+      const [row] = await app.services.db.select().from(blogPosts).where(eq(blogPosts.id, id));
+      return { status: row!.status, deletedAt: row!.deletedAt };
+    };
+
+    it("refuses anonymous callers and customers, and bad or cross-site posts, changing nothing", async () => {
+      const post_ = await createPost(
+        app.services.db,
+        createPostInput.parse({ title: "Matrix post", slug: "matrix-post" }),
+      );
+      const before = await postState(post_.id);
+      const forms: Array<Record<string, string>> = [
+        { intent: "publish", id: post_.id, status: "published" },
+        { intent: "delete", id: post_.id },
+      ];
+      for (const [who, cookie] of Object.entries({ anonymous: "", customer })) {
+        for (const fields of forms) {
+          const response = await post("/admin/blog", fields, cookie);
+          expect(response.status, `${who} ${fields.intent}`).toBeGreaterThanOrEqual(300);
+          expect(response.status, `${who} ${fields.intent}`).toBeLessThan(500);
+        }
+      }
+      const bad: Array<{ fields: Record<string, string>; status: number; message: RegExp }> = [
+        { fields: { intent: "publish", id: post_.id, status: "live" }, status: 400, message: /status/ },
+        { fields: { intent: "publish", id: "not-an-id", status: "draft" }, status: 400, message: /id/ },
+        { fields: { intent: "explode", id: post_.id }, status: 400, message: /does not offer/ },
+        {
+          fields: { intent: "delete", id: crypto.randomUUID() },
+          status: 404,
+          message: /no post with this id/,
+        },
+      ];
+      for (const { fields, status, message } of bad) {
+        const response = await post("/admin/blog", fields, editor);
+        expect(response.status, JSON.stringify(fields)).toBe(status);
+        expect(await response.text()).toMatch(message);
+      }
+      const crossSite = await app.request("/admin/blog", {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "sec-fetch-site": "cross-site",
+          cookie: editor,
+        },
+        body: new URLSearchParams(forms[0]!).toString(),
+      });
+      expect(crossSite.status).toBe(403);
+      expect(await postState(post_.id)).toEqual(before);
+    });
+
+    it("saves the editor's form for staff only: refused for anonymous callers and customers, bad input 4xx", async () => {
+      const fields = {
+        intent: "create",
+        title: "Editor form post",
+        slug: "editor-form-post",
+        status: "draft",
+      };
+      for (const cookie of ["", customer]) {
+        const response = await post("/admin/blog/new", fields, cookie);
+        expect(response.status).toBeGreaterThanOrEqual(300);
+        expect(response.status).toBeLessThan(500);
+      }
+      const bad = await post("/admin/blog/new", { ...fields, slug: "Not A Slug!" }, editor);
+      expect(bad.status).toBe(400);
+      expect(await bad.text()).toMatch(/slug/i);
+      const none = await app.services.db.select().from(blogPosts).where(eq(blogPosts.title, fields.title));
+      expect(none).toEqual([]);
+      const created = await post("/admin/blog/new", fields, editor);
+      expect(created.status).toBe(302);
+      expect(created.headers.get("location")).toBe("/admin/blog");
+      const [row] = await app.services.db.select().from(blogPosts).where(eq(blogPosts.title, fields.title));
+      expect(row!.slug).toBe("editor-form-post");
+    });
+
+    it("lets an editor publish, delete and restore a post through the page", async () => {
+      const post_ = await createPost(
+        app.services.db,
+        createPostInput.parse({ title: "Editor post", slug: "editor-post" }),
+      );
+      const published = await post(
+        "/admin/blog",
+        { intent: "publish", id: post_.id, status: "published" },
+        editor,
+      );
+      expect(published.status).toBe(200);
+      expect(await published.text()).toContain("Post published");
+      expect((await postState(post_.id)).status).toBe("published");
+      const deleted = await post("/admin/blog", { intent: "delete", id: post_.id }, editor);
+      expect(deleted.status).toBe(200);
+      expect((await postState(post_.id)).deletedAt).not.toBeNull();
+      const restored = await post("/admin/blog", { intent: "delete", id: post_.id, restore: "true" }, editor);
+      expect(await restored.text()).toContain("Post restored");
+      expect((await postState(post_.id)).deletedAt).toBeNull();
+    });
   });
 
   it("signs staff in through the sign-in page's form, setting the session cookie", async () => {

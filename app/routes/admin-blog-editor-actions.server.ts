@@ -1,0 +1,50 @@
+// The post editor's saves: a new post (as /api/blog-admin/create) or changes to one (as
+// /api/blog-admin/update), the same schemas and audited domain calls; a save that worked goes
+// back to the list with the spec's toast, a refused one stays with its message (decision 108).
+import { createPostInput, updatePostInput } from "#server/domain/blog/admin.ts";
+import { createPostAsStaff, updatePostAsStaff } from "#server/domain/blog/staff-posts.ts";
+import { staffIntent, staffIntentAction } from "#server/http/staff-form.ts";
+import type { Route } from "./+types/admin-blog-editor";
+
+const text = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === "string" ? value : undefined;
+};
+
+/** The editor's fields as the JSON body carried them; the date input's day becomes `published_at`. */
+function postFields(form: FormData) {
+  const day = text(form, "published_date") ?? "";
+  const kept = text(form, "published_at_before");
+  // An unchanged day keeps its time of day; a picked one means that day, UTC; no day → null.
+  const publishedAt = !day ? null : kept && kept.slice(0, 10) === day ? kept : `${day}T00:00:00.000Z`;
+  return {
+    title: text(form, "title"),
+    slug: text(form, "slug"),
+    content: text(form, "content") ?? "",
+    author: text(form, "author"),
+    status: text(form, "status"),
+    published_at: publishedAt,
+  };
+}
+
+export function postEditorAction(args: Route.ActionArgs) {
+  const { services } = args.context;
+  return staffIntentAction(args, "editor", {
+    create: staffIntent({
+      schema: createPostInput,
+      fromForm: postFields,
+      run: (input, staff) => createPostAsStaff(services, staff, input),
+      done: "Post created",
+      toastTitle: "Success",
+      redirectTo: "/admin/blog",
+    }),
+    update: staffIntent({
+      schema: updatePostInput,
+      fromForm: (form) => ({ id: text(form, "id"), ...postFields(form) }),
+      run: (input, staff) => updatePostAsStaff(services, staff, input),
+      done: "Post updated",
+      toastTitle: "Success",
+      redirectTo: "/admin/blog",
+    }),
+  });
+}
