@@ -14,67 +14,74 @@ import {
 } from "./admin.ts";
 
 type Services = Pick<AppServices, "db" | "logger">;
+type Post = Awaited<ReturnType<typeof createPost>>;
+type Executor = Parameters<Parameters<Services["db"]["transaction"]>[0]>[0];
 
-export async function createPostAsStaff(
+/** Runs `change` and records it in the staff audit log in one transaction, then logs `logged`. */
+async function auditedPostChange(
+  services: Services,
+  staff: SignedInStaff,
+  change: (tx: Executor) => Promise<Post>,
+  audit: (post: Post) => { action: string; details: Record<string, unknown> },
+  logged: { message: string; fields?: Record<string, unknown> },
+) {
+  const post = await services.db.transaction(async (tx) => {
+    const changed = await change(tx);
+    await recordStaffAction(tx, staff, { targetType: "post", targetId: changed.id, ...audit(changed) });
+    return changed;
+  });
+  services.logger.info({ postId: post.id, staff: staff.id, ...logged.fields }, logged.message);
+  return { post };
+}
+
+export function createPostAsStaff(
   services: Services,
   staff: SignedInStaff,
   input: z.infer<typeof createPostInput>,
 ) {
-  const post = await services.db.transaction(async (tx) => {
-    const created = await createPost(tx, input);
-    await recordStaffAction(tx, staff, {
-      action: "blog.create",
-      targetType: "post",
-      targetId: created.id,
-      details: { title: created.title, status: created.status },
-    });
-    return created;
-  });
-  services.logger.info({ postId: post.id, staff: staff.id }, "blog post created");
-  return { post };
+  return auditedPostChange(
+    services,
+    staff,
+    (tx) => createPost(tx, input),
+    (post) => ({ action: "blog.create", details: { title: post.title, status: post.status } }),
+    { message: "blog post created" },
+  );
 }
 
-export async function updatePostAsStaff(
+export function updatePostAsStaff(
   services: Services,
   staff: SignedInStaff,
   input: z.infer<typeof updatePostInput>,
 ) {
-  const post = await services.db.transaction(async (tx) => {
-    const updated = await updatePost(tx, input);
-    await recordStaffAction(tx, staff, {
+  return auditedPostChange(
+    services,
+    staff,
+    (tx) => updatePost(tx, input),
+    (post) => ({
       action:
         input.title === undefined
-          ? `blog.${updated.status === "published" ? "publish" : "unpublish"}`
+          ? `blog.${post.status === "published" ? "publish" : "unpublish"}`
           : "blog.update",
-      targetType: "post",
-      targetId: updated.id,
-      details: { title: updated.title, status: updated.status },
-    });
-    return updated;
-  });
-  services.logger.info({ postId: post.id, staff: staff.id }, "blog post updated");
-  return { post };
+      details: { title: post.title, status: post.status },
+    }),
+    { message: "blog post updated" },
+  );
 }
 
 /** Soft delete, or restore when `restore` is true. */
-export async function deletePostAsStaff(
+export function deletePostAsStaff(
   services: Services,
   staff: SignedInStaff,
   input: z.infer<typeof deletePostInput>,
 ) {
-  const post = await services.db.transaction(async (tx) => {
-    const changed = await deletePost(tx, input);
-    await recordStaffAction(tx, staff, {
-      action: input.restore ? "blog.restore" : "blog.delete",
-      targetType: "post",
-      targetId: changed.id,
-      details: { title: changed.title },
-    });
-    return changed;
-  });
-  services.logger.info(
-    { postId: post.id, staff: staff.id, restore: input.restore },
-    input.restore ? "blog post restored" : "blog post deleted",
+  return auditedPostChange(
+    services,
+    staff,
+    (tx) => deletePost(tx, input),
+    (post) => ({ action: input.restore ? "blog.restore" : "blog.delete", details: { title: post.title } }),
+    {
+      message: input.restore ? "blog post restored" : "blog post deleted",
+      fields: { restore: input.restore },
+    },
   );
-  return { post };
 }
