@@ -62,19 +62,14 @@ describe.skipIf(reason !== null && !mustRun)("the exit's agent as devices and se
   it("shows the agent's report on the servers page; disabled, the node drops the peer; enabled, carries it again", async () => {
     const db = world.app.services.db;
     const name = world.serverName;
-    const reported = () =>
-      waitFor(
-        "the agent to report the peer set it applied",
-        async () => {
-          const row = (await listServerHealth(db)).find((server) => server.name === name)!;
-          return row.appliedPeers === row.desiredPeers && row.appliedVersion === row.desiredVersion
-            ? row
-            : undefined;
-        },
-        10_000,
-        200,
-      );
-    expect(await reported()).toMatchObject({
+    // The agent's report of the peer set it applied, polled until it says what is expected: the
+    // handshake the probe above made reaches the database with the agent's next status report.
+    const reported = async () => {
+      const row = (await listServerHealth(db)).find((server) => server.name === name)!;
+      return row.appliedPeers === row.desiredPeers && row.appliedVersion === row.desiredVersion ? row : null;
+    };
+    const poll = { timeout: 10_000, interval: 200 };
+    await expect.poll(reported, poll).toMatchObject({
       status: "active",
       desiredPeers: 1,
       connectedPeers: 1,
@@ -89,7 +84,7 @@ describe.skipIf(reason !== null && !mustRun)("the exit's agent as devices and se
       50,
     );
     expect(await world.probe(2)).toBeNull();
-    expect(await reported()).toMatchObject({
+    await expect.poll(reported, poll).toMatchObject({
       status: "disabled",
       desiredPeers: 0,
       appliedPeers: 0,
@@ -110,7 +105,7 @@ describe.skipIf(reason !== null && !mustRun)("the exit's agent as devices and se
       200,
     );
     expect(seen).toBe(EXIT_INET);
-    expect(await reported()).toMatchObject({ status: "active", desiredPeers: 1, appliedPeers: 1 });
+    await expect.poll(reported, poll).toMatchObject({ status: "active", desiredPeers: 1, appliedPeers: 1 });
   });
 
   it("after new keys, the old config stops carrying traffic and the new one carries it", async () => {

@@ -30,7 +30,7 @@ describe("static pages and precompressed assets", () => {
               parentId: "root",
               path: route.path,
               index: route.index,
-              module: (await import(`../../app/${route.file}`)) as { handle?: unknown },
+              module: (await import(`../../../app/${route.file}`)) as { handle?: unknown },
             },
           ]),
         ),
