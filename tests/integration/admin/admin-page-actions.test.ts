@@ -274,17 +274,18 @@ describe("the staff console's route actions", () => {
       new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replaceAll("&amp;", "&") ?? "";
 
     it("refuses anonymous callers and customers; staff who must enrol first turn it on and confirm a code", async () => {
+      const forms: Array<Record<string, string>> = [
+        { intent: "two-factor-enable", password: PASSWORD },
+        {
+          intent: "two-factor-verify",
+          code: "123456",
+          totpURI: "otpauth://totp/x?secret=A",
+          backupCodes: "",
+        },
+        { intent: "two-factor-disable", password: PASSWORD },
+      ];
       for (const [who, cookie] of Object.entries({ anonymous: "", customer })) {
-        for (const fields of [
-          { intent: "two-factor-enable", password: PASSWORD },
-          {
-            intent: "two-factor-verify",
-            code: "123456",
-            totpURI: "otpauth://totp/x?secret=A",
-            backupCodes: "",
-          },
-          { intent: "two-factor-disable", password: PASSWORD },
-        ]) {
+        for (const fields of forms) {
           const response = await post("/admin/blog", fields, cookie);
           // The action refuses (401/403); the page's loader then sends the browser elsewhere.
           expect(response.status, `${who} ${fields.intent}`).toBeGreaterThanOrEqual(300);
