@@ -41,7 +41,7 @@ describe("the staff console with JavaScript turned off", () => {
     ]);
   }
 
-  it("signs up, confirms, signs in, resends a config and refunds, each page telling the outcome", async () => {
+  it("signs up, confirms, signs in, resends a config, refunds and turns two-factor on, each page telling the outcome", async () => {
     const buyerContext = await app.browser.newContext();
     contexts.push(buyerContext);
     const buyPage = await buyerContext.newPage();
