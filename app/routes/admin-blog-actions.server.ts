@@ -1,18 +1,24 @@
 // The /admin/blog page's posts: publish/unpublish and delete/restore (each with its
-// /api/blog-admin/* schema and domain call), and signing out through better-auth's handler.
+// /api/blog-admin/* schema and domain call), signing out through better-auth's handler, and the
+// two-factor enrolment (admin-two-factor-actions.server.ts).
 import { redirect } from "react-router";
 import { deletePostInput, updatePostInput } from "#server/domain/blog/admin.ts";
 import { deletePostAsStaff, updatePostAsStaff } from "#server/domain/blog/staff-posts.ts";
 import { forbidden } from "#server/http/api.ts";
-import { authPost, filledFields, staffIntent, staffIntentAction } from "#server/http/staff-form.ts";
+import {
+  authPost,
+  filledFields,
+  staffIntent,
+  staffIntentAction,
+  withAuthCookies,
+} from "#server/http/staff-form.ts";
+import { isTwoFactorIntent, twoFactorAction } from "./admin-two-factor-actions.server.ts";
 import type { Route } from "./+types/admin-blog";
 
 /** Ends the session (anyone may end their own), its cookies with it, and goes to the login page. */
 async function signOut(args: Route.ActionArgs) {
   const answer = await authPost(args, "sign-out", {});
-  const headers = new Headers({ "Cache-Control": "no-store" });
-  for (const cookie of answer.cookies) headers.append("Set-Cookie", cookie);
-  return redirect("/admin/login", { headers });
+  return redirect("/admin/login", { headers: withAuthCookies(answer.cookies) });
 }
 
 export async function blogListAction(args: Route.ActionArgs) {
@@ -28,6 +34,7 @@ export async function blogListAction(args: Route.ActionArgs) {
         throw forbidden("Send this form from the site's own page.");
       return signOut(args);
     }
+    if (isTwoFactorIntent(form?.get("intent"))) return twoFactorAction(args);
   }
   const { services } = context;
   return staffIntentAction(args, "editor", {

@@ -4,7 +4,7 @@ import { Form, Link, redirect } from "react-router";
 import { ActionNotice } from "#app/components/admin/action-notice.tsx";
 import { blogAdminCall, type AdminPost } from "#app/components/admin/api.ts";
 import { POST_TABS, PostTable, postsInTab, type PostTab } from "#app/components/admin/post-table.tsx";
-import { TwoFactorSettings } from "#app/components/admin/two-factor-settings.tsx";
+import { TwoFactorSettings, twoFactorAnswerOf } from "#app/components/admin/two-factor-settings.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { flashCookie } from "#app/lib/flash.ts";
 import { pageMeta } from "#app/lib/meta.ts";
@@ -37,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-/** Publish, unpublish, delete, restore (as /api/blog-admin/* does them) and sign out. */
+/** Publish, unpublish, delete, restore (as /api/blog-admin/* does them), sign out, two-factor. */
 export const action = blogListAction;
 
 /**
@@ -70,7 +70,11 @@ export default function AdminBlog({ loaderData, actionData }: Route.ComponentPro
       )}
       <ActionNotice answer={actionData && "done" in actionData ? actionData : undefined} />
       <div className="mb-6">
-        <TwoFactorSettings enabled={twoFactorEnabled} required={twoFactorRequired} />
+        <TwoFactorSettings
+          enabled={twoFactorEnabled}
+          required={twoFactorRequired}
+          pageAnswer={twoFactorAnswerOf(actionData)}
+        />
       </div>
       {!locked && <PostList />}
     </section>

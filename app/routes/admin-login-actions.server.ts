@@ -5,26 +5,28 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import type { LoginAnswer } from "#app/components/admin/login-forms.tsx";
-import { flashCookie, type Flash } from "#app/lib/flash.ts";
+import type { Flash } from "#app/lib/flash.ts";
 import { ADMIN_HOME } from "#server/domain/auth/auth.ts";
 import { badRequest, forbidden, methodNotAllowed, parseInput, ApiError, statusOf } from "#server/http/api.ts";
-import { authPost, type AuthAnswer } from "#server/http/staff-form.ts";
+import { authPost, withAuthCookies as withCookies, type AuthAnswer } from "#server/http/staff-form.ts";
 import type { Route } from "./+types/admin-login";
 
-function withCookies(cookies: string[], flash?: Flash) {
-  const headers = new Headers({ "Cache-Control": "no-store" });
-  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
-  if (flash) headers.append("Set-Cookie", flashCookie(flash));
-  return headers;
+/**
+ * The address typed into the sign-in form, handed back with a refusal so the page a script-less
+ * browser gets back keeps it (never the password).
+ */
+function typedEmail(fields: Record<string, string>): string | undefined {
+  const typed = fields.email?.trim();
+  return typed && typed.length <= 254 ? typed : undefined;
 }
 
 /** better-auth's refusal as the form shows it: its own message, or the page's fallback. */
-function refused(answer: AuthAnswer, fallback: string) {
+function refused(answer: AuthAnswer, fallback: string, email?: string) {
   const message =
     typeof answer.body.message === "string" && answer.body.message ? answer.body.message : fallback;
   const status = answer.status >= 400 && answer.status < 500 ? answer.status : 400;
   return data<LoginAnswer>(
-    { ok: false, error: "Refused", message },
+    { ok: false, error: "Refused", message, email },
     { status, headers: withCookies(answer.cookies) },
   );
 }
@@ -50,7 +52,7 @@ async function run(args: Route.ActionArgs, intent: keyof typeof schemas, fields:
     case "sign-in": {
       const input = parseInput(schemas["sign-in"], fields);
       const answer = await authPost(args, "sign-in/email", { ...input, callbackURL: ADMIN_HOME });
-      if (!answer.ok) return refused(answer, "Failed to log in");
+      if (!answer.ok) return refused(answer, "Failed to log in", input.email);
       if (answer.body.twoFactorRedirect)
         return data<LoginAnswer>(
           { ok: true, intent, step: "two-factor" },
@@ -62,7 +64,7 @@ async function run(args: Route.ActionArgs, intent: keyof typeof schemas, fields:
       const input = parseInput(schemas["sign-up"], fields);
       const name = input.email.split("@")[0] || input.email;
       const answer = await authPost(args, "sign-up/email", { ...input, name, callbackURL: ADMIN_HOME });
-      if (!answer.ok) return refused(answer, "Failed to sign up");
+      if (!answer.ok) return refused(answer, "Failed to sign up", input.email);
       return data<LoginAnswer>({ ok: true, intent, done: "Check your email to confirm your account" });
     }
     case "forgot": {
@@ -107,6 +109,7 @@ async function run(args: Route.ActionArgs, intent: keyof typeof schemas, fields:
 
 /** The page's action: posted from this site's own page, one intent, the refusal as data. */
 export async function loginAction(args: Route.ActionArgs) {
+  const fields: Record<string, string> = {};
   try {
     if (args.request.method !== "POST") throw methodNotAllowed(["POST"]);
     const site = args.request.headers.get("sec-fetch-site");
@@ -114,7 +117,6 @@ export async function loginAction(args: Route.ActionArgs) {
     const form = await args.request.formData().catch(() => {
       throw new ApiError(415, "Unsupported media type", "Send the form as form data.");
     });
-    const fields: Record<string, string> = {};
     for (const [name, value] of form) if (typeof value === "string") fields[name] = value;
     const intent = fields.intent ?? "";
     if (!Object.hasOwn(schemas, intent))
@@ -124,7 +126,7 @@ export async function loginAction(args: Route.ActionArgs) {
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return data<LoginAnswer>(
-      { ok: false, error: error.error, message: error.message },
+      { ok: false, error: error.error, message: error.message, email: typedEmail(fields) },
       { status: statusOf(error).status, headers: { "Cache-Control": "no-store" } },
     );
   }

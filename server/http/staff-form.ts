@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import type { z, ZodType } from "zod";
-import { flashCookie } from "#app/lib/flash.ts";
-import type { SignedInStaff, StaffRole } from "#server/domain/auth/staff.ts";
+import { flashCookie, type Flash } from "#app/lib/flash.ts";
+import type { SignedInStaff, StaffRole, StaffUser } from "#server/domain/auth/staff.ts";
 import { CLIENT_IP_HEADER } from "#server/domain/auth/auth.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import {
@@ -13,7 +13,7 @@ import {
   statusOf,
   type ApiCall,
 } from "./api.ts";
-import { requireStaff } from "./staff.ts";
+import { requireStaff, requireStaffOrEnrolling } from "./staff.ts";
 
 export type FormRefusal = { ok: false; error: string; message: string };
 export type FormActionResult<T> = { ok: true; result: T } | FormRefusal;
@@ -24,20 +24,20 @@ export type FormActionResult<T> = { ok: true; result: T } | FormRefusal;
  * session cookie's SameSite=Lax), the same guard as /api/admin/* before the body is read; the
  * domain's refusals come back as `{ ok: false, error, message }` with their 4xx status.
  */
-async function guardedFormAction<T>(
+async function guardedFormAction<U, T>(
   call: ApiCall,
-  role: StaffRole,
-  handler: (form: FormData, staff: SignedInStaff) => Promise<T>,
+  gate: (call: ApiCall) => Promise<U>,
+  handler: (form: FormData, user: U) => Promise<T>,
 ) {
   try {
     if (call.request.method !== "POST") throw methodNotAllowed(["POST"]);
     const site = call.request.headers.get("sec-fetch-site");
     if (site !== null && site !== "same-origin") throw forbidden("Send this form from the site's own page.");
-    const staff = await requireStaff(call.request, call.context.services, role);
+    const user = await gate(call);
     const form = await call.request.formData().catch(() => {
       throw new ApiError(415, "Unsupported media type", "Send the form as form data.");
     });
-    return await handler(form, staff);
+    return await handler(form, user);
   } catch (error) {
     if (!(error instanceof ApiError || error instanceof DomainError)) throw error;
     const { status, headers } = statusOf(error);
@@ -48,6 +48,17 @@ async function guardedFormAction<T>(
   }
 }
 
+const staffOf = (role: StaffRole) => (call: ApiCall) =>
+  requireStaff(call.request, call.context.services, role);
+
+/** The two-factor enrolment's forms: staff who must enrol before anything else may post them too. */
+export function enrolmentFormAction<T>(
+  call: ApiCall,
+  handler: (form: FormData, user: StaffUser) => Promise<T>,
+) {
+  return guardedFormAction(call, (c) => requireStaffOrEnrolling(c.request, c.context.services), handler);
+}
+
 /** A staff page's action with one schema for every post (e.g. the servers' client settings). */
 export async function staffFormAction<S extends ZodType, T>(
   call: ApiCall,
@@ -55,7 +66,7 @@ export async function staffFormAction<S extends ZodType, T>(
   schema: S,
   handler: (input: z.infer<S>, staff: SignedInStaff) => Promise<T>,
 ) {
-  return guardedFormAction(call, role, async (form, staff) => {
+  return guardedFormAction(call, staffOf(role), async (form, staff) => {
     const input = parseInput(schema, Object.fromEntries(form)) as z.infer<S>;
     return data<FormActionResult<T>>({ ok: true, result: await handler(input, staff) });
   });
@@ -97,7 +108,7 @@ export function filledFields(form: FormData): Record<string, string> {
  * domain call, so the page and the bearer API cannot drift apart.
  */
 export function staffIntentAction(call: ApiCall, role: StaffRole, intents: Record<string, StaffIntent>) {
-  return guardedFormAction(call, role, async (form, staff) => {
+  return guardedFormAction(call, staffOf(role), async (form, staff) => {
     const name = String(form.get("intent") ?? "");
     const intent = Object.hasOwn(intents, name) ? intents[name] : undefined;
     if (!intent) throw badRequest("This form asks for an action this page does not offer.");
@@ -127,6 +138,14 @@ export interface AuthAnswer {
   status: number;
   body: Record<string, unknown>;
   cookies: string[];
+}
+
+/** An answer's headers passing better-auth's cookies on, and a flash for the next page if any. */
+export function withAuthCookies(cookies: string[], flash?: Flash): Headers {
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
+  if (flash) headers.append("Set-Cookie", flashCookie(flash));
+  return headers;
 }
 
 /** POSTs `body` to better-auth's `path` for this browser: its cookies, its address, this site's origin. */

@@ -1,5 +1,10 @@
 import type { z, ZodType } from "zod";
-import { staffAccess, type SignedInStaff, type StaffRole } from "#server/domain/auth/staff.ts";
+import {
+  staffAccess,
+  type SignedInStaff,
+  type StaffRole,
+  type StaffUser,
+} from "#server/domain/auth/staff.ts";
 import type { AppServices } from "#server/services.ts";
 import {
   forbidden,
@@ -43,6 +48,16 @@ export async function requireStaff(
     case "needs-two-factor":
       throw forbidden(ENROL_TWO_FACTOR_FIRST);
   }
+}
+
+/** Staff, or staff who must enrol two-factor first (`STAFF_REQUIRE_TOTP`): the enrolment's gate. */
+export async function requireStaffOrEnrolling(
+  request: Request,
+  services: Pick<AppServices, "auth" | "config" | "customerAuth">,
+): Promise<StaffUser> {
+  const access = await staffAccess(request, services);
+  if (access.kind === "needs-two-factor") return access.user;
+  return requireStaff(request, services, "editor");
 }
 
 type StaffHandler<S extends ZodType> = (

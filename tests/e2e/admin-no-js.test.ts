@@ -1,13 +1,14 @@
 // The staff console without JavaScript (issue 27): every form is a plain form posted to its page's
 // route action, so a browser with scripts off signs up, confirms, signs in, resends a device's
-// config and refunds the subscription, and each page it gets back says what happened.
+// config, refunds the subscription and turns two-factor on, and each page it gets back says what
+// happened.
 import { eq } from "drizzle-orm";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { findPlan } from "#app/lib/plans.ts";
 import { devices, outboxMessages, subscriptions } from "#server/db/schema/index.ts";
 import { confirmationLinkFromOutbox } from "../support/admin-browser.ts";
-import { PASSWORD, STAFF_EMAIL } from "../support/staff.ts";
+import { PASSWORD, STAFF_EMAIL, totp } from "../support/staff.ts";
 import { useBrowserApp } from "../support/browser.ts";
 import { buyUntilCheckout, expectToast, payOnCheckout } from "../support/purchase-browser.ts";
 
@@ -40,7 +41,7 @@ describe("the staff console with JavaScript turned off", () => {
     ]);
   }
 
-  it("signs up, confirms, signs in, resends a config and refunds, each page telling the outcome", async () => {
+  it("signs up, confirms, signs in, resends a config, refunds and turns two-factor on, each page telling the outcome", async () => {
     const buyerContext = await app.browser.newContext();
     contexts.push(buyerContext);
     const buyPage = await buyerContext.newPage();
@@ -74,8 +75,9 @@ describe("the staff console with JavaScript turned off", () => {
       .getByRole("alert")
       .filter({ hasText: /password/i })
       .waitFor();
-    // The page came back from the server: its fields are empty again.
-    await page.getByLabel("Email").fill(STAFF_EMAIL);
+    // The page came back from the server with the address typed, never the password.
+    expect(await page.getByLabel("Email").inputValue()).toBe(STAFF_EMAIL);
+    expect(await page.getByLabel("Password").inputValue()).toBe("");
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign In" }).click();
     await page.waitForURL(`${app.server.url}/admin/blog`);
@@ -102,5 +104,34 @@ describe("the staff console with JavaScript turned off", () => {
       .where(eq(devices.subscriptionId, subscription!.id));
     expect(live.every((device) => device.revokedAt !== null)).toBe(true);
     expect(await page.getByRole("button", { name: "Refund", exact: true }).count()).toBe(0);
+
+    // Two-factor: the QR code and the backup codes stay on screen through a refused code.
+    await page.goto(`${app.server.url}/admin/blog`);
+    await page.getByRole("button", { name: "Set up two-factor" }).click();
+    await page.getByLabel("Confirm your password").fill("not the password");
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /password/i })
+      .waitFor();
+    await page.getByLabel("Confirm your password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Continue" }).click();
+    const secret = await page.getByTestId("totp-secret").innerText();
+    const backupCodes = await page.getByTestId("backup-codes").locator("li").allInnerTexts();
+    expect(backupCodes.length).toBeGreaterThanOrEqual(8);
+    expect(page.url()).not.toContain(secret);
+    await page.getByLabel("Authentication code").fill("12345");
+    await page.getByRole("button", { name: "Turn on" }).click();
+    await page.getByRole("alert").filter({ hasText: /code/i }).waitFor();
+    expect(await page.getByTestId("totp-secret").innerText()).toBe(secret);
+    expect(await page.getByTestId("backup-codes").locator("li").allInnerTexts()).toEqual(backupCodes);
+    await page.getByRole("img", { name: "QR code for your authenticator app" }).waitFor();
+    await page.getByLabel("Authentication code").fill(totp(secret));
+    await page.getByRole("button", { name: "Turn on" }).click();
+    await page.getByText("Two-factor authentication is on.").waitFor();
+    expect(page.url()).toBe(`${app.server.url}/admin/blog`);
+    await page.getByRole("button", { name: "Turn off two-factor" }).waitFor();
+    const cookies = await page.context().cookies();
+    expect(cookies.some((cookie) => cookie.value.includes(secret))).toBe(false);
   });
 });

@@ -8,7 +8,8 @@ import { Input, Label } from "#app/components/ui/input.tsx";
 /** What the sign-in page's action answers when it does not redirect. */
 export type LoginAnswer =
   | { ok: true; intent: string; done?: string; step?: "two-factor" }
-  | { ok: false; error: string; message: string };
+  /** `email`: what was typed, so the page a script-less browser gets back keeps it. */
+  | { ok: false; error: string; message: string; email?: string };
 
 /**
  * A fetcher for one of the page's forms: its answer is toasted once (spec §8's texts). `pageAnswer`
@@ -47,7 +48,7 @@ function useHydrated() {
 export function SignInForm({ pageAnswer }: { pageAnswer?: LoginAnswer }) {
   const { fetcher, answer, busy } = useLoginFetcher(pageAnswer);
   const hydrated = useHydrated();
-  const [email, setEmail] = useState("");
+  const [email, setEmail] = useState(pageAnswer && !pageAnswer.ok ? (pageAnswer.email ?? "") : "");
   const [password, setPassword] = useState("");
   if (answer?.ok && answer.step === "two-factor") return <TwoFactorCodeForm />;
   return (

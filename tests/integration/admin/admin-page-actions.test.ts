@@ -3,11 +3,25 @@
 // changed; bad input is a 4xx with a message, never a 500, with nothing changed either.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blogPosts, devices, outboxMessages, subscriptions, vpnServers } from "#server/db/schema/index.ts";
+import {
+  blogPosts,
+  devices,
+  outboxMessages,
+  subscriptions,
+  user,
+  vpnServers,
+} from "#server/db/schema/index.ts";
 import { createPost, createPostInput } from "#server/domain/blog/admin.ts";
 import { buy, signedInCustomer } from "../../support/account.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
-import { createAccount, OTHER_STAFF_EMAIL, STAFF_EMAIL } from "../../support/staff.ts";
+import {
+  cookieHeader,
+  createAccount,
+  OTHER_STAFF_EMAIL,
+  PASSWORD,
+  STAFF_EMAIL,
+  totp,
+} from "../../support/staff.ts";
 
 const REASON = "page action matrix";
 
@@ -247,5 +261,119 @@ describe("the staff console's route actions", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/admin/blog");
     expect(response.headers.getSetCookie().some((cookie) => cookie.includes("session_token="))).toBe(true);
+  });
+
+  describe("the two-factor enrolment's actions", () => {
+    const ENROLLING = "enrolling-editor@naijalink.example";
+    const enabledFor = async (email: string) => {
+      const [row] = await app.services.db.select().from(user).where(eq(user.email, email));
+      return row!.twoFactorEnabled;
+    };
+    const secretIn = (html: string) => /data-testid="totp-secret">([A-Z2-7]+)</.exec(html)?.[1];
+    const hidden = (html: string, name: string) =>
+      new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replaceAll("&amp;", "&") ?? "";
+
+    it("refuses anonymous callers and customers; staff who must enrol first turn it on and confirm a code", async () => {
+      const forms: Array<Record<string, string>> = [
+        { intent: "two-factor-enable", password: PASSWORD },
+        {
+          intent: "two-factor-verify",
+          code: "123456",
+          totpURI: "otpauth://totp/x?secret=A",
+          backupCodes: "",
+        },
+        { intent: "two-factor-disable", password: PASSWORD },
+      ];
+      for (const [who, cookie] of Object.entries({ anonymous: "", customer })) {
+        for (const fields of forms) {
+          const response = await post("/admin/blog", fields, cookie);
+          // The action refuses (401/403); the page's loader then sends the browser elsewhere.
+          expect(response.status, `${who} ${fields.intent}`).toBeGreaterThanOrEqual(300);
+          expect(response.status, `${who} ${fields.intent}`).toBeLessThan(500);
+          expect(await response.text(), `${who} ${fields.intent}`).not.toContain("totp-secret");
+        }
+      }
+
+      (app.services.config.STAFF_EDITORS as string[]).push(ENROLLING);
+      const config = app.services.config as { STAFF_REQUIRE_TOTP: boolean };
+      const before = config.STAFF_REQUIRE_TOTP;
+      config.STAFF_REQUIRE_TOTP = true;
+      try {
+        const { cookie } = await createAccount(app, ENROLLING);
+        const locked = await app.request("/admin/blog", { headers: { cookie } });
+        expect(await locked.text()).toContain("Staff accounts must use two-factor authentication.");
+        const blocked = await post("/admin/blog", { intent: "delete", id: crypto.randomUUID() }, cookie);
+        expect(blocked.status).toBe(403);
+
+        const wrongPassword = await post(
+          "/admin/blog",
+          { intent: "two-factor-enable", password: "not the password" },
+          cookie,
+        );
+        expect(wrongPassword.status).toBe(400);
+        expect(await wrongPassword.text()).toMatch(/invalid password/i);
+
+        const enabled = await post(
+          "/admin/blog",
+          { intent: "two-factor-enable", password: PASSWORD },
+          cookie,
+        );
+        expect(enabled.status).toBe(200);
+        expect(enabled.headers.get("cache-control")).toContain("no-store");
+        const page = await enabled.text();
+        const secret = secretIn(page)!;
+        expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+        expect(page).toContain("QR code for your authenticator app");
+        const backupCodes = hidden(page, "backupCodes");
+        expect(backupCodes.split(",").length).toBeGreaterThanOrEqual(8);
+        const enrolment = { totpURI: hidden(page, "totpURI"), backupCodes };
+        expect(enrolment.totpURI).toContain(`secret=${secret}`);
+
+        // A refused code (five digits never match) shows the same enrolment again.
+        const wrongCode = await post(
+          "/admin/blog",
+          { intent: "two-factor-verify", code: "12345", ...enrolment },
+          cookie,
+        );
+        expect(wrongCode.status).toBeGreaterThanOrEqual(400);
+        expect(wrongCode.status).toBeLessThan(500);
+        expect(secretIn(await wrongCode.text())).toBe(secret);
+        expect(await enabledFor(ENROLLING)).toBe(false);
+
+        // Posted by the browser itself (no JavaScript): a fresh page with the new session.
+        const confirmed = await app.request("/admin/blog", {
+          method: "POST",
+          headers: {
+            "content-type": "application/x-www-form-urlencoded",
+            "sec-fetch-site": "same-origin",
+            "sec-fetch-mode": "navigate",
+            cookie,
+          },
+          body: new URLSearchParams({
+            intent: "two-factor-verify",
+            code: totp(secret),
+            ...enrolment,
+          }).toString(),
+          redirect: "manual",
+        });
+        expect(confirmed.status).toBe(302);
+        expect(confirmed.headers.get("location")).toBe("/admin/blog");
+        expect(confirmed.headers.getSetCookie().join("\n")).not.toContain(secret);
+        expect(await enabledFor(ENROLLING)).toBe(true);
+        const unlocked = await app.request("/admin/blog", { headers: { cookie: cookieHeader(confirmed) } });
+        expect(unlocked.status).toBe(200);
+        expect(await unlocked.text()).not.toContain("Staff accounts must use two-factor authentication.");
+
+        const turnOff = await post(
+          "/admin/blog",
+          { intent: "two-factor-disable", password: PASSWORD },
+          cookieHeader(confirmed),
+        );
+        expect(turnOff.status).toBe(403);
+        expect(await enabledFor(ENROLLING)).toBe(true);
+      } finally {
+        config.STAFF_REQUIRE_TOTP = before;
+      }
+    });
   });
 });
