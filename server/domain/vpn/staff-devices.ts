@@ -1,13 +1,20 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Transaction } from "#server/db/client.ts";
-import { devices, subscriptions, vpnServers } from "#server/db/schema/index.ts";
+import {
+  devices,
+  subscriptions,
+  vpnServers,
+  type Device,
+  type Subscription,
+  type VpnServer,
+} from "#server/db/schema/index.ts";
 import type { SignedInStaff } from "#server/domain/auth/staff.ts";
 import { conflict, notFound } from "#server/domain/errors.ts";
+import { queueConfigEmail, type ConfigEmailDeps } from "#server/domain/mail/config-email.ts";
 import { queueDeviceNoticeEmail } from "#server/domain/mail/customer-emails.ts";
 import { recordStaffAction, staffReasonSchema } from "#server/domain/ops/audit.ts";
-import { queueConfigEmail } from "./config-email.ts";
-import { replaceDeviceKeys } from "./device-keys.ts";
+import { replaceDeviceKeys } from "./keys.ts";
 import type { AppServices } from "#server/services.ts";
 import { revokeDevice } from "./devices.ts";
 import { endedStatusOf, isUsable } from "./usable.ts";
@@ -41,6 +48,19 @@ const usableOnly = (subscription: Parameters<typeof isUsable>[0], now: Date) => 
   if (!isUsable(subscription, now))
     throw conflict(`Its subscription is ${endedStatusOf(subscription)}: its config no longer works.`);
 };
+
+/** Queues the config e-mail; it hands out the config as it is now, which `configIssuedAt` records. */
+async function emailConfig(
+  tx: Transaction,
+  services: ConfigEmailDeps,
+  issued: { device: Device; server: VpnServer },
+  subscription: Subscription,
+  now: Date,
+): Promise<string | null> {
+  const queued = await queueConfigEmail(tx, services, issued, subscription);
+  if (queued) await tx.update(devices).set({ configIssuedAt: now }).where(eq(devices.id, issued.device.id));
+  return queued;
+}
 
 async function act(
   services: StaffDeviceServices,
@@ -112,7 +132,7 @@ export function staffRekeyDevice(
     async (tx, { device, server, subscription }) => {
       usableOnly(subscription, now);
       const rekeyed = await replaceDeviceKeys(tx, services.sealer, device.id, now);
-      const emailId = await queueConfigEmail(tx, services, { device: rekeyed!, server }, subscription);
+      const emailId = await emailConfig(tx, services, { device: rekeyed!, server }, subscription, now);
       return { emailId };
     },
     now,
@@ -133,7 +153,7 @@ export function staffResendConfig(
     "device.resend-config",
     async (tx, { device, server, subscription }) => {
       usableOnly(subscription, now);
-      const emailId = await queueConfigEmail(tx, services, { device, server }, subscription);
+      const emailId = await emailConfig(tx, services, { device, server }, subscription, now);
       if (!emailId) throw conflict("This subscription has no e-mail address to send the config to.");
       return { emailId };
     },
