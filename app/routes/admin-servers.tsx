@@ -5,7 +5,7 @@ import { SalesStoppedExplanation } from "#app/components/admin/sales-stopped.tsx
 import { ServerCard } from "#app/components/admin/server-card.tsx";
 import { adminPageMeta } from "#app/lib/meta.ts";
 import { ACTIVE_HANDSHAKE_WINDOW_MS } from "#server/domain/vpn/nodes.ts";
-import { listServerHealth } from "#server/domain/vpn/server-health.ts";
+import { listServerHealth } from "#server/domain/ops/server-health.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import { requireStaffPage } from "#server/http/staff-pages.ts";
 import { staffIntentAction } from "#server/http/staff-form.ts";

@@ -5,10 +5,10 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
-import { replaceDeviceKeys } from "#server/domain/vpn/device-keys.ts";
+import { replaceDeviceKeys } from "#server/domain/vpn/keys.ts";
 import { revokeDevice } from "#server/domain/vpn/devices.ts";
 import { setServerStatus } from "#server/domain/vpn/server-edits.ts";
-import { listServerHealth } from "#server/domain/vpn/server-health.ts";
+import { listServerHealth } from "#server/domain/ops/server-health.ts";
 import { inNs, run, tunnelUnavailableReason, waitFor } from "../support/tunnel/host.ts";
 import {
   EXIT_INET,

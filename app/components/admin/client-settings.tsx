@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 // Type-only: erased from the browser bundle.
-import type { ServerHealth } from "#server/domain/vpn/server-health.ts";
+import type { ServerHealth } from "#server/domain/ops/server-health.ts";
 
 const number = new Intl.NumberFormat("en-US");
 

@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ComponentProps, type ReactNode } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { Button } from "#app/components/ui/button.tsx";
 import { CardContent, CardDescription, CardHeader } from "#app/components/ui/card.tsx";
-import { Input, Label } from "#app/components/ui/input.tsx";
+import { LabelledInput } from "#app/components/ui/input.tsx";
 
 /** What the sign-in page's action answers when it does not redirect. */
 export type LoginAnswer =
@@ -38,6 +38,19 @@ export function LoginNotice({ answer }: { answer?: LoginAnswer }) {
   );
 }
 
+/** A form's submit button: disabled, and saying so, while its post is under way. */
+export function BusyButton({
+  busy,
+  children,
+  ...props
+}: Omit<ComponentProps<typeof Button>, "type" | "disabled"> & { busy: boolean }) {
+  return (
+    <Button type="submit" className="w-full" disabled={busy} {...props}>
+      {busy ? "Loading..." : children}
+    </Button>
+  );
+}
+
 /** True once React runs in the browser: before that, nothing is disabled that only a script enables. */
 function useHydrated() {
   const [hydrated, setHydrated] = useState(false);
@@ -59,34 +72,30 @@ export function SignInForm({ pageAnswer }: { pageAnswer?: LoginAnswer }) {
       </CardHeader>
       <CardContent>
         <fetcher.Form method="post" className="space-y-4">
-          <div className="space-y-2">
-            <Label htmlFor="email">Email</Label>
-            <Input
-              id="email"
-              name="email"
-              type="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-          </div>
-          <div className="space-y-2">
-            <Label htmlFor="password">Password</Label>
-            <Input
-              id="password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-            />
-          </div>
+          <LabelledInput
+            id="email"
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+          <LabelledInput
+            id="password"
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
           <LoginNotice answer={pageAnswer} />
-          <Button type="submit" name="intent" value="sign-in" className="w-full" disabled={busy}>
-            {busy ? "Loading..." : "Sign In"}
-          </Button>
+          <BusyButton busy={busy} name="intent" value="sign-in">
+            Sign In
+          </BusyButton>
           <Button
             type="submit"
             name="intent"
@@ -117,35 +126,66 @@ export function SignInForm({ pageAnswer }: { pageAnswer?: LoginAnswer }) {
   );
 }
 
-export function NewPasswordForm({ token, pageAnswer }: { token: string; pageAnswer?: LoginAnswer }) {
+/**
+ * A form an e-mailed link leads to: it posts the link's token with one password field. The
+ * page's action answers as for the other forms.
+ */
+export function TokenPasswordForm({
+  intent,
+  token,
+  pageAnswer,
+  title,
+  description,
+  field,
+  submit,
+  children,
+}: {
+  intent: string;
+  token: string;
+  pageAnswer?: LoginAnswer;
+  title: string;
+  description?: string;
+  field: ComponentProps<typeof LabelledInput>;
+  submit: string;
+  children?: ReactNode;
+}) {
   const { fetcher, busy } = useLoginFetcher(pageAnswer);
   return (
     <>
       <CardHeader>
-        <h1 className="text-2xl font-bold tracking-tight">Choose a New Password</h1>
+        <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+        {description ? <CardDescription>{description}</CardDescription> : null}
       </CardHeader>
       <CardContent>
         <fetcher.Form method="post" className="space-y-4">
-          <input type="hidden" name="intent" value="reset" />
+          <input type="hidden" name="intent" value={intent} />
           <input type="hidden" name="token" value={token} />
-          <div className="space-y-2">
-            <Label htmlFor="new-password">New password</Label>
-            <Input
-              id="new-password"
-              name="newPassword"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={8}
-            />
-          </div>
+          <LabelledInput type="password" required {...field} />
           <LoginNotice answer={pageAnswer} />
-          <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? "Loading..." : "Save Password"}
-          </Button>
+          <BusyButton busy={busy}>{submit}</BusyButton>
         </fetcher.Form>
+        {children}
       </CardContent>
     </>
+  );
+}
+
+export function NewPasswordForm({ token, pageAnswer }: { token: string; pageAnswer?: LoginAnswer }) {
+  return (
+    <TokenPasswordForm
+      intent="reset"
+      token={token}
+      pageAnswer={pageAnswer}
+      title="Choose a New Password"
+      field={{
+        id: "new-password",
+        label: "New password",
+        name: "newPassword",
+        autoComplete: "new-password",
+        minLength: 8,
+      }}
+      submit="Save Password"
+    />
   );
 }
 
@@ -166,20 +206,16 @@ function TwoFactorCodeForm() {
         <fetcher.Form method="post" className="space-y-4">
           <input type="hidden" name="intent" value="two-factor" />
           <input type="hidden" name="backup" value={backup ? "1" : "0"} />
-          <div className="space-y-2">
-            <Label htmlFor="two-factor-code">{backup ? "Backup code" : "Authentication code"}</Label>
-            <Input
-              id="two-factor-code"
-              name="code"
-              autoComplete="one-time-code"
-              inputMode={backup ? "text" : "numeric"}
-              required
-            />
-          </div>
+          <LabelledInput
+            id="two-factor-code"
+            label={backup ? "Backup code" : "Authentication code"}
+            name="code"
+            autoComplete="one-time-code"
+            inputMode={backup ? "text" : "numeric"}
+            required
+          />
           <LoginNotice answer={failed} />
-          <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? "Loading..." : "Verify"}
-          </Button>
+          <BusyButton busy={busy}>Verify</BusyButton>
           <Button type="button" variant="link" className="w-full" onClick={() => setBackup(!backup)}>
             {backup ? "Use the authenticator app" : "Use a backup code"}
           </Button>

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { MarkdownContent } from "#app/components/blog/markdown-content.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { Input, Label, Textarea } from "#app/components/ui/input.tsx";
+import { Label, LabelledInput, Textarea } from "#app/components/ui/input.tsx";
 import { slugify } from "#app/lib/slugify.ts";
 // Type-only: erased from the browser bundle.
 import type { AdminPost } from "#server/domain/blog/admin.ts";
@@ -66,27 +66,23 @@ export function PostEditor({ post }: { post: AdminPost | null }) {
           <input type="hidden" name="published_at_before" value={post.published_at} />
         ) : null}
         <div className="grid gap-4 md:grid-cols-2">
-          <div className="space-y-2">
-            <Label htmlFor="post-title">Title</Label>
-            <Input
-              id="post-title"
-              name="title"
-              value={title}
-              onChange={(event) => changeTitle(event.target.value)}
-            />
-          </div>
-          <div className="space-y-2">
-            <Label htmlFor="post-slug">URL slug</Label>
-            <Input
-              id="post-slug"
-              name="slug"
-              value={slug}
-              onChange={(event) => {
-                setSlugEdited(true);
-                setSlug(event.target.value);
-              }}
-            />
-          </div>
+          <LabelledInput
+            id="post-title"
+            label="Title"
+            name="title"
+            value={title}
+            onChange={(event) => changeTitle(event.target.value)}
+          />
+          <LabelledInput
+            id="post-slug"
+            label="URL slug"
+            name="slug"
+            value={slug}
+            onChange={(event) => {
+              setSlugEdited(true);
+              setSlug(event.target.value);
+            }}
+          />
           <div className="space-y-2">
             <Label htmlFor="post-status">Status</Label>
             <select
@@ -100,25 +96,21 @@ export function PostEditor({ post }: { post: AdminPost | null }) {
               <option value="published">Published</option>
             </select>
           </div>
-          <div className="space-y-2">
-            <Label htmlFor="post-author">Author</Label>
-            <Input
-              id="post-author"
-              name="author"
-              value={author}
-              onChange={(event) => setAuthor(event.target.value)}
-            />
-          </div>
-          <div className="space-y-2">
-            <Label htmlFor="post-published-at">Published date</Label>
-            <Input
-              id="post-published-at"
-              name="published_date"
-              type="date"
-              value={publishedDate}
-              onChange={(event) => setPublishedDate(event.target.value)}
-            />
-          </div>
+          <LabelledInput
+            id="post-author"
+            label="Author"
+            name="author"
+            value={author}
+            onChange={(event) => setAuthor(event.target.value)}
+          />
+          <LabelledInput
+            id="post-published-at"
+            label="Published date"
+            name="published_date"
+            type="date"
+            value={publishedDate}
+            onChange={(event) => setPublishedDate(event.target.value)}
+          />
         </div>
         <div className="grid gap-6 lg:grid-cols-2">
           <div className="space-y-2">

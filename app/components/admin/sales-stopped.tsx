@@ -1,5 +1,5 @@
 // Type-only: erased from the browser bundle.
-import type { ServerHealth } from "#server/domain/vpn/server-health.ts";
+import type { ServerHealth } from "#server/domain/ops/server-health.ts";
 
 /** Where the red banner of every admin page leads (decision 094): why no server takes a device, and the fix. */
 export function SalesStoppedExplanation({ servers }: { servers: ServerHealth[] }) {

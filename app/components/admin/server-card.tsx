@@ -7,7 +7,7 @@ import { Input } from "#app/components/ui/input.tsx";
 import { formatDateTimeUtc } from "#app/lib/format.ts";
 import { regionLabel } from "#app/lib/locations.ts";
 // Type-only: erased from the browser bundle.
-import type { ServerHealth } from "#server/domain/vpn/server-health.ts";
+import type { ServerHealth } from "#server/domain/ops/server-health.ts";
 
 const STATE_BADGE = {
   online: "success",

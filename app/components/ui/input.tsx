@@ -41,3 +41,17 @@ export function Select({ className, ...props }: React.ComponentProps<"select">) 
     />
   );
 }
+
+/** An input under its label, as the forms stack them. */
+export function LabelledInput({
+  id,
+  label,
+  ...props
+}: React.ComponentProps<"input"> & { id: string; label: React.ReactNode }) {
+  return (
+    <div className="space-y-2">
+      <Label htmlFor={id}>{label}</Label>
+      <Input id={id} {...props} />
+    </div>
+  );
+}

@@ -5,7 +5,7 @@ import { devices, subscriptions } from "#server/db/schema/index.ts";
 import type { BillingServices } from "#server/domain/billing/fulfil.ts";
 import { queueDeviceNoticeEmail } from "#server/domain/mail/customer-emails.ts";
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
-import { replaceDeviceKeys } from "#server/domain/vpn/device-keys.ts";
+import { replaceDeviceKeys } from "#server/domain/vpn/keys.ts";
 import { moveDevice } from "#server/domain/vpn/device-moves.ts";
 import { issueDevice, renameDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";

@@ -8,8 +8,8 @@ import type { EmailSite } from "./templates/layout.tsx";
 
 // The e-mails a customer gets about their subscription. Each queue function is called inside
 // the transaction of the event that causes it, so the e-mail goes exactly when that commits;
-// call `services.mail.wake()` after the commit. The config e-mail is the VPN area's
-// (server/domain/vpn/config-email.ts): it carries the device's secrets.
+// call `services.mail.wake()` after the commit. The config e-mail, which carries the device's
+// secrets, is in config-email.ts.
 
 export interface CustomerEmailDeps {
   config: EmailSite;

@@ -3,8 +3,8 @@ import type { Transaction } from "#server/db/client.ts";
 import { staffAlerts } from "#server/db/schema/index.ts";
 import { outboxBacklog } from "#server/domain/mail/backlog.ts";
 import { LISTED_WAITING_BUYERS, type EmailData } from "#server/domain/mail/email-data.ts";
-import { awaitingConfiguration } from "#server/domain/vpn/configuration-pending.ts";
-import { listServerHealth } from "#server/domain/vpn/server-health.ts";
+import { awaitingConfiguration } from "#server/domain/billing/waiting-buyers.ts";
+import { listServerHealth } from "./server-health.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import type { AppServices } from "#server/services.ts";
 

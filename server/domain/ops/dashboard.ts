@@ -4,7 +4,7 @@ import { findPlan } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
 import { outboxBacklog } from "#server/domain/mail/backlog.ts";
-import { awaitingConfiguration } from "#server/domain/vpn/configuration-pending.ts";
+import { awaitingConfiguration } from "#server/domain/billing/waiting-buyers.ts";
 import { countServersUp } from "#server/domain/vpn/nodes.ts";
 import { usableSubscription } from "#server/domain/vpn/usable.ts";
 import { DAY_MS } from "#server/domain/time.ts";

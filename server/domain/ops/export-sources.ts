@@ -1,5 +1,5 @@
 import { asc, eq, sql, type SQL } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
+import type { PgColumn, PgSelect } from "drizzle-orm/pg-core";
 import { findPlan } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import { checkoutSessions, subscriptions } from "#server/db/schema/index.ts";
@@ -35,26 +35,42 @@ const iso = (date: Date | null) => date?.toISOString() ?? null;
 const amount = (cents: number) => (cents / 100).toFixed(2);
 const planName = (planId: string) => findPlan(planId)?.name ?? planId;
 
-const ORDERS: ExportSource = {
-  columns: [
-    "ordered_at",
-    "order_status",
-    "paid_at",
-    "checkout_session_id",
-    "order_number",
-    "plan",
-    "amount",
-    "currency",
-    "customer_name",
-    "customer_email",
-    "payment_reference",
-    "subscription_id",
-    "subscription_status",
-  ],
+type RowOf<Query extends PgSelect> = Awaited<Query>[number];
+
+/**
+ * A source from the query that joins its rows (they carry `at`, the creation time as text) and its
+ * columns, each a header with how a row fills it: the pages are taken in (createdAt, id) order.
+ */
+function exportSource<Query extends PgSelect>(source: {
+  createdAt: PgColumn;
+  id: PgColumn;
+  rows: (executor: Executor) => Query;
+  cursorOf: (row: RowOf<Query>) => Cursor;
+  columns: Array<[header: string, cell: (row: RowOf<Query>) => Cell]>;
+}): ExportSource {
+  return {
+    columns: source.columns.map(([header]) => header),
+    createdAt: source.createdAt,
+    id: source.id,
+    async page(executor, where, limit) {
+      const rows: Array<RowOf<Query>> = await source
+        .rows(executor)
+        .where(where)
+        .orderBy(asc(source.createdAt), asc(source.id))
+        .limit(limit);
+      return rows.map((row) => ({
+        cursor: source.cursorOf(row),
+        cells: source.columns.map(([, cell]) => cell(row)),
+      }));
+    },
+  };
+}
+
+const ORDERS = exportSource({
   createdAt: checkoutSessions.createdAt,
   id: checkoutSessions.id,
-  async page(executor, where, limit) {
-    const rows = await executor
+  rows: (executor) =>
+    executor
       .select({
         at: sql<string>`${checkoutSessions.createdAt}::text`,
         session: checkoutSessions,
@@ -64,49 +80,30 @@ const ORDERS: ExportSource = {
       })
       .from(checkoutSessions)
       .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
-      .where(where)
-      .orderBy(asc(checkoutSessions.createdAt), asc(checkoutSessions.id))
-      .limit(limit);
-    return rows.map(({ at, session, subscriptionId, subscriptionStatus, subscriptionEmail }) => ({
-      cursor: { at, id: session.id },
-      cells: [
-        iso(session.createdAt),
-        session.status,
-        iso(session.paidAt),
-        session.id,
-        subscriptionId ? orderNumberOf(subscriptionId) : null,
-        planName(session.planId),
-        amount(session.paidAmountCents ?? session.amountCents),
-        (session.paidCurrency ?? session.currency).toUpperCase(),
-        session.customerName,
-        subscriptionEmail ?? session.customerEmail,
-        session.paymentReference,
-        subscriptionId,
-        subscriptionStatus,
-      ],
-    }));
-  },
-};
-
-const SUBSCRIPTIONS: ExportSource = {
+      .$dynamic(),
+  cursorOf: ({ at, session }) => ({ at, id: session.id }),
   columns: [
-    "created_at",
-    "order_number",
-    "subscription_id",
-    "plan",
-    "status",
-    "expires_at",
-    "cancel_at_period_end",
-    "device_limit",
-    "customer_name",
-    "customer_email",
-    "stripe_subscription_id",
-    "checkout_session_id",
+    ["ordered_at", ({ session }) => iso(session.createdAt)],
+    ["order_status", ({ session }) => session.status],
+    ["paid_at", ({ session }) => iso(session.paidAt)],
+    ["checkout_session_id", ({ session }) => session.id],
+    ["order_number", ({ subscriptionId }) => (subscriptionId ? orderNumberOf(subscriptionId) : null)],
+    ["plan", ({ session }) => planName(session.planId)],
+    ["amount", ({ session }) => amount(session.paidAmountCents ?? session.amountCents)],
+    ["currency", ({ session }) => (session.paidCurrency ?? session.currency).toUpperCase()],
+    ["customer_name", ({ session }) => session.customerName],
+    ["customer_email", ({ session, subscriptionEmail }) => subscriptionEmail ?? session.customerEmail],
+    ["payment_reference", ({ session }) => session.paymentReference],
+    ["subscription_id", ({ subscriptionId }) => subscriptionId],
+    ["subscription_status", ({ subscriptionStatus }) => subscriptionStatus],
   ],
+});
+
+const SUBSCRIPTIONS = exportSource({
   createdAt: subscriptions.createdAt,
   id: subscriptions.id,
-  async page(executor, where, limit) {
-    const rows = await executor
+  rows: (executor) =>
+    executor
       .select({
         at: sql<string>`${subscriptions.createdAt}::text`,
         subscription: subscriptions,
@@ -114,27 +111,22 @@ const SUBSCRIPTIONS: ExportSource = {
       })
       .from(subscriptions)
       .leftJoin(checkoutSessions, eq(checkoutSessions.id, subscriptions.checkoutSessionId))
-      .where(where)
-      .orderBy(asc(subscriptions.createdAt), asc(subscriptions.id))
-      .limit(limit);
-    return rows.map(({ at, subscription, customerName }) => ({
-      cursor: { at, id: subscription.id },
-      cells: [
-        iso(subscription.createdAt),
-        orderNumberOf(subscription.id),
-        subscription.id,
-        planName(subscription.planId),
-        subscription.status,
-        iso(subscription.expiresAt),
-        subscription.cancelAtPeriodEnd,
-        subscription.deviceLimit,
-        customerName,
-        subscription.customerEmail,
-        subscription.stripeSubscriptionId,
-        subscription.checkoutSessionId,
-      ],
-    }));
-  },
-};
+      .$dynamic(),
+  cursorOf: ({ at, subscription }) => ({ at, id: subscription.id }),
+  columns: [
+    ["created_at", ({ subscription }) => iso(subscription.createdAt)],
+    ["order_number", ({ subscription }) => orderNumberOf(subscription.id)],
+    ["subscription_id", ({ subscription }) => subscription.id],
+    ["plan", ({ subscription }) => planName(subscription.planId)],
+    ["status", ({ subscription }) => subscription.status],
+    ["expires_at", ({ subscription }) => iso(subscription.expiresAt)],
+    ["cancel_at_period_end", ({ subscription }) => subscription.cancelAtPeriodEnd],
+    ["device_limit", ({ subscription }) => subscription.deviceLimit],
+    ["customer_name", ({ customerName }) => customerName],
+    ["customer_email", ({ subscription }) => subscription.customerEmail],
+    ["stripe_subscription_id", ({ subscription }) => subscription.stripeSubscriptionId],
+    ["checkout_session_id", ({ subscription }) => subscription.checkoutSessionId],
+  ],
+});
 
 export const SOURCES: Record<ExportKind, ExportSource> = { orders: ORDERS, subscriptions: SUBSCRIPTIONS };

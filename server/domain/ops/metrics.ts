@@ -1,9 +1,9 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Database } from "#server/db/client.ts";
-import { checkoutFunnel } from "#server/domain/billing/funnel.ts";
+import { checkoutFunnel } from "./checkout-funnel.ts";
 import { outboxBacklog } from "#server/domain/mail/backlog.ts";
-import { awaitingConfiguration } from "#server/domain/vpn/configuration-pending.ts";
-import { listServerHealth } from "#server/domain/vpn/server-health.ts";
+import { awaitingConfiguration } from "#server/domain/billing/waiting-buyers.ts";
+import { listServerHealth } from "./server-health.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 
 // What /metrics shows. HTTP figures are this process's own counters; business

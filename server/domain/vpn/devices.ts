@@ -8,10 +8,10 @@ import {
   type VpnServer,
 } from "#server/db/schema/index.ts";
 import { DomainError } from "#server/domain/errors.ts";
+import { queueConfigEmail, type ConfigEmailDeps } from "#server/domain/mail/config-email.ts";
 import type { Logger } from "#server/logger.ts";
 import { generateToken, hashToken } from "#server/secrets.ts";
 import { addressesAt, poolCapacity } from "./addresses.ts";
-import { queueNewDeviceConfigEmail, type ConfigEmailDeps } from "./config-email.ts";
 import { generateKeyPair, generatePresharedKey } from "./keys.ts";
 import { allocateAddress } from "./address-allocation.ts";
 import { lockSubscription } from "./usable.ts";
@@ -106,7 +106,8 @@ async function issueOnLockedSubscription(
     })
     .returning();
   const issued = { device: device!, server };
-  await queueNewDeviceConfigEmail(tx, services, issued, subscription);
+  // Its `configIssuedAt` is already the moment it was issued: no second write on the row.
+  await queueConfigEmail(tx, services, issued, subscription);
   return issued;
 }
 

@@ -4,7 +4,7 @@ import { desc, eq, ne } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { staffAuditLog, vpnServers } from "#server/db/schema/index.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
-import { listServerHealth } from "#server/domain/vpn/server-health.ts";
+import { listServerHealth } from "#server/domain/ops/server-health.ts";
 import { hashToken } from "#server/secrets.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { databaseKinds } from "../../support/database.ts";

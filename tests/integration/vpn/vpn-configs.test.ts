@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devices, outboxMessages, subscriptions } from "#server/db/schema/index.ts";
-import { queueConfigEmail } from "#server/domain/vpn/config-email.ts";
+import { queueConfigEmail } from "#server/domain/mail/config-email.ts";
 import { activatingFetchHeaders } from "#app/lib/config-activation.ts";
 import { issueDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devices, subscriptions, vpnServers, type Device } from "#server/db/schema/index.ts";
 import { queryRows } from "#server/db/client.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
-import { replaceDeviceKeys } from "#server/domain/vpn/device-keys.ts";
+import { replaceDeviceKeys } from "#server/domain/vpn/keys.ts";
 import { rotateNodeToken } from "#server/domain/vpn/servers.ts";
 import { currentPeriodStart } from "#server/domain/vpn/transfer.ts";
 import { accountRequest, buy, signedInCustomer } from "../../support/account.ts";

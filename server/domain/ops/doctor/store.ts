@@ -5,7 +5,7 @@ import type { Config } from "#server/config.ts";
 import { openDatabase, queryRows, type Database, type DatabaseKind } from "#server/db/client.ts";
 import { listMigrations } from "#server/db/migrate.ts";
 import { readLastBackup } from "#server/domain/ops/backup/last-backup.ts";
-import { listServerHealth, type ServerHealth } from "#server/domain/vpn/server-health.ts";
+import { listServerHealth, type ServerHealth } from "#server/domain/ops/server-health.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import { ago, fail, pass, type DoctorCheck } from "./check.ts";
 

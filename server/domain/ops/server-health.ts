@@ -7,11 +7,11 @@ import {
   vpnServers,
   type VpnServerStatus,
 } from "#server/db/schema/index.ts";
-import { poolCapacity } from "./addresses.ts";
-import { ACTIVE_HANDSHAKE_WINDOW_MS } from "./nodes.ts";
-import { serverCondition, type ServerState } from "./server-state.ts";
-import { realNodeRegistered } from "./development-server.ts";
-import { usableSubscription } from "./usable.ts";
+import { poolCapacity } from "#server/domain/vpn/addresses.ts";
+import { ACTIVE_HANDSHAKE_WINDOW_MS } from "#server/domain/vpn/nodes.ts";
+import { serverCondition, type ServerState } from "#server/domain/vpn/server-state.ts";
+import { realNodeRegistered } from "#server/domain/vpn/development-server.ts";
+import { usableSubscription } from "#server/domain/vpn/usable.ts";
 
 // What the staff console's servers page shows of each VPN server (issue 15): its settings, what
 // its node must carry against what it last reported, and how full it is.
@@ -28,7 +28,7 @@ export interface ServerHealth {
   ipv4Cidr: string;
   ipv6Cidr: string;
   status: VpnServerStatus;
-  /** What it is doing, in the operator's words (server-state.ts), and whether it takes devices now. */
+  /** What it is doing, in the operator's words (vpn/server-state.ts), and whether it takes devices now. */
   state: ServerState;
   takesDevices: boolean;
   explanation: string;
@@ -36,9 +36,9 @@ export interface ServerHealth {
   /** Whether its agent has registered the node's key (until then it takes no devices). */
   keyRegistered: boolean;
   lastSeenAt: string | null;
-  /** The peers its node must carry now (`livePeers` of node-peers.ts: none while disabled). */
+  /** The peers its node must carry now (`livePeers` of vpn/node-peers.ts: none while disabled). */
   desiredPeers: number;
-  /** The server's version in the change feed (peer-changes.ts). */
+  /** The server's version in the change feed (vpn/peer-changes.ts). */
   desiredVersion: string;
   /** What the node reported last: the version applied and the peers its interface held. */
   appliedVersion: string | null;
