@@ -18,10 +18,12 @@ const timeouts = { testTimeout: 90_000, hookTimeout: 120_000 };
  * first when a source is newer (vitest runs a project's global setup only when it has tests).
  */
 const fromSource = { extends: "./vite.config.ts", provide: { appFrom: "source" as const } };
+/** Every project that makes test databases: the run's migrated templates (template-setup.ts). */
+const templates = "./tests/support/template-setup.ts";
 const fromBuild = {
   resolve: { alias },
   provide: { appFrom: "build" as const },
-  globalSetup: ["./tests/support/global-setup.ts"],
+  globalSetup: ["./tests/support/global-setup.ts", templates],
 };
 
 /**
@@ -68,6 +70,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           exclude: BUILD_TESTS,
           provide: fromSource.provide,
+          globalSetup: [templates],
           // The root route links its stylesheet by URL (`./app.css?url`), as in a build.
           css: true,
           ...timeouts,

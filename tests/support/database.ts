@@ -1,5 +1,9 @@
 import { PGlite } from "@electric-sql/pglite";
-import { wrapPglite, type DatabaseHandle, type DatabaseKind } from "#server/db/client.ts";
+import fs from "node:fs/promises";
+import path from "node:path";
+import pg from "pg";
+import { inject } from "vitest";
+import { wrapPglite, wrapPostgres, type DatabaseHandle, type DatabaseKind } from "#server/db/client.ts";
 import { migrate } from "#server/db/migrate.ts";
 import { createScratchPostgres } from "./scratch-postgres.ts";
 
@@ -9,18 +13,63 @@ export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL
   : ["pglite"];
 
 let migratedTemplate: Promise<Blob> | undefined;
+let postgresTemplate: Promise<string> | undefined;
 
-// initdb costs seconds and hundreds of MB, so each worker migrates one PGlite once
-// and every test database starts as a copy of it.
+// initdb costs seconds and hundreds of MB, so a run migrates one PGlite once, saved in the run's
+// template folder (template-setup.ts), and every test database starts as a copy of it. Two
+// workers may both make it at first; each writes its own file and renames it into place.
 function pgliteTemplate(): Promise<Blob> {
   migratedTemplate ??= (async () => {
+    const file = path.join(inject("templateDir"), "pglite.tar");
+    const saved = await fs.readFile(file).catch(() => undefined);
+    if (saved) return new Blob([saved]);
     const client = new PGlite();
     await migrate(wrapPglite(client).db);
     const dump = await client.dumpDataDir("none");
     await client.close();
+    const partial = `${file}.${process.pid}`;
+    await fs.writeFile(partial, Buffer.from(await dump.arrayBuffer()), { mode: 0o600 });
+    await fs.rename(partial, file);
     return dump;
   })();
   return migratedTemplate;
+}
+
+/** Taken while a worker makes the run's PostgreSQL template, so it is made once. */
+const TEMPLATE_LOCK_ID = 7_241_181;
+const READY = "migrated";
+
+/** The run's migrated PostgreSQL template database, made by the first worker that needs it. */
+function postgresTemplateOf(serverUrl: string): Promise<string> {
+  postgresTemplate ??= (async () => {
+    const name = inject("postgresTemplate");
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    try {
+      await admin.query("select pg_advisory_lock($1)", [TEMPLATE_LOCK_ID]);
+      const { rows } = await admin.query<{ note: string | null }>(
+        "select shobj_description(oid, 'pg_database') as note from pg_database where datname = $1",
+        [name],
+      );
+      if (rows[0]?.note === READY) return name;
+      // Left half-made by a worker that died while migrating it: made again.
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.query(`create database ${name}`);
+      const url = new URL(serverUrl);
+      url.pathname = `/${name}`;
+      const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
+      try {
+        await migrate(wrapPostgres(pool).db);
+      } finally {
+        await pool.end();
+      }
+      await admin.query(`comment on database ${name} is '${READY}'`);
+      return name;
+    } finally {
+      await admin.end();
+    }
+  })();
+  return postgresTemplate;
 }
 
 /** A fresh, migrated database of the given kind, dropped again by `close()`. */
@@ -32,9 +81,8 @@ export async function createTestDatabase(kind: DatabaseKind = "pglite"): Promise
   }
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error("TEST_DATABASE_URL is not set: no PostgreSQL server to test against");
-  const handle = await createScratchPostgres({ serverUrl, prefix: "naijalink_test", poolMax: 20 });
-  await migrate(handle.db);
-  return handle;
+  const template = await postgresTemplateOf(serverUrl);
+  return createScratchPostgres({ serverUrl, prefix: "naijalink_test", poolMax: 20, template });
 }
 
 /**

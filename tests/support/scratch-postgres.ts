@@ -4,20 +4,24 @@ import pg from "pg";
 import { wrapPostgres, type DatabaseHandle } from "#server/db/client.ts";
 
 /**
- * A throw-away database on the PostgreSQL server at `serverUrl`, dropped by `close()`.
- * Used by the tests and the benchmarks; it is not migrated here.
+ * A throw-away database on the PostgreSQL server at `serverUrl`, dropped by `close()`: empty, or
+ * a copy of `template`. Used by the tests and the benchmarks; it is not migrated here.
  */
 export async function createScratchPostgres(options: {
   serverUrl: string;
   prefix: string;
   poolMax: number;
   logger?: Logger;
+  template?: string;
 }): Promise<DatabaseHandle & { url: string }> {
   const name = `${options.prefix}_${crypto.randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: options.serverUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    await admin.query(`create database ${name}${options.template ? ` template ${options.template}` : ""}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(options.serverUrl);
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.toString(), max: options.poolMax });
