@@ -4,7 +4,7 @@
 // /account say refunded, the dashboard's net revenue drops — and reads the three actions with their
 // reasons in the audit log, each linked to what it touched; an editor sees the Blog section only. On a phone the
 // menu is a drawer, the order is found by the buyer's name, its address wraps only between words,
-// and the CSV export downloads. axe-core and a width check cover every console page at 390 px.
+// and the CSV export downloads. A width check covers every console page at 390 px, 360 px and on a desktop; axe-core the last two.
 import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -323,13 +323,15 @@ describe("the staff console in a real browser", () => {
     await page.close();
   });
 
+  // axe-core at the narrowest phone and on a desktop; at 390 px only the width is checked, as
+  // the layout is the 360 px one with more room.
   it.each([
-    ["390 px", { width: 390, height: 800 }],
-    ["360 px", { width: 360, height: 740 }],
-    ["desktop", { width: 1280, height: 800 }],
+    ["390 px", { width: 390, height: 800 }, false],
+    ["360 px", { width: 360, height: 740 }, true],
+    ["desktop", { width: 1280, height: 800 }, true],
   ])(
-    "axe-core finds no violation on any console page, and none is wider than the screen (%s)",
-    async (_name, viewport) => {
+    "no console page is wider than the screen (%s), and axe-core finds no violation where it runs",
+    async (_name, viewport, withAxe) => {
       expect(admin, "the first test signs the admin in").toBeDefined();
       const page = await admin.newPage();
       await page.setViewportSize(viewport);
@@ -350,7 +352,7 @@ describe("the staff console in a real browser", () => {
       for (const address of addresses) {
         await page.goto(`${app.server.url}${address}`);
         await waitForHydration(page);
-        problems.push(...(await axeViolations(page)).map((problem) => `${address}: ${problem}`));
+        if (withAxe) problems.push(...(await axeViolations(page)).map((problem) => `${address}: ${problem}`));
         // The document, not only the body: a wide child of <html> scrolls the page too.
         const width = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(width, `${address} is wider than the screen`).toBeLessThanOrEqual(0);
