@@ -112,6 +112,8 @@ function SiteLayout({ card }: { card: SiteCard }) {
 export interface ShareCards {
   /** The card as PNG bytes: from memory when this version was drawn before. */
   png(card: ShareCard): Promise<Buffer>;
+  /** How many cards this process has drawn (not answered from memory). */
+  readonly drawn: number;
 }
 
 export function createShareCards(options: { maxEntries?: number } = {}): ShareCards {
@@ -119,8 +121,10 @@ export function createShareCards(options: { maxEntries?: number } = {}): ShareCa
   let fonts: Promise<Font[]> | undefined;
   const kept = new Map<string, Promise<Buffer>>();
   let queue: Promise<unknown> = Promise.resolve();
+  let drawn = 0;
 
   async function render(card: ShareCard): Promise<Buffer> {
+    drawn++;
     fonts ??= loadFonts();
     // Loaded with the first card drawn: most processes never draw one (a cached card is served).
     const [{ default: satori }, { Resvg }] = await Promise.all([import("satori"), import("@resvg/resvg-js")]);
@@ -134,6 +138,9 @@ export function createShareCards(options: { maxEntries?: number } = {}): ShareCa
   }
 
   return {
+    get drawn() {
+      return drawn;
+    },
     png(card) {
       const version = shareCardVersion(card);
       let png = kept.get(version);
