@@ -79,6 +79,16 @@ async function issueOnLockedSubscription(
   deviceLimit: number,
   options: { name?: string } = {},
 ): Promise<IssuedDevice> {
+  // Made before the allocation: the chosen server stays locked from it to the commit.
+  const keys = generateKeyPair();
+  const downloadToken = generateToken();
+  const secrets = {
+    publicKey: keys.publicKey,
+    privateKeySealed: services.sealer.seal(keys.privateKey),
+    presharedKeySealed: services.sealer.seal(generatePresharedKey()),
+    downloadTokenHash: hashToken(downloadToken),
+    downloadTokenSealed: services.sealer.seal(downloadToken),
+  };
   const allocation = await allocateAddress(tx, { id: subscription.id, deviceLimit });
   if (allocation.slot === null) throw new DeviceLimitReached(deviceLimit);
   const { server, addressIndex, slot } = allocation;
@@ -86,8 +96,6 @@ async function issueOnLockedSubscription(
   if (addressIndex > poolCapacity(server.ipv4Cidr, server.ipv6Cidr))
     throw new AddressPoolExhausted(server.name);
   const { ipv4, ipv6 } = addressesAt(server.ipv4Cidr, server.ipv6Cidr, addressIndex);
-  const keys = generateKeyPair();
-  const downloadToken = generateToken();
   const [device] = await tx
     .insert(devices)
     .values({
@@ -95,14 +103,10 @@ async function issueOnLockedSubscription(
       slot,
       name: options.name ?? `Device ${slot}`,
       vpnServerId: server.id,
-      publicKey: keys.publicKey,
-      privateKeySealed: services.sealer.seal(keys.privateKey),
-      presharedKeySealed: services.sealer.seal(generatePresharedKey()),
+      ...secrets,
       addressIndex,
       ipv4,
       ipv6,
-      downloadTokenHash: hashToken(downloadToken),
-      downloadTokenSealed: services.sealer.seal(downloadToken),
     })
     .returning();
   const issued = { device: device!, server };
