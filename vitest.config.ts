@@ -71,6 +71,7 @@ export default defineConfig({
           exclude: BUILD_TESTS,
           provide: fromSource.provide,
           globalSetup: [templates],
+          isolate: false,
           // The root route links its stylesheet by URL (`./app.css?url`), as in a build.
           css: true,
           ...timeouts,
