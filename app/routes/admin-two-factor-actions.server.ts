@@ -12,6 +12,7 @@ import type {
 } from "#app/components/admin/two-factor-settings.tsx";
 import type { Flash } from "#app/lib/flash.ts";
 import { badRequest, forbidden, parseInput } from "#server/http/api.ts";
+import { qrCodeSvg } from "#server/qr-code.ts";
 import { authPost, enrolmentFormAction, withAuthCookies, type AuthAnswer } from "#server/http/staff-form.ts";
 import type { Route } from "./+types/admin-blog";
 
@@ -34,8 +35,7 @@ const schemas = {
 
 /** What the page shows while the code is not confirmed yet; the QR code drawn here, not in the bundle. */
 async function enrolmentOf(totpURI: string, codes: string[]): Promise<TwoFactorEnrolment> {
-  const { default: QRCode } = await import("qrcode");
-  const svg = await QRCode.toString(totpURI, { type: "svg", margin: 1 });
+  const svg = await qrCodeSvg(totpURI);
   return {
     qr: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`,
     secret: new URL(totpURI).searchParams.get("secret") ?? "",

@@ -5,7 +5,7 @@ import pg from "pg";
 import { inject } from "vitest";
 import { wrapPglite, wrapPostgres, type DatabaseHandle, type DatabaseKind } from "#server/db/client.ts";
 import { migrate } from "#server/db/migrate.ts";
-import { createScratchPostgres } from "./scratch-postgres.ts";
+import { createScratchPostgres, databaseUrl } from "./scratch-postgres.ts";
 
 /** PGlite always; PostgreSQL too when TEST_DATABASE_URL points at a server (.ci/run sets it). */
 export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL
@@ -55,9 +55,7 @@ function postgresTemplateOf(serverUrl: string): Promise<string> {
       // Left half-made by a worker that died while migrating it: made again.
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.query(`create database ${name}`);
-      const url = new URL(serverUrl);
-      url.pathname = `/${name}`;
-      const pool = new pg.Pool({ connectionString: url.toString(), max: 1 });
+      const pool = new pg.Pool({ connectionString: databaseUrl(serverUrl, name), max: 1 });
       try {
         await migrate(wrapPostgres(pool).db);
       } finally {

@@ -22,14 +22,13 @@ export async function createScratchPostgres(options: {
   } finally {
     await admin.end();
   }
-  const url = new URL(options.serverUrl);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: options.poolMax });
+  const url = databaseUrl(options.serverUrl, name);
+  const pool = new pg.Pool({ connectionString: url, max: options.poolMax });
   const handle = wrapPostgres(pool, options.logger);
   return {
     ...handle,
     /** For other processes (the multi-process test's app servers) to open it themselves. */
-    url: url.toString(),
+    url,
     async close() {
       await pool.end();
       const cleanup = new pg.Client({ connectionString: options.serverUrl });
@@ -38,4 +37,11 @@ export async function createScratchPostgres(options: {
       await cleanup.end();
     },
   };
+}
+
+/** The address of database `name` on the server at `serverUrl`. */
+export function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { emailDataSchema, type EmailEnvelope } from "./email-data.ts";
 import type { StoredEmail } from "./outbox.ts";
-import { qrCodePng } from "./qr-code.ts";
+import { qrCodePng } from "#server/qr-code.ts";
 import type { MailAttachment, RenderedEmail } from "./render.ts";
 import type { EmailSite } from "./templates/layout.tsx";
 

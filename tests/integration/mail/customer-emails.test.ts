@@ -10,7 +10,7 @@ import {
 import { devices, subscriptions } from "#server/db/schema/index.ts";
 import { queueDueReminders } from "#server/domain/billing/reminders.ts";
 import { cancelAtPeriodEnd, orderNumberOf, resumeSubscription } from "#server/domain/billing/self-service.ts";
-import { qrCodePng } from "#server/domain/mail/qr-code.ts";
+import { qrCodePng } from "#server/qr-code.ts";
 import { expireDue } from "#server/domain/vpn/lifecycle.ts";
 import type { TestApp } from "../../support/app.ts";
 import { databaseKinds } from "../../support/database.ts";

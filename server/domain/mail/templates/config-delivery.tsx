@@ -2,7 +2,7 @@ import { Img, Section, Text } from "@react-email/components";
 import type { CSSProperties } from "react";
 import { formatLongDate } from "#app/lib/format.ts";
 import type { EmailData } from "../email-data.ts";
-import { qrCodePng } from "../qr-code.ts";
+import { qrCodePng } from "#server/qr-code.ts";
 import { renderEmail, type RenderedEmail } from "../render.ts";
 import { WasThisYou } from "./device-notice.tsx";
 import { EmailLayout, Facts, LinkLine, Paragraph, type EmailSite } from "./layout.tsx";
