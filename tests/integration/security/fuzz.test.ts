@@ -134,11 +134,16 @@ describe.each(databaseKinds)("fuzzing every POST endpoint on %s", (kind) => {
         headers: { origin: app.config.PUBLIC_URL, ...callerOf(path.split("?")[0]!), ...init.headers },
       });
       await response.arrayBuffer();
+      // A sign-in link is queued after its answer (customer-auth.ts): its rows belong to this request.
+      await app.services.mail.detachedSettled();
       const after = await tableDigests(app.services.db);
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
       if (response.status >= 500) failures.push(`${response.status} ${label}`);
-      else if (response.status >= 400 && JSON.stringify(after) !== JSON.stringify(digest))
-        failures.push(`${response.status} changed rows: ${label}`);
+      else if (response.status >= 400) {
+        const changed = Object.keys(after).filter((table) => after[table] !== digest[table]);
+        if (changed.length > 0)
+          failures.push(`${response.status} changed rows of ${changed.join(", ")}: ${label}`);
+      }
       digest = after;
       return response.status;
     };
