@@ -1,6 +1,7 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
+import { getSessionCookie } from "better-auth/cookies";
 import { magicLink } from "better-auth/plugins";
 import { sql } from "drizzle-orm";
 import type { Config } from "#server/config.ts";
@@ -177,8 +178,12 @@ export interface Customer {
   email: string;
 }
 
-/** The signed-in customer of this request (customer cookie only), or null. */
+/**
+ * The signed-in customer of this request (customer cookie only), or null. A request without the
+ * session cookie has no session: better-auth is not asked (every success-page check comes here).
+ */
 export async function customerOf(auth: CustomerAuth, request: Request): Promise<Customer | null> {
+  if (!getSessionCookie(request, { cookiePrefix: CUSTOMER_COOKIE_PREFIX })) return null;
   const found = await auth.api.getSession({ headers: request.headers });
   if (!found?.user.emailVerified) return null;
   return { id: found.user.id, email: found.user.email.toLowerCase() };
