@@ -129,3 +129,22 @@ export function isUniqueViolation(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * A statement drizzle builds once per database and runs again with new values
+ * (`sql.placeholder`): for the hot statements of the purchase path that run outside a
+ * transaction, where building a wide statement cost drizzle more than PostgreSQL took to run it
+ * (decision 118). On PostgreSQL it is also a named prepared statement, planned once per
+ * connection. It runs on the pool, never inside a transaction.
+ */
+export function preparedOnce<Statement>(prepare: (db: Database) => Statement): (db: Database) => Statement {
+  const byDatabase = new WeakMap<Database, Statement>();
+  return (db) => {
+    let statement = byDatabase.get(db);
+    if (statement === undefined) {
+      statement = prepare(db);
+      byDatabase.set(db, statement);
+    }
+    return statement;
+  };
+}

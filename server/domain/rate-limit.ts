@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Executor } from "#server/db/client.ts";
+import { preparedOnce, type Database } from "#server/db/client.ts";
 import { rateLimit } from "#server/db/schema/index.ts";
 
 export interface RateLimitResult {
@@ -14,13 +14,44 @@ export interface RateLimitResult {
  * The upsert is atomic: concurrent requests can never both take the last slot.
  */
 export async function consumeRateLimit(
-  executor: Executor,
+  db: Database,
   key: string,
   options: { limit: number; windowMs: number; now?: number },
 ): Promise<RateLimitResult> {
-  const [result] = await consumeRateLimits(executor, [{ key, limit: options.limit }], options);
-  return result!;
+  const now = options.now ?? Date.now();
+  const [row] = await countRequest(db).execute({
+    id: crypto.randomUUID(),
+    key: rateLimitKey(key),
+    now,
+    windowStart: now - options.windowMs,
+  });
+  return {
+    allowed: row!.count <= options.limit,
+    remaining: Math.max(0, options.limit - row!.count),
+    retryAfterSeconds: Math.max(1, Math.ceil((row!.lastRequest + options.windowMs - now) / 1000)),
+  };
 }
+
+/** Every rate-limited request runs it: built once (decision 118). */
+const countRequest = preparedOnce((db) =>
+  db
+    .insert(rateLimit)
+    .values({
+      id: sql.placeholder("id"),
+      key: sql.placeholder("key"),
+      count: 1,
+      lastRequest: sql.placeholder("now"),
+    })
+    .onConflictDoUpdate({
+      target: rateLimit.key,
+      set: {
+        count: sql`case when ${rateLimit.lastRequest} <= ${sql.placeholder("windowStart")} then 1 else ${rateLimit.count} + 1 end`,
+        lastRequest: sql`case when ${rateLimit.lastRequest} <= ${sql.placeholder("windowStart")} then ${sql.placeholder("now")} else ${rateLimit.lastRequest} end`,
+      },
+    })
+    .returning({ count: rateLimit.count, lastRequest: rateLimit.lastRequest })
+    .prepare("rate_limit_count_request"),
+);
 
 /** Keys longer than this are shortened (their start kept, the rest hashed): an index entry has a size limit. */
 const MAX_KEY_LENGTH = 300;
@@ -35,42 +66,4 @@ export function rateLimitKey(key: string): string {
   const safe = `app:${key}`.replaceAll("\u0000", "\ufffd").replace(/\p{Cs}/gu, "\ufffd");
   if (safe.length <= MAX_KEY_LENGTH) return safe;
   return `${safe.slice(0, 200)}#${crypto.createHash("sha256").update(safe).digest("base64url")}`;
-}
-
-/** Several counters of one window length, counted in one statement; results in the input order. */
-export async function consumeRateLimits(
-  executor: Executor,
-  counters: Array<{ key: string; limit: number }>,
-  options: { windowMs: number; now?: number },
-): Promise<RateLimitResult[]> {
-  const now = options.now ?? Date.now();
-  const windowStart = now - options.windowMs;
-  const rows = await executor
-    .insert(rateLimit)
-    .values(
-      // One row per stored key: two keys that store alike count as one (an upsert may touch a row once).
-      [...new Set(counters.map(({ key }) => rateLimitKey(key)))].map((key) => ({
-        id: crypto.randomUUID(),
-        key,
-        count: 1,
-        lastRequest: now,
-      })),
-    )
-    .onConflictDoUpdate({
-      target: rateLimit.key,
-      set: {
-        count: sql`case when ${rateLimit.lastRequest} <= ${windowStart} then 1 else ${rateLimit.count} + 1 end`,
-        lastRequest: sql`case when ${rateLimit.lastRequest} <= ${windowStart} then ${now} else ${rateLimit.lastRequest} end`,
-      },
-    })
-    .returning({ key: rateLimit.key, count: rateLimit.count, lastRequest: rateLimit.lastRequest });
-  const byKey = new Map(rows.map((row) => [row.key, row]));
-  return counters.map(({ key, limit }) => {
-    const row = byKey.get(rateLimitKey(key))!;
-    return {
-      allowed: row.count <= limit,
-      remaining: Math.max(0, limit - row.count),
-      retryAfterSeconds: Math.max(1, Math.ceil((row.lastRequest + options.windowMs - now) / 1000)),
-    };
-  });
 }

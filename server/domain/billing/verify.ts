@@ -1,5 +1,5 @@
 import type { PlanType } from "#app/lib/plans.ts";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import {
   checkoutSessions,
   subscriptions,
@@ -10,7 +10,7 @@ import {
 import { downloadUrl } from "#server/domain/vpn/config-file.ts";
 import { configLinksOf, type ConfigLinks } from "#server/domain/vpn/config-downloads.ts";
 import { deviceSummary, issueDevice, liveDevices } from "#server/domain/vpn/devices.ts";
-import type { Executor } from "#server/db/client.ts";
+import { preparedOnce, type Executor } from "#server/db/client.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import { rateLimited } from "#server/domain/errors.ts";
@@ -79,11 +79,7 @@ export async function verifyPayment(
     now: now.getTime(),
   });
   if (!limit.allowed) throw rateLimited(limit.retryAfterSeconds);
-  const [read] = await services.db
-    .select({ session: checkoutSessions, subscription: subscriptions })
-    .from(checkoutSessions)
-    .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
-    .where(eq(checkoutSessions.id, input.sessionId));
+  const [read] = await sessionWithSubscription(services.db).execute({ sessionId: input.sessionId });
   if (!read) throw sessionNotFound();
   if (read.subscription) await refuseReversed(services.db, read.subscription);
   // The link alone shows slot 1 (it is e-mailed and bookmarked); more slots need proof of the buyer.
@@ -146,6 +142,16 @@ export async function verifyPayment(
   }
   return answer(services, verification);
 }
+
+/** The checkout session and its subscription, if any: every success-page check starts here. */
+const sessionWithSubscription = preparedOnce((db) =>
+  db
+    .select({ session: checkoutSessions, subscription: subscriptions })
+    .from(checkoutSessions)
+    .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
+    .where(eq(checkoutSessions.id, sql.placeholder("sessionId")))
+    .prepare("verify_payment_session"),
+);
 
 /** A refunded or disputed order is answered as such, with the day its payment went back. */
 async function refuseReversed(executor: Executor, subscription: Subscription): Promise<void> {

@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "#server/db/client.ts";
-import { consumeRateLimits } from "#server/domain/rate-limit.ts";
+import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import { createTestApp, startTestServer, type TestApp } from "../../support/app.ts";
 import { accountRequest, buy, signedInCustomer } from "../../support/account.ts";
 import { databaseKinds } from "../../support/database.ts";
@@ -153,16 +153,13 @@ describe.each(databaseKinds)("the input rule on %s", (kind) => {
 
   it("counts rate limits on keys made of any string without throwing", async () => {
     const keys = [...ODD, "é".repeat(10_000), "\u0000".repeat(3), "a\ud800\udc00b"];
-    const results = await consumeRateLimits(
-      app.services.db,
-      keys.map((key) => ({ key: `rule:${key}`, limit: 1 })),
-      { windowMs: 60_000 },
-    );
-    expect(results.map((result) => result.allowed)).toEqual(keys.map(() => true));
-    const again = await consumeRateLimits(app.services.db, [{ key: `rule:${keys[4]}`, limit: 1 }], {
-      windowMs: 60_000,
-    });
-    expect(again[0]!.allowed).toBe(false);
+    // Some of these store alike (U+FFFD for what PostgreSQL refuses) and share a counter.
+    for (const key of keys) {
+      const result = await consumeRateLimit(app.services.db, `rule:${key}`, { limit: 100, windowMs: 60_000 });
+      expect(result.allowed, key.slice(0, 20)).toBe(true);
+    }
+    const again = await consumeRateLimit(app.services.db, `rule:${keys[4]}`, { limit: 1, windowMs: 60_000 });
+    expect(again.allowed).toBe(false);
   });
 
   it("leaves ordinary requests alone: a verified customer's rename with emoji and accents", async () => {
