@@ -46,6 +46,7 @@ const BUILD_TESTS = [
   "tests/integration/ops/startup.test.ts",
   "tests/integration/ops/multi-process.test.ts",
   "tests/integration/ops/calm-start.test.ts",
+  "tests/integration/ops/server-build.test.ts",
 ];
 
 export default defineConfig({
