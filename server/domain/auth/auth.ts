@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { bearer, twoFactor } from "better-auth/plugins";
+import { z } from "zod";
 import type { Config } from "#server/config.ts";
 import type { Database, Executor } from "#server/db/client.ts";
 import * as authSchema from "#server/db/schema/auth.ts";
@@ -43,6 +44,15 @@ const SIGN_IN_COMPLETIONS = new Set([
   "/two-factor/verify-totp",
   "/two-factor/verify-backup-code",
 ]);
+
+/**
+ * What a staff member may change with /update-user. better-auth takes any object there and hands
+ * `name` and `image` to the database as they came, so a null name failed as a 500.
+ */
+const UPDATE_USER_BODY = z.strictObject({
+  name: z.string().trim().min(1).max(254).optional(),
+  image: z.string().max(2048).nullable().optional(),
+});
 
 function clientIpOf(request: Request | undefined): string {
   return request?.headers.get(CLIENT_IP_HEADER) ?? "unknown";
@@ -160,6 +170,10 @@ export function createAuth(deps: AuthDependencies) {
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         if (!ctx.request) return;
+        if (ctx.path === "/update-user" && !UPDATE_USER_BODY.safeParse(ctx.body).success)
+          throw new APIError("BAD_REQUEST", {
+            message: "Send a name of 1 to 254 characters, an image address or null, and nothing else.",
+          });
         const { email, password } = (ctx.body ?? {}) as { email?: unknown; password?: unknown };
         if (typeof email !== "string" || !email) return;
         if (ctx.path === "/sign-up/email") {
