@@ -2,7 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import fs from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
-import { inject } from "vitest";
+import { describe, inject } from "vitest";
 import { wrapPglite, wrapPostgres, type DatabaseHandle, type DatabaseKind } from "#server/db/client.ts";
 import { migrate } from "#server/db/migrate.ts";
 import { createScratchPostgres, databaseUrl } from "./scratch-postgres.ts";
@@ -11,6 +11,17 @@ import { createScratchPostgres, databaseUrl } from "./scratch-postgres.ts";
 export const databaseKinds: DatabaseKind[] = process.env.TEST_DATABASE_URL
   ? ["pglite", "postgres"]
   : ["pglite"];
+
+/**
+ * A suite about what only PostgreSQL has (roles, several processes on one server). Without
+ * TEST_DATABASE_URL it is skipped, with a line that says so, and the file still passes: the README
+ * makes PostgreSQL optional. `required` (CI) turns the skip into the suite's own failure instead.
+ */
+export function describeOnPostgres(title: string, body: () => void, options: { required?: boolean } = {}) {
+  const runs = Boolean(process.env.TEST_DATABASE_URL) || options.required === true;
+  if (!runs) console.warn(`[${title}] skipped: needs PostgreSQL (set TEST_DATABASE_URL)`);
+  describe.skipIf(!runs)(title, body);
+}
 
 let migratedTemplate: Promise<Blob> | undefined;
 let postgresTemplate: Promise<string> | undefined;

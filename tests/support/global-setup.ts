@@ -6,5 +6,6 @@ import { buildIfStale } from "../../scripts/build-if-stale.js";
  * runs a project's global setup only when that project has tests queued.
  */
 export default function setup() {
-  buildIfStale();
+  // A run that only checks files skip (postgres-optional.test.ts) needs no build of its own.
+  if (process.env.NAIJALINK_SKIP_BUILD !== "1") buildIfStale();
 }

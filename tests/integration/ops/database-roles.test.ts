@@ -4,17 +4,17 @@
 import crypto from "node:crypto";
 import pg from "pg";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { currentRole } from "#server/db/roles.ts";
 import { staffAuditLog } from "#server/db/schema/index.ts";
 import { recordStaffAction } from "#server/domain/ops/audit.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { buy } from "../../support/account.ts";
-import { databaseKinds } from "../../support/database.ts";
+import { describeOnPostgres } from "../../support/database.ts";
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 
-describe.each(databaseKinds.filter((kind) => kind === "postgres"))("database roles on %s", () => {
+describeOnPostgres("database roles on PostgreSQL", () => {
   const suffix = crypto.randomBytes(4).toString("hex");
   const owner = `naijalink_owner_${suffix}`;
   const appRole = `naijalink_app_${suffix}`;
