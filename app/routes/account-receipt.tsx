@@ -22,7 +22,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const notFound = () => new Response("There is no such receipt in your account.", { status: 404 });
   if (!UUID.test(params.subscriptionId)) throw notFound();
   try {
-    const found = await accountReceipt(services, customer, params.subscriptionId);
+    const order = new URL(request.url).searchParams.get("order") ?? undefined;
+    const found = await accountReceipt(services, customer, params.subscriptionId, order);
     return { ...found, paidAt: found.paidAt.toISOString() };
   } catch (error) {
     if (error instanceof DomainError && error.kind === "not-found") throw notFound();

@@ -26,6 +26,7 @@ const WINDOWS = Object.keys(WINDOW_LABELS) as DashboardWindow[];
 const WINDOW_ROWS: { label: string; value: (figures: WindowFigures) => string }[] = [
   { label: "Paid orders", value: (figures) => String(figures.paidOrders) },
   { label: "Gross revenue (USD)", value: (figures) => formatUsd(figures.grossRevenueCents) },
+  { label: "Credited (USD)", value: (figures) => formatUsd(figures.creditedCents) },
   { label: "Refunded (USD)", value: (figures) => formatUsd(figures.refundedCents) },
   { label: "Disputed (USD)", value: (figures) => formatUsd(figures.disputedCents) },
   { label: "Net revenue (USD)", value: (figures) => formatUsd(figures.revenueCents) },

@@ -64,6 +64,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         initial={orders}
       />
       <ExportForm kind="orders" today={today} />
+      <ExportForm kind="ledger" today={today} />
     </section>
   );
 }

@@ -140,11 +140,14 @@ export default function AdminSubscription({ loaderData, actionData }: Route.Comp
 
       <Section title="Payments">
         <Table
-          head={["When", "What", "Amount", "Reference"]}
+          head={["When", "What", "Order", "Amount", "Reference"]}
           rows={payments.map((payment) => [
             when(payment.at),
             payment.kind,
-            formatMoney(payment.amountCents, payment.currency),
+            <span key="o" className="font-mono text-xs">
+              {payment.orderNumber}
+            </span>,
+            `${payment.sign < 0 ? "−" : ""}${formatMoney(payment.amountCents, payment.currency)}`,
             <span key="r" className="font-mono text-xs">
               {payment.reference ?? "—"}
             </span>,

@@ -4,12 +4,6 @@ import { Badge } from "#app/components/ui/badge.tsx";
 import { formatLongDate, formatMoney } from "#app/lib/format.ts";
 import type { BillingHistoryEntry } from "#server/domain/billing/history.ts";
 
-const KIND_LABELS: Record<BillingHistoryEntry["kind"], string> = {
-  payment: "Payment",
-  refund: "Refund",
-  dispute: "Dispute",
-};
-
 const STATUS_BADGES: Record<
   BillingHistoryEntry["status"],
   { label: string; variant: "success" | "purple" | "danger" }
@@ -17,9 +11,12 @@ const STATUS_BADGES: Record<
   paid: { label: "Paid", variant: "success" },
   refunded: { label: "Refunded", variant: "purple" },
   disputed: { label: "Disputed", variant: "danger" },
+  credited: { label: "Credited", variant: "purple" },
+  won: { label: "Won", variant: "success" },
+  lost: { label: "Lost", variant: "danger" },
 };
 
-/** Each payment and each refund or dispute: date, what, plan, amount, status, and the receipt. */
+/** Each row of the ledger: date, what, plan, amount, status, and a payment's receipt. */
 export function BillingHistoryTable({ entries }: { entries: BillingHistoryEntry[] }) {
   if (entries.length === 0) return <p className="text-muted-foreground">No payments yet.</p>;
   return (
@@ -40,12 +37,12 @@ export function BillingHistoryTable({ entries }: { entries: BillingHistoryEntry[
             const badge = STATUS_BADGES[entry.status];
             const amount = formatMoney(entry.amountCents, entry.currency);
             return (
-              <tr key={`${entry.kind}:${entry.subscriptionId}:${entry.at}`} className="border-b align-top">
+              <tr key={`${entry.kind}:${entry.orderNumber}:${entry.at}`} className="border-b align-top">
                 <td className="py-2 pr-4 whitespace-nowrap">{formatLongDate(entry.at)}</td>
-                <td className="py-2 pr-4">{KIND_LABELS[entry.kind]}</td>
+                <td className="py-2 pr-4">{entry.what}</td>
                 <td className="py-2 pr-4">{entry.planName}</td>
                 <td className="py-2 pr-4 text-right tabular-nums">
-                  {entry.kind === "payment" ? amount : `−${amount}`}
+                  {entry.sign < 0 ? `−${amount}` : amount}
                 </td>
                 <td className="py-2 pr-4">
                   <Badge variant={badge.variant}>{badge.label}</Badge>
@@ -53,7 +50,7 @@ export function BillingHistoryTable({ entries }: { entries: BillingHistoryEntry[
                 <td className="py-2 pr-4">
                   {entry.kind === "payment" ? (
                     <Link
-                      to={`/account/receipts/${entry.subscriptionId}`}
+                      to={`/account/receipts/${entry.subscriptionId}?order=${entry.orderNumber}`}
                       aria-label={`Receipt of order ${entry.orderNumber}`}
                       className="font-mono text-xs text-primary underline underline-offset-2"
                     >

@@ -2,12 +2,19 @@ import { Download } from "lucide-react";
 import { Form } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input } from "#app/components/ui/input.tsx";
+import type { ExportKind } from "#server/domain/ops/export-sources.ts";
 
 /**
  * Downloads a CSV of `kind` created between two days (decision 106). A plain form POST that the
  * browser itself sends (`reloadDocument`), so the file streams to disk, with or without JavaScript.
  */
-export function ExportForm({ kind, today }: { kind: "orders" | "subscriptions"; today: string }) {
+const WHAT: Record<ExportKind, string> = {
+  orders: "Every order",
+  subscriptions: "Every subscription",
+  ledger: "Every payment, credit, refund and dispute (the ledger)",
+};
+
+export function ExportForm({ kind, today }: { kind: ExportKind; today: string }) {
   return (
     <Form
       method="post"
@@ -29,8 +36,7 @@ export function ExportForm({ kind, today }: { kind: "orders" | "subscriptions"; 
         <Download aria-hidden="true" /> Export CSV
       </Button>
       <p className="basis-full text-xs text-muted-foreground">
-        Every {kind === "orders" ? "order" : "subscription"} created in the range, UTC days; the export is
-        kept in the audit log.
+        {WHAT[kind]} in the range, UTC days; the export is kept in the audit log.
       </p>
     </Form>
   );

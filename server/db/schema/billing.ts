@@ -159,3 +159,65 @@ export const planChanges = pgTable(
 );
 
 export type PlanChange = typeof planChanges.$inferSelect;
+
+/**
+ * What a ledger row is (decision 120): a `charge` took money (first purchase, renewal, plan-change
+ * charge, pass extension or move); a `credit` owes it back as a balance (a proration); a `refund`
+ * gave it back; a `dispute` is money a bank took back, `dispute_won` money it returned, and
+ * `dispute_lost` records the end of a dispute that moved nothing more.
+ */
+export const LEDGER_KINDS = ["charge", "credit", "refund", "dispute", "dispute_won", "dispute_lost"] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+export const LEDGER_PURPOSES = [
+  "purchase",
+  "renewal",
+  "plan_change",
+  "pass_extension",
+  "pass_to_subscription",
+] as const;
+export type LedgerPurpose = (typeof LEDGER_PURPOSES)[number];
+
+/**
+ * The ledger: every movement of money, once (billing/ledger.ts writes it; `key` makes a provider
+ * event seen twice write once). Amounts are positive; the kind says which way the money went.
+ */
+export const ledgerEntries = pgTable(
+  "ledger_entries",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** What makes the movement unique, e.g. `charge:checkout:cs_…`, `refund:ch_…:999`. */
+    key: text().notNull(),
+    kind: text({ enum: LEDGER_KINDS }).notNull(),
+    /** What a charge or credit paid for; null for refunds and disputes. */
+    purpose: text({ enum: LEDGER_PURPOSES }),
+    /** The order the movement belongs to, as printed on its receipt; a refund carries its charge's. */
+    orderNumber: text().notNull(),
+    amountCents: integer().notNull(),
+    currency: text().notNull(),
+    subscriptionId: uuid().references(() => subscriptions.id, { onDelete: "set null" }),
+    checkoutSessionId: text(),
+    planChangeId: uuid(),
+    /** The plan the money was for (a plan change: the new plan). */
+    planId: text(),
+    customerEmail: text(),
+    provider: text({ enum: ["stripe", "test"] }).notNull(),
+    /** The provider's id: payment intent, invoice, charge, refund or dispute. */
+    providerReference: text(),
+    occurredAt: timestamp({ withTimezone: true }).notNull(),
+    recordedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("ledger_entries_key_unique").on(table.key),
+    check("ledger_entries_amount_check", sql`${table.amountCents} >= 0`),
+    check(
+      "ledger_entries_kind_check",
+      sql`${table.kind} in ('charge', 'credit', 'refund', 'dispute', 'dispute_won', 'dispute_lost')`,
+    ),
+    index("ledger_entries_subscription_idx").on(table.subscriptionId, table.occurredAt),
+    index("ledger_entries_order_number_idx").on(table.orderNumber),
+    index("ledger_entries_occurred_at_id_idx").on(table.occurredAt, table.id),
+    index("ledger_entries_checkout_session_idx").on(table.checkoutSessionId),
+  ],
+);
+
+export type LedgerEntry = typeof ledgerEntries.$inferSelect;

@@ -55,9 +55,10 @@ export async function accountReceipt(
   services: Pick<AccountServices, "db">,
   customer: Customer,
   subscriptionId: string,
+  orderNumber?: string,
 ): Promise<Receipt> {
   await ownedSubscription(services.db, customer, subscriptionId);
-  return receipt(services, subscriptionId);
+  return receipt(services, subscriptionId, orderNumber);
 }
 
 /** Every payment, refund and dispute of the customer's own plans, newest first. */

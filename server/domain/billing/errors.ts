@@ -83,6 +83,9 @@ export const nothingToSell = () =>
 export const subscriptionNotFound = () =>
   new DomainError("not-found", "Subscription not found", "We could not find this subscription.");
 
+export const receiptNotFound = () =>
+  new DomainError("not-found", "Receipt not found", "There is no such order among this plan's payments.");
+
 /** The Unlock Pass is paid once: there is no renewal to cancel or resume, it just ends. */
 export const passDoesNotRenew = (endsAt: Date) =>
   new DomainError(

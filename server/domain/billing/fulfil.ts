@@ -7,13 +7,12 @@ import {
   type CheckoutSession,
   type Subscription,
 } from "#server/db/schema/index.ts";
-import { queueReceiptEmail } from "#server/domain/mail/customer-emails.ts";
 import { ensureFirstDevice, type IssuedDevice } from "#server/domain/vpn/devices.ts";
 import { isUsable } from "#server/domain/vpn/usable.ts";
 import type { AppServices } from "#server/services.ts";
 import { applyPassCheckout } from "./pass-changes.ts";
 import { applyHeldReversals } from "./held-reversals.ts";
-import { orderNumberOf } from "./self-service.ts";
+import { checkoutCharge, orderNumberOf, queueReceipt, recordMoney } from "./ledger.ts";
 import { DAY_MS } from "#server/domain/time.ts";
 
 export type BillingServices = Pick<AppServices, "config" | "db" | "logger" | "sealer" | "mail">;
@@ -68,16 +67,18 @@ export async function fulfilCheckout(
     .onConflictDoNothing({ target: subscriptions.checkoutSessionId })
     .returning();
   let subscription = created ?? (await withReferences(tx, session.id, references));
-  if (created && session.provider === "stripe")
-    subscription = await applyHeldReversals(tx, services, created, session.paymentReference, now);
-  if (!isUsable(subscription, now)) return { subscription };
-  if (created)
-    await queueReceiptEmail(tx, services, subscription, {
-      orderNumber: orderNumberOf(subscription.id),
-      amountCents: session.paidAmountCents ?? session.amountCents,
-      currency: session.paidCurrency ?? session.currency,
-      paidAt: session.paidAt ?? now,
+  if (created) {
+    const charge = await recordMoney(tx, {
+      ...checkoutCharge(session, orderNumberOf(created.id), now),
+      kind: "charge",
+      subscriptionId: created.id,
     });
+    if (session.provider === "stripe")
+      subscription = await applyHeldReversals(tx, services, created, session.paymentReference, now);
+    // A refund or dispute that came first ended it: the money is recorded, no receipt is sent.
+    if (charge && isUsable(subscription, now)) await queueReceipt(tx, services, subscription, charge);
+  }
+  if (!isUsable(subscription, now)) return { subscription };
   const firstDevice = await ensureFirstDevice(tx, services, subscription, {
     newSubscription: created !== undefined,
   });

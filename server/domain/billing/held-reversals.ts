@@ -4,6 +4,7 @@ import { chargeReversals, subscriptions, type Subscription } from "#server/db/sc
 import { queueRefundedEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { customerNotice, lockPayer, STATUS_AFTER_REVERSAL } from "./reversals.ts";
+import { recordReversalMoney } from "./ledger.ts";
 
 // A refund or dispute Stripe delivered before the payment it reverses waits in charge_reversals
 // (reversals.ts); fulfilment applies it here when the payment lands.
@@ -46,6 +47,7 @@ export async function applyHeldReversals(
         held.map((reversal) => reversal.id),
       ),
     );
+  for (const reversal of held) await recordReversalMoney(tx, reversal, subscription, "stripe", now);
   const told = held.find((reversal) => reversal.kind === kind)!;
   await queueRefundedEmail(tx, services, ended!, customerNotice(subscription.id, told, now));
   services.logger.warn(

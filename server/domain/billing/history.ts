@@ -1,78 +1,100 @@
-import { and, asc, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, asc, inArray, isNotNull } from "drizzle-orm";
 import { findPlan } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
-import { chargeReversals, checkoutSessions, subscriptions } from "#server/db/schema/index.ts";
-import { orderNumberOf } from "./self-service.ts";
+import {
+  chargeReversals,
+  type LedgerEntry,
+  type LedgerKind,
+  type LedgerPurpose,
+} from "#server/db/schema/index.ts";
+import { LEDGER_SIGN, ledgerOfSubscriptions } from "./ledger.ts";
 
-// The payment history a Stripe Customer Portal would show, for plans the built-in checkout sold:
-// every payment and every refund or dispute of the given subscriptions. Callers
-// pass only the subscriptions the signed-in customer owns.
+// The payment history a Stripe Customer Portal would show: every row of the ledger (ledger.ts)
+// of the given subscriptions. Callers pass only the subscriptions the signed-in customer owns.
 
 export interface BillingHistoryEntry {
-  kind: "payment" | "refund" | "dispute";
+  kind: "payment" | Exclude<LedgerKind, "charge">;
+  /** What the money was for, in words: "Payment: renewal", "Credit: plan change", "Refund". */
+  what: string;
   at: string;
   subscriptionId: string;
   orderNumber: string;
   planName: string;
-  /** Positive for a payment; what went back, positive too, for a refund or dispute. */
+  /** Always positive; `sign` says which way it went (a lost dispute moves nothing more). */
   amountCents: number;
+  sign: 1 | 0 | -1;
   currency: string;
-  /** A payment's state now: paid, refunded or disputed; a reversal's own kind. */
-  status: "paid" | "refunded" | "disputed";
+  /** A payment's state now: paid, or refunded / disputed once its order was reversed in full. */
+  status: "paid" | "refunded" | "disputed" | "credited" | "won" | "lost";
 }
+
+const PURPOSE_WORDS: Record<LedgerPurpose, string> = {
+  purchase: "purchase",
+  renewal: "renewal",
+  plan_change: "plan change",
+  pass_extension: "pass extended",
+  pass_to_subscription: "pass moved to a plan",
+};
+const KIND_WORDS: Record<LedgerKind, string> = {
+  charge: "Payment",
+  credit: "Credit",
+  refund: "Refund",
+  dispute: "Dispute",
+  dispute_won: "Dispute won",
+  dispute_lost: "Dispute lost",
+};
 
 /** Newest first. */
 export async function billingHistory(
   executor: Executor,
   subscriptionIds: string[],
 ): Promise<BillingHistoryEntry[]> {
-  if (subscriptionIds.length === 0) return [];
-  const [payments, reversals] = await Promise.all([
-    executor
-      .select({ subscription: subscriptions, session: checkoutSessions })
-      .from(subscriptions)
-      .innerJoin(checkoutSessions, eq(checkoutSessions.id, subscriptions.checkoutSessionId))
-      .where(inArray(subscriptions.id, subscriptionIds)),
-    executor
-      .select()
-      .from(chargeReversals)
-      .where(
-        and(inArray(chargeReversals.subscriptionId, subscriptionIds), isNotNull(chargeReversals.appliedAt)),
-      ),
-  ]);
-  const planNames = new Map(
-    payments.map(({ subscription }) => [
-      subscription.id,
-      findPlan(subscription.planId)?.name ?? subscription.planId,
-    ]),
-  );
-  const entries: BillingHistoryEntry[] = payments.map(({ subscription, session }) => {
-    const reversal = reversals.find((row) => row.subscriptionId === subscription.id);
+  return historyEntries(await ledgerOfSubscriptions(executor, subscriptionIds));
+}
+
+/** The entries of these ledger rows, in their order. */
+export function historyEntries(rows: LedgerEntry[]): BillingHistoryEntry[] {
+  return rows.map((row) => {
+    const reversed = rows.filter(
+      (other) =>
+        other.orderNumber === row.orderNumber && (other.kind === "refund" || other.kind === "dispute"),
+    );
+    const reversedCents = reversed.reduce((sum, other) => sum + other.amountCents, 0);
     return {
-      kind: "payment",
-      at: (session.paidAt ?? subscription.createdAt).toISOString(),
-      subscriptionId: subscription.id,
-      orderNumber: orderNumberOf(subscription.id),
-      planName: planNames.get(subscription.id)!,
-      amountCents: session.paidAmountCents ?? session.amountCents,
-      currency: session.paidCurrency ?? session.currency,
-      status: !reversal ? "paid" : reversal.kind === "dispute" ? "disputed" : "refunded",
+      kind: row.kind === "charge" ? "payment" : row.kind,
+      what: row.purpose ? `${KIND_WORDS[row.kind]}: ${PURPOSE_WORDS[row.purpose]}` : KIND_WORDS[row.kind],
+      at: row.occurredAt.toISOString(),
+      subscriptionId: row.subscriptionId!,
+      orderNumber: row.orderNumber,
+      planName: row.planId ? (findPlan(row.planId)?.name ?? row.planId) : "",
+      amountCents: row.amountCents,
+      sign: LEDGER_SIGN[row.kind],
+      currency: row.currency,
+      status: statusOf(row, reversed, reversedCents),
     };
   });
-  for (const reversal of reversals) {
-    const subscriptionId = reversal.subscriptionId!;
-    entries.push({
-      kind: reversal.kind,
-      at: reversal.appliedAt!.toISOString(),
-      subscriptionId,
-      orderNumber: orderNumberOf(subscriptionId),
-      planName: planNames.get(subscriptionId) ?? "",
-      amountCents: reversal.amountCents,
-      currency: reversal.currency,
-      status: reversal.kind === "dispute" ? "disputed" : "refunded",
-    });
+}
+
+function statusOf(
+  row: LedgerEntry,
+  reversed: LedgerEntry[],
+  reversedCents: number,
+): BillingHistoryEntry["status"] {
+  switch (row.kind) {
+    case "charge":
+      if (reversedCents < row.amountCents) return "paid";
+      return reversed.some((other) => other.kind === "dispute") ? "disputed" : "refunded";
+    case "credit":
+      return "credited";
+    case "dispute_won":
+      return "won";
+    case "dispute_lost":
+      return "lost";
+    case "dispute":
+      return "disputed";
+    default:
+      return "refunded";
   }
-  return entries.sort((a, b) => b.at.localeCompare(a.at));
 }
 
 /** When each of these subscriptions' payment went back (the first reversal applied to it). */

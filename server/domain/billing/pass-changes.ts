@@ -13,6 +13,7 @@ import { generateToken, hashToken } from "#server/secrets.ts";
 import { isPaidUp } from "#server/domain/vpn/usable.ts";
 import { checkoutProvider } from "./checkout.ts";
 import type { BillingServices, StripeReferences } from "./fulfil.ts";
+import { checkoutCharge, orderNumberOf, queueReceipt, recordMoney } from "./ledger.ts";
 import { planChangeTerms } from "./plan-change-rules.ts";
 import { applyChange } from "./plan-change-effects.ts";
 import { quotePlanChange } from "./plan-changes.ts";
@@ -85,6 +86,15 @@ export async function applyPassCheckout(
     .onConflictDoNothing({ target: planChanges.checkoutSessionId })
     .returning();
   if (!change) return pass;
+  // The payment joins the pass it paid for: its own order number, on the pass's ledger.
+  const charge = await recordMoney(tx, {
+    ...checkoutCharge(session, orderNumberOf(change.id), now),
+    kind: "charge",
+    purpose: terms.kind === "pass-extend" ? "pass_extension" : "pass_to_subscription",
+    planChangeId: change.id,
+    subscriptionId: pass.id,
+    customerEmail: pass.customerEmail ?? session.customerEmail,
+  });
   if (!isPaidUp(pass.status)) {
     services.logger.error(
       { subscriptionId: pass.id, checkoutSessionId: session.id, status: pass.status },
@@ -92,7 +102,7 @@ export async function applyPassCheckout(
     );
     return pass;
   }
-  return applyChange(
+  const changed = await applyChange(
     tx,
     services,
     pass,
@@ -111,4 +121,6 @@ export async function applyPassCheckout(
     },
     now,
   );
+  if (charge) await queueReceipt(tx, services, changed, charge);
+  return changed;
 }

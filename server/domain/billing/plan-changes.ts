@@ -13,6 +13,7 @@ import { billingUnavailable, providerUnavailable, subscriptionEnded } from "./er
 import type { BillingServices } from "./fulfil.ts";
 import { planChangeTargets, planChangeTerms, type PlanChangeTerms } from "./plan-change-rules.ts";
 import { findSubscription } from "./self-service.ts";
+import { orderNumberOf, recordCharge, recordMoney } from "./ledger.ts";
 import { applyChange } from "./plan-change-effects.ts";
 import { changeStripePlan } from "./stripe-plan-change.ts";
 
@@ -158,6 +159,7 @@ export async function changePlan(
         { expiresAt: terms.periodEndsAt, chargedNow: terms.chargedNow },
         now,
       );
+      await recordDemoPlanChangeMoney(tx, services, row, change!, now);
       await auditChange(tx, actor, change!, "applied", now);
       return row;
     });
@@ -191,6 +193,39 @@ export async function changePlan(
   if (actor) await services.db.transaction((tx) => auditChange(tx, actor, change, "pending", now));
   const { subscription: latest } = await findSubscription(services.db, subscription.id);
   return resultOf(latest, latest.planId === terms.to.id ? "applied" : "pending");
+}
+
+/**
+ * The built-in checkout settles a plan change at once: the difference is charged (with a receipt)
+ * or credited. Stripe's changes are charged or credited on Stripe's invoices (webhook-events.ts).
+ */
+async function recordDemoPlanChangeMoney(
+  tx: Transaction,
+  services: BillingServices,
+  subscription: Subscription,
+  change: PlanChange,
+  now: Date,
+) {
+  if (change.amountCents === 0) return;
+  const movement = {
+    key: `plan-change:${change.id}`,
+    purpose: "plan_change" as const,
+    orderNumber: orderNumberOf(change.id),
+    amountCents: change.amountCents,
+    currency: change.currency,
+    planChangeId: change.id,
+    planId: change.toPlanId,
+    provider: "test" as const,
+    occurredAt: now,
+  };
+  if (change.amountCents > 0) await recordCharge(tx, services, subscription, movement);
+  else
+    await recordMoney(tx, {
+      ...movement,
+      kind: "credit",
+      subscriptionId: subscription.id,
+      customerEmail: subscription.customerEmail,
+    });
 }
 
 async function lockChangeable(tx: Transaction, subscription: Subscription, now: Date) {

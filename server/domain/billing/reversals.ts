@@ -4,7 +4,9 @@ import type { Transaction } from "#server/db/client.ts";
 import {
   chargeReversals,
   checkoutSessions,
+  ledgerEntries,
   subscriptions,
+  type LedgerEntry,
   type ReversalKind,
   type Subscription,
 } from "#server/db/schema/index.ts";
@@ -15,6 +17,7 @@ import { usableSubscription } from "#server/domain/vpn/usable.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { orderNumberOf } from "./self-service.ts";
 import { stripeIdOf, type DisputedCharge } from "./stripe-provider.ts";
+import { recordMoney, recordReversalMoney } from "./ledger.ts";
 
 export { disputedCharge, type DisputedCharge } from "./stripe-provider.ts";
 
@@ -58,21 +61,23 @@ export async function refundCharge(
   charge: Stripe.Charge,
   now: Date,
 ): Promise<void> {
-  if (!charge.refunded) return;
-  await reverse(
-    tx,
-    services,
-    {
-      id: charge.id,
-      kind: "refund",
-      paymentIntentId: stripeIdOf(charge.payment_intent),
-      customerId: stripeIdOf(charge.customer),
-      amountCents: charge.amount_refunded,
-      currency: charge.currency,
-      reason: null,
-    },
-    now,
-  );
+  const refund: Reversal = {
+    id: charge.id,
+    kind: "refund",
+    paymentIntentId: stripeIdOf(charge.payment_intent),
+    customerId: stripeIdOf(charge.customer),
+    amountCents: charge.amount_refunded,
+    currency: charge.currency,
+    reason: null,
+  };
+  if (!charge.refunded) {
+    // A partial refund keeps the service: the money it gave back is recorded all the same.
+    await lockPayer(tx, refund.customerId ?? refund.paymentIntentId);
+    const subscription = await chargedSubscription(tx, refund, now);
+    if (subscription) await recordReversalMoney(tx, refund, subscription, "stripe", now);
+    return;
+  }
+  await reverse(tx, services, refund, now);
 }
 
 /** `charge.dispute.created`: ends what the charge paid for, like a refund, and tells the staff. */
@@ -100,6 +105,44 @@ export async function disputeCharge(
 }
 
 /**
+ * `charge.dispute.closed`: a dispute won gives the money back (the plan stays ended: the
+ * customer chose to dispute it); a lost one moves nothing more. Both are recorded in the ledger.
+ */
+export async function closeDispute(
+  tx: Transaction,
+  services: Pick<BillingServices, "logger">,
+  dispute: Stripe.Dispute,
+  now: Date,
+): Promise<void> {
+  if (dispute.status !== "won" && dispute.status !== "lost") return;
+  const [opened] = await tx
+    .select()
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.key, `dispute:${dispute.id}`));
+  if (!opened) {
+    services.logger.warn(
+      { disputeId: dispute.id },
+      "stripe dispute closed that was never recorded as opened",
+    );
+    return;
+  }
+  const kind = dispute.status === "won" ? "dispute_won" : "dispute_lost";
+  await recordMoney(tx, {
+    key: `${kind}:${dispute.id}`,
+    kind,
+    orderNumber: opened.orderNumber,
+    amountCents: dispute.status === "won" ? dispute.amount : opened.amountCents,
+    currency: dispute.currency,
+    subscriptionId: opened.subscriptionId,
+    planId: opened.planId,
+    customerEmail: opened.customerEmail,
+    provider: "stripe",
+    providerReference: dispute.id,
+    occurredAt: now,
+  });
+}
+
+/**
  * Ends the subscription the charge paid for (refunded or disputed, devices revoked), or holds the
  * reversal when no payment of that charge is recorded yet. Answers the subscription it ended.
  */
@@ -113,7 +156,7 @@ async function reverse(
   const subscription = await chargedSubscription(tx, reversal, now);
   if (subscription) {
     await endSubscription(tx, services, subscription, reversal, now);
-    await recordApplied(tx, reversal, subscription.id, now);
+    await recordApplied(tx, reversal, subscription, "stripe", now);
     return subscription;
   }
   await tx.insert(chargeReversals).values(reversal).onConflictDoNothing({ target: chargeReversals.id });
@@ -134,18 +177,26 @@ export async function recordRefund(
   services: CustomerEmailDeps,
   subscription: Subscription,
   refund: Omit<Reversal, "kind">,
+  provider: LedgerEntry["provider"],
   now: Date,
 ): Promise<void> {
   const reversal: Reversal = { ...refund, kind: "refund" };
   await endSubscription(tx, services, subscription, reversal, now);
-  await recordApplied(tx, reversal, subscription.id, now);
+  await recordApplied(tx, reversal, subscription, provider, now);
 }
 
-async function recordApplied(tx: Transaction, reversal: Reversal, subscriptionId: string, now: Date) {
+async function recordApplied(
+  tx: Transaction,
+  reversal: Reversal,
+  subscription: Subscription,
+  provider: LedgerEntry["provider"],
+  now: Date,
+) {
   await tx
     .insert(chargeReversals)
-    .values({ ...reversal, appliedAt: now, subscriptionId })
+    .values({ ...reversal, appliedAt: now, subscriptionId: subscription.id })
     .onConflictDoNothing({ target: chargeReversals.id });
+  await recordReversalMoney(tx, reversal, subscription, provider, now);
 }
 
 /**

@@ -9,11 +9,13 @@ import { endedStatusOf, isUsable, USABLE_STATUSES } from "#server/domain/vpn/usa
 import {
   billingUnavailable,
   passDoesNotRenew,
+  receiptNotFound,
   providerUnavailable,
   subscriptionEnded,
   subscriptionNotFound,
 } from "./errors.ts";
 import type { BillingServices } from "./fulfil.ts";
+import { ledgerOfSubscriptions, orderNumberOf, parseOrderNumber } from "./ledger.ts";
 import { stripeClient, subscriptionChangesFrom } from "./stripe-provider.ts";
 
 // What a customer does with their own plan: cancel at the period end, resume, reach Stripe's
@@ -171,40 +173,33 @@ export interface Receipt {
   customerEmail: string | null;
 }
 
-/** The plain receipt of the payment that bought the subscription (the built-in checkout has no other). */
+/**
+ * The plain receipt of one charge of the subscription, from the ledger: the order named, else the
+ * payment that bought it.
+ */
 export async function receipt(
   services: Pick<BillingServices, "db">,
   subscriptionId: string,
+  orderNumber?: string,
 ): Promise<Receipt> {
   const { subscription, session } = await findSubscription(services.db, subscriptionId);
+  const charges = (await ledgerOfSubscriptions(services.db, [subscription.id])).filter(
+    (row) => row.kind === "charge",
+  );
+  const wanted = orderNumber === undefined ? orderNumberOf(subscription.id) : parseOrderNumber(orderNumber);
+  const charge = charges.find((row) => row.orderNumber === wanted);
+  if (!charge) throw receiptNotFound();
   return {
-    orderNumber: orderNumberOf(subscription.id),
-    planName: findPlan(subscription.planId)?.name ?? subscription.planId,
-    amountCents: session.paidAmountCents ?? session.amountCents,
-    currency: session.paidCurrency ?? session.currency,
-    paidAt: session.paidAt ?? subscription.createdAt,
-    customerEmail: subscription.customerEmail ?? session.customerEmail,
+    orderNumber: charge.orderNumber,
+    planName: findPlan(charge.planId ?? subscription.planId)?.name ?? subscription.planId,
+    amountCents: charge.amountCents,
+    currency: charge.currency,
+    paidAt: charge.occurredAt,
+    customerEmail: charge.customerEmail ?? subscription.customerEmail ?? session.customerEmail,
   };
 }
 
-/** `3F2A-9C1B-7D04`: the first 48 bits of the subscription's random id, easy to read out to support. */
-export function orderNumberOf(subscriptionId: string): string {
-  const hex = subscriptionId.replace(/-/g, "").slice(0, 12).toUpperCase();
-  return hex.match(/.{4}/g)!.join("-");
-}
-
-/**
- * The subscription ids an order number as printed (`FC8D-F51C-7403`, any case, dashes or spaces
- * optional) can belong to: the first and the last uuid starting with its 48 bits. Null when the
- * text is not an order number.
- */
-export function subscriptionIdRangeOf(orderNumber: string): { first: string; last: string } | null {
-  const match = /^([0-9a-f]{4})[- ]?([0-9a-f]{4})[- ]?([0-9a-f]{4})$/i.exec(orderNumber.trim());
-  if (!match) return null;
-  const hex = match.slice(1).join("").toLowerCase();
-  const prefix = `${hex.slice(0, 8)}-${hex.slice(8)}`;
-  return { first: `${prefix}-0000-0000-000000000000`, last: `${prefix}-ffff-ffff-ffffffffffff` };
-}
+export { orderNumberOf };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

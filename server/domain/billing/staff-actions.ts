@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Transaction } from "#server/db/client.ts";
-import { chargeReversals, subscriptions } from "#server/db/schema/index.ts";
+import { chargeReversals, subscriptions, type Subscription } from "#server/db/schema/index.ts";
 import type { SignedInStaff } from "#server/domain/auth/staff.ts";
 import { conflict } from "#server/domain/errors.ts";
 import { queueCancelledEmail } from "#server/domain/mail/customer-emails.ts";
@@ -10,6 +10,7 @@ import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { lockSubscription } from "#server/domain/vpn/usable.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { recordRefund, type Reversal } from "./reversals.ts";
+import { parseOrderNumber, recordReversalMoney, refundableCharges } from "./ledger.ts";
 import {
   atStripe,
   resultOf,
@@ -37,7 +38,10 @@ export const extendSubscriptionSchema = z
 export const cancelSubscriptionSchema = z
   .object({ ...subscriptionTarget, when: z.enum(["now", "period-end"]) })
   .strict();
-export const refundSubscriptionSchema = z.object(subscriptionTarget).strict();
+/** `orderNumber`: refund that one charge; without it, everything of the subscription still refundable. */
+export const refundSubscriptionSchema = z
+  .object({ ...subscriptionTarget, orderNumber: z.string().trim().max(20).optional() })
+  .strict();
 
 const alreadyRefunded = () => conflict("This subscription has been refunded already.");
 
@@ -141,9 +145,16 @@ export async function refundSubscription(
 ): Promise<StaffSubscriptionResult> {
   const { subscription, session, provider } = await findSubscription(services.db, input.subscriptionId);
   requireApplicable(subscription, "refund", now);
-  let refund: Omit<Reversal, "kind">;
-  if (provider === "stripe") {
-    refund = await atStripe(services, "refunding a payment", subscription.id, async () => {
+  if (provider === "test") return refundDemoCharges(services, staff, input, subscription, now);
+  if (input.orderNumber !== undefined)
+    throw conflict(
+      "A plan billed by Stripe is refunded from its latest payment: leave out the order number.",
+    );
+  const refund: Omit<Reversal, "kind"> = await atStripe(
+    services,
+    "refunding a payment",
+    subscription.id,
+    async () => {
       const paymentIntentId = await paymentIntentToRefund(services.config, {
         paymentReference: session.paymentReference,
         stripeSubscriptionId: subscription.stripeSubscriptionId,
@@ -164,20 +175,11 @@ export async function refundSubscription(
         currency: made.currency,
         reason: input.reason,
       };
-    });
-  } else {
-    refund = {
-      id: `test-refund:${subscription.id}`,
-      paymentIntentId: session.paymentReference,
-      customerId: null,
-      amountCents: session.paidAmountCents ?? session.amountCents,
-      currency: session.paidCurrency ?? session.currency,
-      reason: input.reason,
-    };
-  }
+    },
+  );
   const row = await services.db.transaction(async (tx) => {
     const current = await lockSubscription(tx, subscription.id);
-    if (current.status !== "refunded") await recordRefund(tx, services, current, refund, now);
+    if (current.status !== "refunded") await recordRefund(tx, services, current, refund, provider, now);
     // Stripe's `charge.refunded` for this very refund may have landed first: still ours to record.
     else if (!(await ownRefundAppliedByWebhook(tx, current.id, refund.id))) throw alreadyRefunded();
     await subscriptionAudit(
@@ -190,6 +192,62 @@ export async function refundSubscription(
       currency: refund.currency,
       provider,
       refundOf: refund.id,
+    });
+    return lockSubscription(tx, current.id);
+  });
+  services.mail.wake();
+  return resultOf(row);
+}
+
+/**
+ * The built-in checkout's refund, recorded only: the chosen charge, or every charge still
+ * refundable. The plan ends (devices revoked, customer told) once nothing is left to refund; a
+ * refund of one charge among several keeps it running.
+ */
+async function refundDemoCharges(
+  services: BillingServices,
+  staff: SignedInStaff,
+  input: z.infer<typeof refundSubscriptionSchema>,
+  subscription: Subscription,
+  now: Date,
+): Promise<StaffSubscriptionResult> {
+  const row = await services.db.transaction(async (tx) => {
+    const current = await lockSubscription(tx, subscription.id);
+    requireApplicable(current, "refund", now);
+    const refundable = await refundableCharges(tx, current.id);
+    const orderNumber = input.orderNumber === undefined ? null : parseOrderNumber(input.orderNumber);
+    const chosen =
+      input.orderNumber === undefined
+        ? refundable
+        : refundable.filter(({ charge }) => charge.orderNumber === orderNumber);
+    if (chosen.length === 0)
+      throw input.orderNumber === undefined
+        ? alreadyRefunded()
+        : conflict("That order is not a charge of this subscription with anything left to refund.");
+    const refunds = chosen.map(({ charge, refundableCents }) => ({
+      id: `test-refund:${charge.id}:${now.getTime()}`,
+      paymentIntentId: charge.providerReference,
+      customerId: null,
+      amountCents: refundableCents,
+      currency: charge.currency,
+      reason: input.reason,
+      orderNumber: charge.orderNumber,
+    }));
+    const [first, ...rest] = refunds;
+    if (chosen.length === refundable.length) await recordRefund(tx, services, current, first!, "test", now);
+    else await recordReversalMoney(tx, { ...first!, kind: "refund" }, current, "test", now);
+    for (const refund of rest)
+      await recordReversalMoney(tx, { ...refund, kind: "refund" }, current, "test", now);
+    await subscriptionAudit(
+      staff,
+      "subscription.refund",
+      input,
+      now,
+    )(tx, {
+      amountCents: refunds.reduce((sum, refund) => sum + refund.amountCents, 0),
+      currency: first!.currency,
+      provider: "test",
+      orders: refunds.map((refund) => refund.orderNumber),
     });
     return lockSubscription(tx, current.id);
   });

@@ -1,14 +1,15 @@
 import { eq } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { Transaction } from "#server/db/client.ts";
-import { subscriptions } from "#server/db/schema/index.ts";
+import { subscriptions, type Subscription } from "#server/db/schema/index.ts";
 import { queueCancelledEmail, queuePeriodEmail } from "#server/domain/mail/customer-emails.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { isPaidUp } from "#server/domain/vpn/usable.ts";
 import { findCheckoutSession, recordPayment } from "./checkout.ts";
 import { fulfilCheckout, type BillingServices } from "./fulfil.ts";
-import { disputeCharge, refundCharge, type DisputedCharge } from "./reversals.ts";
+import { closeDispute, disputeCharge, refundCharge, type DisputedCharge } from "./reversals.ts";
 import { applyStripePlanChange } from "./plan-change-effects.ts";
+import { queueReceipt, recordMoney } from "./ledger.ts";
 import { receivedPayment, sessionState, stripeIdOf, subscriptionChangesFrom } from "./stripe-provider.ts";
 
 // What each Stripe event the webhook accepts changes, inside the transaction that records the
@@ -24,6 +25,7 @@ export const WEBHOOK_EVENTS = [
   "customer.subscription.deleted",
   "charge.refunded",
   "charge.dispute.created",
+  "charge.dispute.closed",
 ] as const;
 
 export async function applyEvent(
@@ -63,25 +65,28 @@ export async function applyEvent(
     case "invoice.paid": {
       const invoice = event.data.object;
       const subscription = await byStripeSubscription(tx, invoiceSubscriptionId(invoice));
+      if (!subscription) return;
       // A renewal extends a paid-up subscription; a refunded or cancelled one stays ended.
-      if (!subscription || !isPaidUp(subscription.status)) {
-        if (subscription)
-          services.logger.warn(
-            { subscriptionId: subscription.id, status: subscription.status, eventId: event.id },
-            "stripe invoice.paid for an ended subscription; left ended",
-          );
+      if (!isPaidUp(subscription.status)) {
+        services.logger.warn(
+          { subscriptionId: subscription.id, status: subscription.status, eventId: event.id },
+          "stripe invoice.paid for an ended subscription; left ended",
+        );
+        await recordInvoiceMoney(tx, services, subscription, invoice, { receipt: false });
         return;
       }
       const periodEnd = Math.max(0, ...invoice.lines.data.map((line) => line.period?.end ?? 0));
       const paidUntil = periodEnd ? new Date(periodEnd * 1000) : undefined;
-      await tx
+      const [renewed] = await tx
         .update(subscriptions)
         .set({
           status: "active",
           ...(paidUntil && paidUntil > subscription.expiresAt ? { expiresAt: paidUntil } : {}),
           updatedAt: now,
         })
-        .where(eq(subscriptions.id, subscription.id));
+        .where(eq(subscriptions.id, subscription.id))
+        .returning();
+      await recordInvoiceMoney(tx, services, renewed!, invoice, { receipt: true });
       return;
     }
     case "invoice.payment_failed": {
@@ -143,9 +148,63 @@ export async function applyEvent(
     case "charge.dispute.created":
       await disputeCharge(tx, services, event.data.object, disputed!, now);
       return;
+    case "charge.dispute.closed":
+      await closeDispute(tx, services, event.data.object, now);
+      return;
     default:
       return;
   }
+}
+
+/**
+ * The ledger's record of a paid invoice: a renewal, or the charge of a plan change Stripe invoiced
+ * at once. Its negative lines (prorations of the unused part of the old plan) are recorded as a
+ * credit and the charge as what was paid plus them, so the two net to what was paid. The first
+ * invoice of a subscription is the checkout's payment, recorded with the checkout.
+ */
+async function recordInvoiceMoney(
+  tx: Transaction,
+  services: BillingServices,
+  subscription: Subscription,
+  invoice: Stripe.Invoice,
+  options: { receipt: boolean },
+) {
+  if (invoice.billing_reason === "subscription_create") return;
+  const creditedCents = -invoice.lines.data
+    .map((line) => line.amount)
+    .filter((amount) => amount < 0)
+    .reduce((sum, amount) => sum + amount, 0);
+  const chargedCents = invoice.amount_paid + creditedCents;
+  const planChange = invoice.billing_reason === "subscription_update";
+  const movement = {
+    purpose: planChange ? ("plan_change" as const) : ("renewal" as const),
+    currency: invoice.currency,
+    planId: subscription.planId,
+    customerEmail: subscription.customerEmail,
+    provider: "stripe" as const,
+    providerReference: invoice.id,
+    occurredAt: new Date((invoice.status_transitions?.paid_at ?? invoice.created) * 1000),
+  };
+  const charge =
+    chargedCents > 0
+      ? await recordMoney(tx, {
+          ...movement,
+          key: `charge:invoice:${invoice.id}`,
+          kind: "charge",
+          amountCents: chargedCents,
+          subscriptionId: subscription.id,
+        })
+      : undefined;
+  if (creditedCents > 0)
+    await recordMoney(tx, {
+      ...movement,
+      key: `credit:invoice:${invoice.id}`,
+      kind: "credit",
+      orderNumber: charge?.orderNumber,
+      amountCents: creditedCents,
+      subscriptionId: subscription.id,
+    });
+  if (charge && options.receipt) await queueReceipt(tx, services, subscription, charge);
 }
 
 function invoiceSubscriptionId(invoice: Stripe.Invoice): string | null {

@@ -71,6 +71,7 @@ const dispute = z.looseObject({
   currency,
   reason: z.string().max(100).nullable().optional(),
   evidence_details: optionalObject({ due_by: unixTime.nullable().optional() }),
+  status: z.string().max(40).optional(),
 });
 
 /** The event types the webhook applies, and the shape of each one's `data.object`. */
@@ -83,6 +84,7 @@ const EVENT_OBJECTS: Record<string, ZodType> = {
   "customer.subscription.deleted": subscription,
   "charge.refunded": charge,
   "charge.dispute.created": dispute,
+  "charge.dispute.closed": dispute,
 };
 
 const envelope = z.looseObject({

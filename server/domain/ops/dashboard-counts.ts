@@ -1,6 +1,6 @@
 import { and, eq, gte, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Executor } from "#server/db/client.ts";
-import { chargeReversals, checkoutSessions, subscriptionEvents } from "#server/db/schema/index.ts";
+import { ledgerEntries, subscriptionEvents, type LedgerKind } from "#server/db/schema/index.ts";
 
 // The dashboard's aggregate queries (dashboard.ts puts their rows together), each counted for
 // today, the last 7 days and the last 30 days as of `now`.
@@ -33,51 +33,56 @@ export interface PaidOrderGroup {
   revenueCents: number;
 }
 
-/** Paid checkout sessions since `since`, counted and summed per plan and UTC day. */
+/** The ledger's charges since `since`, counted and summed per plan and UTC day. */
 export function paidOrdersByPlanAndDay(
   executor: Executor,
   since: Date,
   now: Date,
 ): Promise<PaidOrderGroup[]> {
-  const day = sql<string>`to_char(${checkoutSessions.paidAt} at time zone 'UTC', 'YYYY-MM-DD')`;
+  const day = sql<string>`to_char(${ledgerEntries.occurredAt} at time zone 'UTC', 'YYYY-MM-DD')`;
   return executor
     .select({
-      planId: checkoutSessions.planId,
+      planId: sql<string>`coalesce(${ledgerEntries.planId}, '')`,
       day,
       orders: sql<number>`count(*)`.mapWith(Number),
-      // Prices are in USD; what the provider reported is what was paid.
-      revenueCents:
-        sql<number>`coalesce(sum(coalesce(${checkoutSessions.paidAmountCents}, ${checkoutSessions.amountCents})), 0)`.mapWith(
-          Number,
-        ),
+      revenueCents: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number),
     })
-    .from(checkoutSessions)
+    .from(ledgerEntries)
     .where(
       and(
-        eq(checkoutSessions.status, "paid"),
-        gte(checkoutSessions.paidAt, since),
-        lte(checkoutSessions.paidAt, now),
+        eq(ledgerEntries.kind, "charge"),
+        gte(ledgerEntries.occurredAt, since),
+        lte(ledgerEntries.occurredAt, now),
       ),
     )
-    .groupBy(checkoutSessions.planId, day);
+    .groupBy(ledgerEntries.planId, day);
 }
 
-/** The money refunds and disputes took back in each window, by when they were applied. */
+/** What credits, refunds and disputes (less those won back) took off revenue in each window. */
 export async function reversedAmounts(executor: Executor, starts: Record<DashboardWindow, Date>, now: Date) {
-  const sums = (kind: "refund" | "dispute") =>
+  const sums = (kind: LedgerKind) =>
     Object.fromEntries(
       DASHBOARD_WINDOWS.map((window) => [
         window,
-        sql<number>`coalesce(sum(${chargeReversals.amountCents}) filter (where ${chargeReversals.kind} = ${kind} and ${chargeReversals.appliedAt} >= ${at(starts[window])} and ${chargeReversals.appliedAt} <= ${at(now)}), 0)`.mapWith(
+        sql<number>`coalesce(sum(${ledgerEntries.amountCents}) filter (where ${ledgerEntries.kind} = ${kind} and ${ledgerEntries.occurredAt} >= ${at(starts[window])} and ${ledgerEntries.occurredAt} <= ${at(now)}), 0)`.mapWith(
           Number,
         ),
       ]),
     ) as Record<DashboardWindow, SQL<number>>;
   const [row] = await executor
-    .select({ refund: sums("refund"), dispute: sums("dispute") })
-    .from(chargeReversals)
-    .where(gte(chargeReversals.appliedAt, starts.last30Days));
-  return row!;
+    .select({
+      credit: sums("credit"),
+      refund: sums("refund"),
+      dispute: sums("dispute"),
+      won: sums("dispute_won"),
+    })
+    .from(ledgerEntries)
+    .where(gte(ledgerEntries.occurredAt, starts.last30Days));
+  const totals = row!;
+  const dispute = Object.fromEntries(
+    DASHBOARD_WINDOWS.map((window) => [window, totals.dispute[window] - totals.won[window]]),
+  ) as Record<DashboardWindow, number>;
+  return { credit: totals.credit, refund: totals.refund, dispute };
 }
 
 /**

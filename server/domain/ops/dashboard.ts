@@ -39,10 +39,12 @@ export interface WindowFigures {
   paidOrders: number;
   /** What the paid orders in the window brought in. */
   grossRevenueCents: number;
-  /** What went back in the window: refunds, and disputes the banks opened (decision 103). */
+  /** Proration credits owed back to customers in the window (the ledger, decision 120). */
+  creditedCents: number;
+  /** What went back in the window: refunds, and disputes the banks opened less those won (decision 103). */
   refundedCents: number;
   disputedCents: number;
-  /** Net: gross less refunds and disputes. */
+  /** Net: gross less credits, refunds and disputes; the sum of the ledger's rows in the window. */
   revenueCents: number;
   /** Gross, per plan. */
   revenueByPlan: PlanRevenue[];
@@ -105,6 +107,7 @@ export async function dashboardFigures(executor: Executor, now = new Date()): Pr
     DASHBOARD_WINDOWS.map((window) => {
       const rows = paidOrders.filter((row) => row.day >= isoDay(starts[window]));
       const { paidOrders: orders, revenueCents: gross } = orderTotals(rows);
+      const creditedCents = reversed.credit[window];
       const refundedCents = reversed.refund[window];
       const disputedCents = reversed.dispute[window];
       return [
@@ -112,9 +115,10 @@ export async function dashboardFigures(executor: Executor, now = new Date()): Pr
         {
           paidOrders: orders,
           grossRevenueCents: gross,
+          creditedCents,
           refundedCents,
           disputedCents,
-          revenueCents: gross - refundedCents - disputedCents,
+          revenueCents: gross - creditedCents - refundedCents - disputedCents,
           revenueByPlan: revenueByPlan(rows),
           newSubscriptions: counts.created[window],
           cancellations: transitions.cancelled[window],

@@ -2,12 +2,12 @@ import { asc, eq, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgSelect } from "drizzle-orm/pg-core";
 import { findPlan } from "#app/lib/plans.ts";
 import type { Executor } from "#server/db/client.ts";
-import { checkoutSessions, subscriptions } from "#server/db/schema/index.ts";
-import { orderNumberOf } from "#server/domain/billing/self-service.ts";
+import { checkoutSessions, ledgerEntries, subscriptions } from "#server/db/schema/index.ts";
+import { LEDGER_SIGN, orderNumberOf } from "#server/domain/billing/ledger.ts";
 
 // What each CSV export (exports.ts) reads: its columns, and one page of its rows as cells.
 
-export const EXPORT_KINDS = ["orders", "subscriptions"] as const;
+export const EXPORT_KINDS = ["orders", "subscriptions", "ledger"] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 type Cell = string | number | boolean | null;
@@ -77,9 +77,13 @@ const ORDERS = exportSource({
         subscriptionId: subscriptions.id,
         subscriptionStatus: subscriptions.status,
         subscriptionEmail: subscriptions.customerEmail,
+        // The ledger's charge of a paid session: its order number, and the pass it extended.
+        chargeOrderNumber: ledgerEntries.orderNumber,
+        chargeSubscriptionId: ledgerEntries.subscriptionId,
       })
       .from(checkoutSessions)
       .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
+      .leftJoin(ledgerEntries, eq(ledgerEntries.key, sql`'charge:checkout:' || ${checkoutSessions.id}`))
       .$dynamic(),
   cursorOf: ({ at, session }) => ({ at, id: session.id }),
   columns: [
@@ -87,14 +91,18 @@ const ORDERS = exportSource({
     ["order_status", ({ session }) => session.status],
     ["paid_at", ({ session }) => iso(session.paidAt)],
     ["checkout_session_id", ({ session }) => session.id],
-    ["order_number", ({ subscriptionId }) => (subscriptionId ? orderNumberOf(subscriptionId) : null)],
+    [
+      "order_number",
+      ({ chargeOrderNumber, subscriptionId }) =>
+        chargeOrderNumber ?? (subscriptionId ? orderNumberOf(subscriptionId) : null),
+    ],
     ["plan", ({ session }) => planName(session.planId)],
     ["amount", ({ session }) => amount(session.paidAmountCents ?? session.amountCents)],
     ["currency", ({ session }) => (session.paidCurrency ?? session.currency).toUpperCase()],
     ["customer_name", ({ session }) => session.customerName],
     ["customer_email", ({ session, subscriptionEmail }) => subscriptionEmail ?? session.customerEmail],
     ["payment_reference", ({ session }) => session.paymentReference],
-    ["subscription_id", ({ subscriptionId }) => subscriptionId],
+    ["subscription_id", ({ subscriptionId, chargeSubscriptionId }) => subscriptionId ?? chargeSubscriptionId],
     ["subscription_status", ({ subscriptionStatus }) => subscriptionStatus],
   ],
 });
@@ -129,4 +137,38 @@ const SUBSCRIPTIONS = exportSource({
   ],
 });
 
-export const SOURCES: Record<ExportKind, ExportSource> = { orders: ORDERS, subscriptions: SUBSCRIPTIONS };
+const REVENUE_EFFECT = { 1: "in", 0: "none", [-1]: "out" } as const;
+
+/** Every row of the ledger: the money itself, each movement once, with the way it moved revenue. */
+const LEDGER = exportSource({
+  createdAt: ledgerEntries.occurredAt,
+  id: ledgerEntries.id,
+  rows: (executor) =>
+    executor
+      .select({ at: sql<string>`${ledgerEntries.occurredAt}::text`, entry: ledgerEntries })
+      .from(ledgerEntries)
+      .$dynamic(),
+  cursorOf: ({ at, entry }) => ({ at, id: entry.id }),
+  columns: [
+    ["occurred_at", ({ entry }) => iso(entry.occurredAt)],
+    ["order_number", ({ entry }) => entry.orderNumber],
+    ["kind", ({ entry }) => entry.kind],
+    ["purpose", ({ entry }) => entry.purpose],
+    ["plan", ({ entry }) => (entry.planId ? planName(entry.planId) : null)],
+    ["amount", ({ entry }) => amount(entry.amountCents)],
+    // Not a signed amount: a spreadsheet-safe export escapes a cell that starts with "-".
+    ["revenue_effect", ({ entry }) => REVENUE_EFFECT[LEDGER_SIGN[entry.kind]]],
+    ["currency", ({ entry }) => entry.currency.toUpperCase()],
+    ["customer_email", ({ entry }) => entry.customerEmail],
+    ["subscription_id", ({ entry }) => entry.subscriptionId],
+    ["checkout_session_id", ({ entry }) => entry.checkoutSessionId],
+    ["provider", ({ entry }) => entry.provider],
+    ["provider_reference", ({ entry }) => entry.providerReference],
+  ],
+});
+
+export const SOURCES: Record<ExportKind, ExportSource> = {
+  orders: ORDERS,
+  subscriptions: SUBSCRIPTIONS,
+  ledger: LEDGER,
+};

@@ -31,7 +31,7 @@ const day = (label: string) =>
 /** POST /api/admin/export (a form): which rows, created from `from` to `to`, both UTC days included. */
 export const exportRequestSchema = z
   .strictObject({
-    kind: z.enum(EXPORT_KINDS, 'Choose "orders" or "subscriptions".'),
+    kind: z.enum(EXPORT_KINDS, 'Choose "orders", "subscriptions" or "ledger".'),
     from: day("From"),
     to: day("To"),
   })

@@ -1,4 +1,4 @@
-import { and, between, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { union } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { canonicalIpAddress } from "#agent/node-api.ts";
@@ -8,10 +8,11 @@ import {
   CHECKOUT_STATUSES,
   checkoutSessions,
   devices,
+  ledgerEntries,
   SUBSCRIPTION_STATUSES,
   subscriptions,
 } from "#server/db/schema/index.ts";
-import { orderNumberOf, subscriptionIdRangeOf } from "#server/domain/billing/self-service.ts";
+import { orderNumberOf, parseOrderNumber } from "#server/domain/billing/ledger.ts";
 
 // Finding orders (checkout sessions) and the subscriptions they became, for the staff console:
 // one query shape for the search box, /admin/orders and /admin/subscriptions.
@@ -89,8 +90,7 @@ function nameHasWords(q: string): SQL | undefined {
 /**
  * The checkout sessions `q` finds, as a union of lookups each served by its own column: exact
  * for ids, keys and addresses (an IP is compared in canonical form, so `fd66:0::2` finds
- * `fd66::2`), an order number as the range of subscription ids it prints (the primary key's
- * index), case-insensitive "contains" for e-mail and for each word of the name. Every value is
+ * `fd66::2`), any order number the ledger printed (its index), case-insensitive "contains" for e-mail and for each word of the name. Every value is
  * a bound parameter.
  */
 function sessionsMatching(executor: Executor, q: string) {
@@ -104,13 +104,12 @@ function sessionsMatching(executor: Executor, q: string) {
   if (ip) return byDevice(or(eq(devices.ipv4, ip), eq(devices.ipv6, ip))!);
 
   const email = `%${likeLiteral(q)}%`;
-  const orderNumber = subscriptionIdRangeOf(q);
+  const orderNumber = parseOrderNumber(q);
   const bySubscription = [
     ilike(subscriptions.customerEmail, email),
     eq(subscriptions.stripeSubscriptionId, q),
     eq(subscriptions.stripeCustomerId, q),
     ...(UUID.test(q) ? [eq(subscriptions.id, q)] : []),
-    ...(orderNumber ? [between(subscriptions.id, orderNumber.first, orderNumber.last)] : []),
   ];
   return union(
     executor
@@ -129,6 +128,12 @@ function sessionsMatching(executor: Executor, q: string) {
       .from(subscriptions)
       .where(or(...bySubscription)),
     byDevice(eq(devices.publicKey, q)),
+    // Any order number a receipt printed: a purchase, a renewal, a plan change, a pass extension.
+    executor
+      .select({ id: subscriptions.checkoutSessionId })
+      .from(ledgerEntries)
+      .innerJoin(subscriptions, eq(subscriptions.id, ledgerEntries.subscriptionId))
+      .where(orderNumber ? eq(ledgerEntries.orderNumber, orderNumber) : sql`false`),
   );
 }
 

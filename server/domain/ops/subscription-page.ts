@@ -1,12 +1,8 @@
 import { asc, desc, eq, sql } from "drizzle-orm";
 import { findPlan } from "#app/lib/plans.ts";
-import {
-  chargeReversals,
-  devices,
-  outboxMessages,
-  subscriptionEvents,
-  vpnServers,
-} from "#server/db/schema/index.ts";
+import { devices, outboxMessages, subscriptionEvents, vpnServers } from "#server/db/schema/index.ts";
+import { historyEntries } from "#server/domain/billing/history.ts";
+import { ledgerOfSubscriptions } from "#server/domain/billing/ledger.ts";
 import { planChangeOptions } from "#server/domain/billing/plan-changes.ts";
 import { findSubscription, orderNumberOf } from "#server/domain/billing/self-service.ts";
 import { applicableStaffActions } from "#server/domain/billing/subscription-actions.ts";
@@ -25,17 +21,13 @@ export async function subscriptionPage(
   now = new Date(),
 ) {
   const { subscription, session } = await findSubscription(services.db, subscriptionId);
-  const [history, reversals, deviceRows, emails] = await Promise.all([
+  const [history, ledger, deviceRows, emails] = await Promise.all([
     services.db
       .select()
       .from(subscriptionEvents)
       .where(eq(subscriptionEvents.subscriptionId, subscription.id))
       .orderBy(desc(subscriptionEvents.id)),
-    services.db
-      .select()
-      .from(chargeReversals)
-      .where(eq(chargeReversals.subscriptionId, subscription.id))
-      .orderBy(asc(chargeReversals.receivedAt)),
+    ledgerOfSubscriptions(services.db, [subscription.id]),
     services.db
       .select({ device: devices, server: vpnServers })
       .from(devices)
@@ -58,22 +50,16 @@ export async function subscriptionPage(
           .limit(100)
       : Promise.resolve([]),
   ]);
-  const payments = [
-    {
-      kind: "payment" as const,
-      at: iso(session.paidAt ?? subscription.createdAt)!,
-      amountCents: session.paidAmountCents ?? session.amountCents,
-      currency: session.paidCurrency ?? session.currency,
-      reference: session.paymentReference,
-    },
-    ...reversals.map((reversal) => ({
-      kind: reversal.kind,
-      at: iso(reversal.appliedAt ?? reversal.receivedAt)!,
-      amountCents: reversal.amountCents,
-      currency: reversal.currency,
-      reference: reversal.id,
-    })),
-  ];
+  // The ledger's rows of this subscription (billing/ledger.ts): every charge, credit, refund and dispute.
+  const payments = historyEntries(ledger).map((entry, index) => ({
+    kind: entry.what,
+    orderNumber: entry.orderNumber,
+    at: entry.at,
+    amountCents: entry.amountCents,
+    sign: entry.sign,
+    currency: entry.currency,
+    reference: ledger[index]!.providerReference,
+  }));
   // The history is newest first: the last period end it had while paid up.
   const paidUntil = history.find((event) => isPaidUp(event.status))?.expiresAt ?? null;
   return {
