@@ -1,6 +1,6 @@
 import { Lock } from "lucide-react";
 import { useState } from "react";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useRevalidator } from "react-router";
 import { OrdersPaused } from "#app/components/purchase/orders-paused.tsx";
 import { toast } from "sonner";
 import { OrderSummary } from "#app/components/purchase/order-summary.tsx";
@@ -29,17 +29,19 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { ordersPaused: !(await anyServerCanTakeDevice(context.services.db)) };
 }
 
+/** The checkout's URL, or "paused" when the store stopped taking orders since this page loaded. */
 async function startCheckout(
   planId: string,
   customerEmail: string,
   customerName: string | null,
-): Promise<string> {
+): Promise<string | "paused"> {
   const response = await fetch("/api/create-checkout", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ planId, customerEmail, customerName }),
   });
   const body = (await response.json().catch(() => null)) as { url?: unknown; message?: unknown } | null;
+  if (response.status === 503) return "paused";
   if (!response.ok)
     throw new Error(typeof body?.message === "string" ? body.message : `HTTP ${response.status}`);
   if (typeof body?.url !== "string" || !body.url) throw new Error("No checkout URL received");
@@ -49,6 +51,7 @@ async function startCheckout(
 export default function GetStartedPayment({ loaderData }: Route.ComponentProps) {
   const { ready, plan, details } = useStoredPurchase();
   const navigate = useNavigate();
+  const revalidator = useRevalidator();
   const [method, setMethod] = useState<PaymentMethod | null>("card");
   const [agreed, setAgreed] = useState(false);
   const [processing, setProcessing] = useState(false);
@@ -79,6 +82,12 @@ export default function GetStartedPayment({ loaderData }: Route.ComponentProps) 
     try {
       const name = `${details.firstName} ${details.lastName}`.trim();
       const url = await startCheckout(plan.id, details.email, name || null);
+      if (url === "paused") {
+        // The loader reads the sales state again: the page becomes the "Orders are paused" notice.
+        await revalidator.revalidate();
+        setProcessing(false);
+        return;
+      }
       window.location.assign(url);
     } catch (error) {
       console.error("checkout failed:", error instanceof Error ? error.message : error);

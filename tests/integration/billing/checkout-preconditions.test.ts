@@ -1,13 +1,16 @@
 // What must hold before a checkout starts: a VPN server that can take a device (otherwise
 // /pricing and every purchase step say orders are paused, from the server's render, and no
 // checkout row is written), and the buyer's e-mail (in either checkout).
+import crypto from "node:crypto";
+import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkoutSessions, vpnServers } from "#server/db/schema/index.ts";
+import { checkoutSessions, outboxMessages, vpnServers } from "#server/db/schema/index.ts";
 import { SALES_STATE_RECHECK_MS, salesStatePageSource } from "#server/http/static-pages.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { databaseKinds } from "../../support/database.ts";
 import { rawGet } from "../../support/http.ts";
 import { servePageCache } from "../../support/page-cache.ts";
+import { payWith, startCheckout, verify } from "../../support/purchase.ts";
 import { createStripeTestApp, type StripeStandIn } from "../../support/stripe-stand-in.ts";
 
 const PAUSED = "Orders are paused";
@@ -124,6 +127,38 @@ describe.each(databaseKinds)("before a checkout starts, on %s", (kind) => {
       });
     }
     expect(await sessionCount()).toBe(before);
+  });
+
+  it("tells the success page the config is e-mailed only when the order has an address it was queued to", async () => {
+    const configEmails = async (to?: string) =>
+      (
+        await app.services.db
+          .select({ value: count() })
+          .from(outboxMessages)
+          .where(
+            and(eq(outboxMessages.kind, "vpn-config"), to ? eq(outboxMessages.toAddress, to) : undefined),
+          )
+      )[0]!.value;
+    const { sessionId } = await startCheckout(app, "unlock", "mailed@example.com");
+    expect((await payWith(app, sessionId, "4242 4242 4242 4242")).status).toBe(302);
+    const mailed = await verify(app, { sessionId });
+    expect(await mailed.json()).toMatchObject({ success: true, configSlot: 1, configEmailed: true });
+    expect(await configEmails("mailed@example.com")).toBe(1);
+
+    // An order paid before checkouts required an e-mail: its config is on the page only.
+    const before = await configEmails();
+    const addressless = `cs_test_${crypto.randomBytes(12).toString("hex")}`;
+    await app.services.db.insert(checkoutSessions).values({
+      id: addressless,
+      provider: "test",
+      planId: "unlock",
+      amountCents: 999,
+      status: "paid",
+      paidAt: new Date(),
+    });
+    const unmailed = await verify(app, { sessionId: addressless });
+    expect(await unmailed.json()).toMatchObject({ success: true, configSlot: 1, configEmailed: false });
+    expect(await configEmails()).toBe(before);
   });
 });
 
