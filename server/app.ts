@@ -19,7 +19,7 @@ import { withRequestIntake } from "./http/body-limit.ts";
 import { applyCachePolicy, withCachePolicy } from "./http/cache-policy.ts";
 import { admitFetchRequest, createIntake } from "./http/intake.ts";
 import { contentSecurityPolicy, CSP_HEADER, withSecurityHeaders } from "./http/security-headers.ts";
-import { staticPageSource, staticPagePaths } from "./http/static-pages.ts";
+import { salesStatePageSource, staticPageSource, staticPagePaths } from "./http/static-pages.ts";
 import { startServices, type AppServices, type ServiceOptions } from "./services.ts";
 
 export { ConfigError, loadConfig } from "./config.ts";
@@ -111,7 +111,11 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
   const pageCache = build
     ? createPageCache({
         handle: createRenderHandler(services),
-        sources: [staticPageSource(staticPagePaths(build)), blogPageSource(services.blogFreshness)],
+        sources: [
+          staticPageSource(staticPagePaths(build)),
+          salesStatePageSource(staticPagePaths(build, "sales-state"), services.db),
+          blogPageSource(services.blogFreshness),
+        ],
       })
     : undefined;
   // Before the page cache's misses, so an answer it does not keep (a 404) is still compressed;

@@ -15,6 +15,11 @@ export interface PageHandle {
   rendersAfterNavigation?: boolean;
   /** true: the page differs per visitor (/check), so the page cache never keeps it. */
   perVisitor?: boolean;
+  /**
+   * true: the page says whether orders are paused (/pricing), so the page cache keeps it per
+   * sales state, checked again every few seconds, instead of for the life of the process.
+   */
+  showsSalesState?: boolean;
 }
 
 /** A static page route's `handle`. */

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
+import { OrdersPaused } from "#app/components/purchase/orders-paused.tsx";
 import { PlanSummary } from "#app/components/purchase/plan-summary.tsx";
 import { PurchaseStepPage } from "#app/components/purchase/purchase-steps.tsx";
 import { useStoredPurchase } from "#app/components/purchase/use-purchase-storage.ts";
@@ -13,6 +14,7 @@ import {
   storeSubscriberDetails,
   type SubscriberDetails,
 } from "#app/lib/purchase-storage.ts";
+import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import type { Route } from "./+types/get-started-details";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -42,7 +44,12 @@ const FIELDS: Array<{
   { name: "city", label: "City", type: "text", autoComplete: "address-level2" },
 ];
 
-export default function GetStartedDetails() {
+/** Whether any VPN server can take a device: otherwise orders are paused and the page says so. */
+export async function loader({ context }: Route.LoaderArgs) {
+  return { ordersPaused: !(await anyServerCanTakeDevice(context.services.db)) };
+}
+
+export default function GetStartedDetails({ loaderData }: Route.ComponentProps) {
   const { ready, plan, details } = useStoredPurchase();
   const navigate = useNavigate();
   const [form, setForm] = useState<SubscriberDetails>(EMPTY);
@@ -60,6 +67,13 @@ export default function GetStartedDetails() {
     storeSubscriberDetails(cleaned);
     navigate("/get-started/payment");
   }
+
+  if (loaderData.ordersPaused)
+    return (
+      <PurchaseStepPage step={2} title="Your Details" intro="New orders are paused for now.">
+        <OrdersPaused />
+      </PurchaseStepPage>
+    );
 
   return (
     <PurchaseStepPage step={2} title="Your Details" intro="Tell us where to send your VPN config.">

@@ -1,6 +1,7 @@
 import { Lock } from "lucide-react";
 import { useState } from "react";
-import { Link } from "react-router";
+import { Link, useNavigate, useRevalidator } from "react-router";
+import { OrdersPaused } from "#app/components/purchase/orders-paused.tsx";
 import { toast } from "sonner";
 import { OrderSummary } from "#app/components/purchase/order-summary.tsx";
 import {
@@ -13,6 +14,8 @@ import { useStoredPurchase } from "#app/components/purchase/use-purchase-storage
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
+import { hasRequiredDetails } from "#app/lib/purchase-storage.ts";
+import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import type { Route } from "./+types/get-started-payment";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -21,25 +24,34 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     matches,
   );
 
+/** Whether any VPN server can take a device: otherwise orders are paused and the page says so. */
+export async function loader({ context }: Route.LoaderArgs) {
+  return { ordersPaused: !(await anyServerCanTakeDevice(context.services.db)) };
+}
+
+/** The checkout's URL, or "paused" when the store stopped taking orders since this page loaded. */
 async function startCheckout(
   planId: string,
-  customerEmail: string | null,
+  customerEmail: string,
   customerName: string | null,
-): Promise<string> {
+): Promise<string | "paused"> {
   const response = await fetch("/api/create-checkout", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ planId, customerEmail, customerName }),
   });
   const body = (await response.json().catch(() => null)) as { url?: unknown; message?: unknown } | null;
+  if (response.status === 503) return "paused";
   if (!response.ok)
     throw new Error(typeof body?.message === "string" ? body.message : `HTTP ${response.status}`);
   if (typeof body?.url !== "string" || !body.url) throw new Error("No checkout URL received");
   return body.url;
 }
 
-export default function GetStartedPayment() {
+export default function GetStartedPayment({ loaderData }: Route.ComponentProps) {
   const { ready, plan, details } = useStoredPurchase();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
   const [method, setMethod] = useState<PaymentMethod | null>("card");
   const [agreed, setAgreed] = useState(false);
   const [processing, setProcessing] = useState(false);
@@ -60,10 +72,22 @@ export default function GetStartedPayment() {
       return;
     }
     if (!method || isComingSoon(method)) return;
+    // The receipt and the config go to the e-mail from the details step: no checkout starts without it.
+    if (!details || !hasRequiredDetails(details)) {
+      toast.error("Details Required", { description: "Please fill in all required fields" });
+      navigate("/get-started/details");
+      return;
+    }
     setProcessing(true);
     try {
-      const name = details ? `${details.firstName} ${details.lastName}`.trim() : "";
-      const url = await startCheckout(plan.id, details?.email || null, name || null);
+      const name = `${details.firstName} ${details.lastName}`.trim();
+      const url = await startCheckout(plan.id, details.email, name || null);
+      if (url === "paused") {
+        // The loader reads the sales state again: the page becomes the "Orders are paused" notice.
+        await revalidator.revalidate();
+        setProcessing(false);
+        return;
+      }
       window.location.assign(url);
     } catch (error) {
       console.error("checkout failed:", error instanceof Error ? error.message : error);
@@ -71,6 +95,13 @@ export default function GetStartedPayment() {
       setProcessing(false);
     }
   }
+
+  if (loaderData.ordersPaused)
+    return (
+      <PurchaseStepPage step={3} title="Payment" intro="New orders are paused for now.">
+        <OrdersPaused />
+      </PurchaseStepPage>
+    );
 
   return (
     <PurchaseStepPage step={3} title="Payment" intro="Pay securely by card on our hosted checkout.">

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
+import { OrdersPaused } from "#app/components/purchase/orders-paused.tsx";
 import { PlanCard } from "#app/components/plan-card.tsx";
 import { PurchaseStepPage } from "#app/components/purchase/purchase-steps.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
@@ -7,6 +8,7 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { PLANS, type Plan } from "#app/lib/plans.ts";
 import { readSelectedPlan, storeSelectedPlan } from "#app/lib/purchase-storage.ts";
 import { cn } from "#app/lib/utils.ts";
+import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import type { Route } from "./+types/get-started";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -15,7 +17,12 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     matches,
   );
 
-export default function GetStarted() {
+/** Whether any VPN server can take a device: otherwise orders are paused and the page says so. */
+export async function loader({ context }: Route.LoaderArgs) {
+  return { ordersPaused: !(await anyServerCanTakeDevice(context.services.db)) };
+}
+
+export default function GetStarted({ loaderData }: Route.ComponentProps) {
   const [selected, setSelected] = useState<Plan | null>(null);
   useEffect(() => setSelected(readSelectedPlan()), []);
 
@@ -23,6 +30,13 @@ export default function GetStarted() {
     storeSelectedPlan(plan);
     setSelected(plan);
   }
+
+  if (loaderData.ordersPaused)
+    return (
+      <PurchaseStepPage step={1} title="Choose Your Plan" intro="New orders are paused for now.">
+        <OrdersPaused />
+      </PurchaseStepPage>
+    );
 
   return (
     <PurchaseStepPage

@@ -77,9 +77,7 @@ export default function PaymentSuccess() {
       <StatusSection icon={<Clock aria-hidden="true" className="size-12 text-primary" />}>
         <h1 className="text-3xl font-bold">Configuration Pending</h1>
         <p className="text-muted-foreground" role="status" data-testid="pending-note">
-          {gaveUp
-            ? "Your payment is confirmed. Your configuration is still being prepared: it will arrive by e-mail, and this page shows it when you open it again."
-            : "Your payment is confirmed. Your configuration is being prepared: this page shows it as soon as it is ready, and it also arrives by e-mail."}
+          {pendingNote(gaveUp, view.configEmailed)}
         </p>
         <PlanDetails subscription={subscription} />
         <AccountLink />
@@ -92,8 +90,8 @@ export default function PaymentSuccess() {
     <StatusSection icon={<CheckCircle2 aria-hidden="true" className="size-12 text-primary" />}>
       <h1 className="text-3xl font-bold">Payment Successful!</h1>
       <p className="text-muted-foreground">
-        Import the config into the WireGuard app (Add Tunnel), switch it on and visit Nigerian sites. A copy
-        is on its way to your e-mail.
+        Import the config into the WireGuard app (Add Tunnel), switch it on and visit Nigerian sites.
+        {view.configEmailed ? " A copy is on its way to your e-mail." : null}
       </p>
       <PlanDetails subscription={subscription} />
       <div className="flex w-full flex-col gap-4">
@@ -121,4 +119,15 @@ export default function PaymentSuccess() {
       <PrivateLinkNote />
     </StatusSection>
   );
+}
+
+/** Configuration Pending's promise: by e-mail only when the order has an address to send it to. */
+function pendingNote(gaveUp: boolean, emailed: boolean): string {
+  if (gaveUp)
+    return emailed
+      ? "Your payment is confirmed. Your configuration is still being prepared: it will arrive by e-mail, and this page shows it when you open it again."
+      : "Your payment is confirmed. Your configuration is still being prepared: this page shows it when you open it again.";
+  return emailed
+    ? "Your payment is confirmed. Your configuration is being prepared: this page shows it as soon as it is ready, and it also arrives by e-mail."
+    : "Your payment is confirmed. Your configuration is being prepared: this page shows it as soon as it is ready.";
 }

@@ -3,11 +3,20 @@ import { BrandIcon, PAYMENT_ICONS } from "#app/components/marketing/brand-icons.
 import { PlanGrid } from "#app/components/marketing/plan-grid.tsx";
 import { Faq, SavingsSection } from "#app/components/marketing/sections.tsx";
 import { PageHero } from "#app/components/page-hero.tsx";
+import { OrdersPaused } from "#app/components/purchase/orders-paused.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
+import type { PageHandle } from "#app/lib/static-page.ts";
+import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import type { Route } from "./+types/pricing";
 
-export { handle } from "#app/lib/static-page.ts";
+// Static, but kept by the page cache per sales state (server/http/static-pages.ts), not for the process's life.
+export const handle: PageHandle = { hydrate: false, showsSalesState: true };
+
+/** Whether any VPN server can take a device: otherwise orders are paused and the page says so. */
+export async function loader({ context }: Route.LoaderArgs) {
+  return { ordersPaused: !(await anyServerCanTakeDevice(context.services.db)) };
+}
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(
@@ -20,7 +29,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     matches,
   );
 
-export default function Pricing() {
+export default function Pricing({ loaderData }: Route.ComponentProps) {
   const { brandName } = usePublicConfig();
 
   return (
@@ -37,10 +46,16 @@ export default function Pricing() {
           <h2 id="plans-title" className="sr-only">
             Plans
           </h2>
-          {/* The spec's notice, then on to the setup guide (DESIGN.md §2a). */}
+          {loaderData.ordersPaused ? (
+            <div className="mb-10">
+              <OrdersPaused />
+            </div>
+          ) : null}
+          {/* The notice, then on to the details step. */}
           <PlanGrid
             guarantees
             buttonLabel="Get Started"
+            ordersPaused={loaderData.ordersPaused}
             notice={{ title: `Welcome to ${brandName}!`, description: "Redirecting to setup guide..." }}
           />
           <div className="mt-12 flex flex-col items-center gap-4 text-center text-sm text-muted-foreground">

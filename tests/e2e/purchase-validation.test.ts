@@ -4,6 +4,7 @@ import { useBrowserApp } from "../support/browser.ts";
 import { expectToast, open } from "../support/purchase-browser.ts";
 
 const PRO_MONTHLY = { id: "pro-monthly", name: "Pro Monthly", price: "$7.99" };
+const ADA = { firstName: "Ada", lastName: "Obi", email: "ada@example.com", phone: "", country: "", city: "" };
 
 describe("the validation messages of the purchase steps (spec §5, §8)", () => {
   const app = useBrowserApp();
@@ -134,7 +135,7 @@ describe("the validation messages of the purchase steps (spec §5, §8)", () => 
   });
 
   it("reads Processing... while busy and shows Payment Error when checkout cannot start or returns no url", async () => {
-    const page = await freshPage({ selectedPlan: PRO_MONTHLY });
+    const page = await freshPage({ selectedPlan: PRO_MONTHLY, subscriberDetails: ADA });
     await open(page, `${app.server.url}/get-started/payment`);
     expect(await page.getByTestId("order-total").innerText()).toBe("$7.99");
     let release: () => void = () => {};

@@ -14,7 +14,7 @@ export function buyerCookieFrom(response: Response): string {
 export async function startCheckout(
   app: TestApp,
   planId: string,
-  customerEmail: string | null = "buyer@example.com",
+  customerEmail = "buyer@example.com",
   cookie?: string,
 ) {
   const response = await app.request("/api/create-checkout", {

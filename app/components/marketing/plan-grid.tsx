@@ -19,8 +19,11 @@ export function PlanGrid({
   buttonLabel,
   notice,
   guarantees = false,
+  ordersPaused = false,
 }: {
   buttonLabel: string;
+  /** No plan can be bought now: the buttons say so and lead nowhere. */
+  ordersPaused?: boolean;
   notice?: { title: string; description: string };
   /** The pricing page's per-card promises (spec §2 /pricing). */
   guarantees?: boolean;
@@ -42,17 +45,23 @@ export function PlanGrid({
                 </li>
               </ul>
             ) : null}
-            <Button
-              type="button"
-              className="w-full"
-              variant={plan.popular ? "default" : "outline"}
-              data-select-plan={plan.id}
-              data-next="/get-started/details"
-              data-notice-title={notice?.title}
-              data-notice-description={notice?.description}
-            >
-              {buttonLabel}
-            </Button>
+            {ordersPaused ? (
+              <Button type="button" className="w-full" variant="outline" disabled>
+                Orders paused
+              </Button>
+            ) : (
+              <Button
+                type="button"
+                className="w-full"
+                variant={plan.popular ? "default" : "outline"}
+                data-select-plan={plan.id}
+                data-next="/get-started/details"
+                data-notice-title={notice?.title}
+                data-notice-description={notice?.description}
+              >
+                {buttonLabel}
+              </Button>
+            )}
           </PlanCard>
         </li>
       ))}

@@ -31,6 +31,8 @@ export interface Verified {
   configs: IssuedConfig[];
   mayClaimSlot: boolean;
   roomForDevice: boolean;
+  /** Only then may the page say the config is on its way by e-mail. */
+  configEmailed: boolean;
 }
 
 function verifiedView(result: VerificationResponse & { subscription: Verified["subscription"] }): Verified {
@@ -40,6 +42,7 @@ function verifiedView(result: VerificationResponse & { subscription: Verified["s
     // An answer of the spec's shape alone (no flags) keeps the button; the server still decides.
     mayClaimSlot: result.mayClaimSlot ?? true,
     roomForDevice: result.roomForDevice ?? true,
+    configEmailed: result.configEmailed === true,
   };
 }
 

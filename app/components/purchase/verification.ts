@@ -8,6 +8,8 @@ export interface VerificationResponse {
   subscription?: { planType: PlanType; deviceLimit: number; expiresAt: string; activeDevices: number };
   downloadUrl?: string | null;
   configSlot?: number | null;
+  /** The config e-mail goes to the order's address; false when the order has none. */
+  configEmailed?: boolean;
   /** Every config this browser may see (all live devices for the browser that paid). */
   devices?: { slot: number; downloadUrl: string; alternate?: AlternateOffer | null }[];
   /** This browser may claim another slot (the one that paid, or the signed-in owner). */

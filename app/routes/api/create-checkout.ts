@@ -5,16 +5,17 @@ import { buyerCookieHeader, buyerTokenFor } from "#server/http/buyer-cookie.ts";
 import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import type { Route } from "./+types/create-checkout";
 
+const EMAIL_REQUIRED = "customerEmail is required: the e-mail address the receipt and the config are sent to";
+
 const createCheckoutSchema = z.object({
   planId: z.string().min(1).max(64),
-  // The spec's page sends null; ours sends the e-mail from the details step (DESIGN.md §2a).
+  // The e-mail from the details step: the receipt and the config go there, so no checkout starts without it.
   customerEmail: z
-    .string()
+    .string({ error: EMAIL_REQUIRED })
     .trim()
+    .min(1, EMAIL_REQUIRED)
     .max(254)
-    .nullish()
-    .transform((value) => (value ? value : null))
-    .pipe(z.email("customerEmail must be an e-mail address").nullable()),
+    .pipe(z.email("customerEmail must be an e-mail address")),
   // The buyer's first and last name from the same step, so support can find the order by it.
   customerName: z
     .string()

@@ -99,7 +99,8 @@ export async function createCheckout(
   services: CheckoutServices,
   input: {
     planId: string;
-    customerEmail: string | null;
+    /** Required: the receipt and the config e-mail go there. */
+    customerEmail: string;
     customerName: string | null;
     origin: string;
     buyerToken: string;

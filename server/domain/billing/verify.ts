@@ -14,6 +14,7 @@ import { preparedOnce, type Executor } from "#server/db/client.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
 import { rateLimited } from "#server/domain/errors.ts";
+import { customerAddress } from "#server/domain/mail/customer-emails.ts";
 import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import {
   PaymentReversed,
@@ -34,6 +35,8 @@ export interface VerifiedPayment {
   subscription: { planType: PlanType; deviceLimit: number; expiresAt: string; activeDevices: number };
   /** Null while no config could be issued yet (Configuration Pending). */
   downloadUrl: string | null;
+  /** The order has an address the config e-mail goes to (it was queued with the device, or will be). */
+  configEmailed: boolean;
   configSlot: number | null;
   /**
    * The configs this caller may see, by slot: every live device for the browser that paid, slot 1
@@ -190,6 +193,7 @@ async function answer(
       activeDevices,
     },
     downloadUrl: device ? downloadUrl(services, device) : null,
+    configEmailed: customerAddress(subscription) !== null,
     configSlot: device?.slot ?? null,
     devices: await configLinksOf(services, shownDevices, servers),
     mayClaimSlot,

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Executor } from "#server/db/client.ts";
 import { checkoutSessions, devices, subscriptions } from "#server/db/schema/index.ts";
 import { deviceSummary, ensureFirstDevice } from "#server/domain/vpn/devices.ts";
@@ -16,12 +16,22 @@ export interface AwaitingConfig {
 }
 
 /**
+ * How long a paid checkout is fulfilment in flight rather than a buyer waiting: the payment is
+ * recorded a moment before the transaction that writes its subscription and slot 1 commits
+ * (decision 121). A soak saw a checkout listed 11 ms after it was paid.
+ */
+export const FULFILMENT_GRACE_MS = 60_000;
+
+/**
  * The one rule `serveWaitingBuyers`, the dashboard, /metrics and the staff alert share, oldest
  * first: a usable subscription that never got slot 1 (no VPN server had room,
- * `ensureFirstDevice`), and a paid session whose fulfilment has not recorded its subscription yet. Subscriptions are read on their
- * own because housekeeping may have purged an old session row.
+ * `ensureFirstDevice`), and a paid session whose fulfilment has not recorded its subscription
+ * yet, each paid at least `FULFILMENT_GRACE_MS` before `now`. A pass's own checkout from /account
+ * (pass-changes.ts) joins the pass it renews, which has its own devices: it is never a buyer
+ * waiting. Subscriptions are read on their own because housekeeping may have purged an old session row.
  */
 export async function awaitingConfiguration(executor: Executor, now: Date): Promise<AwaitingConfig[]> {
+  const paidBefore = new Date(now.getTime() - FULFILMENT_GRACE_MS);
   const slotOne = executor
     .select({ one: sql`1` })
     .from(devices)
@@ -34,18 +44,29 @@ export async function awaitingConfiguration(executor: Executor, now: Date): Prom
       paidAt: subscriptions.createdAt,
     })
     .from(subscriptions)
-    .where(and(usableSubscription(now), sql`not exists (${slotOne})`));
+    .where(
+      and(usableSubscription(now), lte(subscriptions.createdAt, paidBefore), sql`not exists (${slotOne})`),
+    );
+  const paidAt = sql<Date>`coalesce(${checkoutSessions.paidAt}, ${checkoutSessions.createdAt})`;
   const withoutSubscription = await executor
     .select({
       checkoutSessionId: checkoutSessions.id,
       planId: checkoutSessions.planId,
-      paidAt: sql<Date>`coalesce(${checkoutSessions.paidAt}, ${checkoutSessions.createdAt})`.mapWith(
-        (value: Date | string) => new Date(value),
-      ),
+      paidAt: paidAt.mapWith((value: Date | string) => new Date(value)),
     })
     .from(checkoutSessions)
     .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
-    .where(and(eq(checkoutSessions.status, "paid"), isNull(subscriptions.id)));
+    .where(
+      and(
+        eq(checkoutSessions.status, "paid"),
+        isNull(checkoutSessions.renewsSubscriptionId),
+        or(
+          lte(checkoutSessions.paidAt, paidBefore),
+          and(isNull(checkoutSessions.paidAt), lte(checkoutSessions.createdAt, paidBefore)),
+        ),
+        isNull(subscriptions.id),
+      ),
+    );
   return [...withoutDevice, ...withoutSubscription.map((row) => ({ ...row, subscriptionId: null }))].sort(
     (a, b) => a.paidAt.getTime() - b.paidAt.getTime(),
   );
@@ -58,7 +79,9 @@ export const WAITING_BUYERS_PER_RUN = 50;
  * Buyers waiting at Configuration Pending get their first device (and its config e-mail) once a
  * VPN server has room, whether or not their success page is still open: the same
  * `fulfilCheckout` / `ensureFirstDevice` the success page's verification runs, oldest first, each
- * in its own transaction. Stops at the first one that still finds no room.
+ * in its own transaction. Stops at the first one that still finds no room. Buyers within the grace
+ * are left to the fulfilment in flight (and their success page, which asks again): serving them
+ * here would only queue behind its transaction.
  */
 export async function serveWaitingBuyers(
   services: BillingServices,

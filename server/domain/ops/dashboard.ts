@@ -61,7 +61,7 @@ export interface DashboardFigures {
   windows: Record<DashboardWindow, WindowFigures>;
   /** Usable right now (the VPN area's rule). */
   activeSubscriptions: number;
-  /** Paid, still usable, and no config issued yet: the success page shows them Configuration Pending. */
+  /** Paid over a minute ago, still usable, and no config issued yet (`awaitingConfiguration`). */
   configurationPending: number;
   servers: { up: number; down: number };
   outbox: { pending: number; failed: number };

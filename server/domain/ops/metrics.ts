@@ -64,7 +64,7 @@ export function createAppMetrics(): AppMetrics {
   );
   const pending = gauge(
     "naijalink_configuration_pending",
-    "Paid-up subscriptions still without a config (buyers seeing Configuration Pending)",
+    "Buyers who paid over a minute ago and still have no config (Configuration Pending)",
   );
   const outboxPending = gauge("naijalink_outbox_pending_messages", "E-mails waiting in the outbox");
   const outboxOldest = gauge(

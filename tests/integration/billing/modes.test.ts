@@ -85,7 +85,7 @@ describe("live mode", () => {
     expect(await app.services.db.select().from(vpnServers)).toEqual([]);
     const sessionsBefore = (await app.services.db.select().from(checkoutSessions)).length;
     const refused = await app.request("/api/create-checkout", {
-      json: { planId: "basic-monthly", customerEmail: null },
+      json: { planId: "basic-monthly", customerEmail: "buyer@example.com" },
     });
     expect(refused.status).toBe(503);
     expect(await refused.json()).toEqual({
@@ -144,7 +144,7 @@ describe("demo mode", () => {
         /No active VPN server/,
       );
       const refused = await app.request("/api/create-checkout", {
-        json: { planId: "unlock", customerEmail: null },
+        json: { planId: "unlock", customerEmail: "buyer@example.com" },
       });
       expect(refused.status).toBe(503);
       expect((await db.select().from(devices).where(eq(devices.vpnServerId, development!.id))).length).toBe(

@@ -25,7 +25,7 @@ describe.each(databaseKinds)("the built-in checkout and verify-payment on %s", (
 
   it("answers an unknown plan with 400 and creates nothing", async () => {
     const response = await app.request("/api/create-checkout", {
-      json: { planId: "free-forever", customerEmail: null },
+      json: { planId: "free-forever", customerEmail: "buyer@example.com" },
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({
@@ -150,7 +150,7 @@ describe.each(databaseKinds)("the built-in checkout and verify-payment on %s", (
 
   it("starts no checkout while no VPN server can take a device: none active, or every pool full", async () => {
     const start = () =>
-      app.request("/api/create-checkout", { json: { planId: "unlock", customerEmail: null } });
+      app.request("/api/create-checkout", { json: { planId: "unlock", customerEmail: "buyer@example.com" } });
     await app.services.db.update(vpnServers).set({ status: "draining" });
     try {
       const refused = await start();

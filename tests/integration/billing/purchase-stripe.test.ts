@@ -59,8 +59,7 @@ describe.each(databaseKinds)("the Stripe provider against a local stand-in on %s
       body: payload,
     });
 
-  const checkout = (planId: string, customerEmail?: string | null) =>
-    startCheckout(app, planId, customerEmail);
+  const checkout = (planId: string, customerEmail?: string) => startCheckout(app, planId, customerEmail);
 
   async function state() {
     const db = app.services.db;

@@ -47,7 +47,7 @@ describe.each(databaseKinds)("sales never stop silently on %s", (kind) => {
     return app;
   };
   const checkout = (app: TestApp) =>
-    app.request("/api/create-checkout", { json: { planId: "unlock", customerEmail: null } });
+    app.request("/api/create-checkout", { json: { planId: "unlock", customerEmail: "buyer@example.com" } });
   const servers = async (app: TestApp) => {
     const response = await adminCommand(app, { command: "list-servers" });
     const { servers } = (await response.json()) as {

@@ -5,12 +5,13 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { awaitingConfiguration, serveWaitingBuyers } from "#server/domain/billing/waiting-buyers.ts";
 import { readLastBackup } from "#server/domain/ops/backup/last-backup.ts";
 import { secretsFile } from "#server/secrets.ts";
-import { buy } from "../../support/account.ts";
+import { accountRequest, buy, signedInCustomer } from "../../support/account.ts";
 import { makeDataDir, type TestApp } from "../../support/app.ts";
 import { databaseKinds } from "../../support/database.ts";
-import { verify } from "../../support/purchase.ts";
+import { payWith, verify } from "../../support/purchase.ts";
 import { newPlace, startApp, type Place } from "../../support/place.ts";
 import { createAccount, PASSWORD, signIn, STAFF_EMAIL } from "../../support/staff.ts";
 
@@ -77,6 +78,24 @@ describe.each(databaseKinds)("backup and restore on %s", (kind) => {
       expect(download.status).toBe(200);
       configBefore = Buffer.from(await download.arrayBuffer());
       staffCookie = (await createAccount(app, STAFF_EMAIL)).cookie;
+      // An Unlock Pass given 7 more days through its own checkout: served, never a buyer waiting.
+      await buy(app, "unlock", "pass@example.com");
+      const customer = await signedInCustomer(app, "pass@example.com");
+      const [pass] = (
+        (await (await accountRequest(app, "subscriptions", {}, customer)).json()) as {
+          subscriptions: Array<{ id: string }>;
+        }
+      ).subscriptions;
+      const extension = await accountRequest(
+        app,
+        "subscriptions/pass-checkout",
+        { subscriptionId: pass!.id, planId: "unlock" },
+        customer,
+      );
+      const extensionId = new URL(((await extension.json()) as { url: string }).url).pathname
+        .split("/")
+        .pop()!;
+      expect((await payWith(app, extensionId, "4242 4242 4242 4242")).status).toBe(302);
       if (kind === "pglite") {
         // PGlite has one process: while the app holds DATA_DIR the backup refuses, and says why.
         const refused = await runScript("backup", ["--out", path.join(source.dataDir, "x")], {
@@ -172,6 +191,10 @@ describe.each(databaseKinds)("backup and restore on %s", (kind) => {
       });
       expect(list.status).toBe(200);
       expect((await signIn(app, STAFF_EMAIL, PASSWORD)).status).toBe(200);
+      // Every buyer was served before the backup: the restore brings none back as waiting.
+      const pastGrace = new Date(Date.now() + 2 * 60_000);
+      expect(await awaitingConfiguration(app.services.db, pastGrace)).toEqual([]);
+      expect(await serveWaitingBuyers(app.services, pastGrace)).toEqual({ configsIssued: 0 });
     } finally {
       await app.close();
     }

@@ -32,7 +32,9 @@ describe.each(databaseKinds)("GET /metrics on %s", (kind) => {
     const server = await addTestVpnServer(db, { name: "ng-lagos-7" });
     nodePublicKey = server.publicKey!;
     device = await issueTestDevice(app.services, await addTestSubscription(db));
-    await addTestSubscription(db, { customerEmail: "waiting.buyer@example.com" }); // no device: pending
+    // Paid two minutes ago, past the grace of fulfilment in flight (decision 121).
+    const twoMinutesAgo = new Date(Date.now() - 2 * 60_000);
+    await addTestSubscription(db, { customerEmail: "waiting.buyer@example.com", createdAt: twoMinutesAgo }); // no device: pending
     await recordNodeStatus(db, server, { publicKey: nodePublicKey, appliedVersion: "1", peers: [] });
     await db.insert(checkoutSessions).values([
       { id: `cs_test_open_${crypto.randomUUID()}`, provider: "test", planId: "unlock", amountCents: 999 },
@@ -42,7 +44,7 @@ describe.each(databaseKinds)("GET /metrics on %s", (kind) => {
         planId: "unlock",
         amountCents: 999,
         status: "paid",
-        paidAt: new Date(),
+        paidAt: twoMinutesAgo,
         customerEmail: "paying.buyer@example.com",
       },
     ]);

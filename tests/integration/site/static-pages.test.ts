@@ -17,7 +17,7 @@ describe("static pages and precompressed assets", () => {
     await server?.stop();
   });
 
-  it("knows the static pages from the routes' handles: the marketing pages and the 404 page", async () => {
+  it("knows the static pages from the routes' handles: the marketing pages and the 404 page, /pricing by sales state", async () => {
     // The page modules of app/routes.ts, shaped as the server build lists them.
     const pages = routes.filter((route) => route.file.endsWith(".tsx"));
     const build = {
@@ -36,7 +36,11 @@ describe("static pages and precompressed assets", () => {
         ),
       ),
     } as unknown as Parameters<typeof staticPagePaths>[0];
-    expect(staticPagePaths(build).sort()).toEqual([...MARKETING_PAGES, "/404"].sort());
+    // /pricing says whether orders are paused: kept per sales state, not for the process's life.
+    expect(staticPagePaths(build).sort()).toEqual(
+      [...MARKETING_PAGES.filter((path) => path !== "/pricing"), "/404"].sort(),
+    );
+    expect(staticPagePaths(build, "sales-state")).toEqual(["/pricing"]);
   });
 
   it.each(MARKETING_PAGES)(

@@ -31,7 +31,7 @@ describe.each(databaseKinds)("VPN server commands on %s", (kind) => {
   const serverRow = async (id: string) =>
     (await app.services.db.select().from(vpnServers).where(eq(vpnServers.id, id)))[0];
   const startCheckout = () =>
-    app.request("/api/create-checkout", { json: { planId: "unlock", customerEmail: null } });
+    app.request("/api/create-checkout", { json: { planId: "unlock", customerEmail: "buyer@example.com" } });
   const newDevice = async () =>
     issueTestDevice(app.services, await addTestSubscription(app.services.db, { deviceLimit: 1 }));
 
