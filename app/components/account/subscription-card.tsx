@@ -12,12 +12,13 @@ import type { PlanChangeView } from "#app/routes/account/changes.ts";
 import { RefusalMessage, useAccountFetcher } from "./account-form.tsx";
 import { DeviceItem } from "./device-item.tsx";
 import { PlanChangePanel } from "./plan-change-panel.tsx";
-import { ReversedNotice, statusLabel } from "./reversed-notice.tsx";
+import { DemoPurchaseNotice, ReversedNotice, statusLabel } from "./reversed-notice.tsx";
 
 /** Spec §4's label, except once the subscription will not (or did not) renew. */
 function expiryLabel(subscription: AccountSubscription): string {
   if (subscription.status === "cancels") return "Cancels on";
   if (!subscription.usable) return "Ended on";
+  if (subscription.demoPurchase) return "Ends on";
   return dateLabel(subscription.planType);
 }
 
@@ -51,7 +52,7 @@ export function SubscriptionCard({
   now: string;
   planChange: PlanChangeView | null;
 }) {
-  const renews = subscription.usable && subscription.period !== "one-time";
+  const renews = subscription.usable && subscription.period !== "one-time" && !subscription.demoPurchase;
   const used = subscription.devices.length;
   const headingId = `subscription-${subscription.id}`;
 
@@ -86,6 +87,7 @@ export function SubscriptionCard({
           </dd>
         </dl>
         <ReversedNotice subscription={subscription} />
+        <DemoPurchaseNotice subscription={subscription} />
       </CardHeader>
       {subscription.devices.length ? (
         <CardContent>
@@ -112,7 +114,7 @@ export function SubscriptionCard({
             message={addDeviceRefusalMessage(subscription.addDevice, subscription.deviceLimit, "account")}
           />
         )}
-        {subscription.usable && subscription.status !== "past_due" ? (
+        {subscription.usable && subscription.status !== "past_due" && !subscription.demoPurchase ? (
           <PlanChangePanel subscription={subscription} view={planChange} />
         ) : null}
         {renews && subscription.status !== "cancels" ? (

@@ -19,6 +19,7 @@ import {
 } from "./staff-action-support.ts";
 import { requireApplicable } from "./subscription-actions.ts";
 import { cancelAtPeriodEnd, findSubscription } from "./self-service.ts";
+import { isDemoPurchase } from "./demo-purchases.ts";
 import {
   cancelStripeSubscription,
   paymentIntentToRefund,
@@ -48,8 +49,8 @@ export async function extendSubscription(
   input: z.infer<typeof extendSubscriptionSchema>,
   now = new Date(),
 ): Promise<StaffSubscriptionResult> {
-  const { subscription } = await findSubscription(services.db, input.subscriptionId);
-  requireApplicable(subscription, "extend", now);
+  const { subscription, provider } = await findSubscription(services.db, input.subscriptionId);
+  requireApplicable({ ...subscription, demoPurchase: isDemoPurchase(provider, services.config) }, "extend", now);
   const from = subscription.expiresAt > now ? subscription.expiresAt : now;
   const until = new Date(from.getTime() + input.days * DAY_MS);
   if (subscription.stripeSubscriptionId) {
@@ -140,7 +141,7 @@ export async function refundSubscription(
   now = new Date(),
 ): Promise<StaffSubscriptionResult> {
   const { subscription, session, provider } = await findSubscription(services.db, input.subscriptionId);
-  requireApplicable(subscription, "refund", now);
+  requireApplicable({ ...subscription, demoPurchase: isDemoPurchase(provider, services.config) }, "refund", now);
   let refund: Omit<Reversal, "kind">;
   if (provider === "stripe") {
     refund = await atStripe(services, "refunding a payment", subscription.id, async () => {

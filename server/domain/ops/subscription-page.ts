@@ -7,6 +7,7 @@ import {
   subscriptionEvents,
   vpnServers,
 } from "#server/db/schema/index.ts";
+import { demoPurchaseStaffReason, isDemoPurchase } from "#server/domain/billing/demo-purchases.ts";
 import { planChangeOptions } from "#server/domain/billing/plan-changes.ts";
 import { findSubscription, orderNumberOf } from "#server/domain/billing/self-service.ts";
 import { applicableStaffActions } from "#server/domain/billing/subscription-actions.ts";
@@ -20,11 +21,12 @@ import type { AppServices } from "#server/services.ts";
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
 export async function subscriptionPage(
-  services: Pick<AppServices, "db">,
+  services: Pick<AppServices, "db" | "config">,
   subscriptionId: string,
   now = new Date(),
 ) {
   const { subscription, session } = await findSubscription(services.db, subscriptionId);
+  const demoPurchase = isDemoPurchase(session.provider, services.config);
   const [history, reversals, deviceRows, emails] = await Promise.all([
     services.db
       .select()
@@ -78,7 +80,7 @@ export async function subscriptionPage(
   const paidUntil = history.find((event) => isPaidUp(event.status))?.expiresAt ?? null;
   return {
     /** The staff actions that apply in its state (billing's rule; the API refuses the others). */
-    actions: applicableStaffActions({ ...subscription, paidUntil }, now),
+    actions: applicableStaffActions({ ...subscription, paidUntil, demoPurchase }, now),
     subscription: {
       id: subscription.id,
       orderNumber: orderNumberOf(subscription.id),
@@ -92,6 +94,8 @@ export async function subscriptionPage(
       createdAt: subscription.createdAt.toISOString(),
       deviceLimit: subscription.deviceLimit,
       provider: session.provider,
+      /** Why a demo purchase on a live store only ends (null for any other). */
+      demoPurchase: demoPurchase ? demoPurchaseStaffReason(subscription.expiresAt, now) : null,
       stripeCustomerId: subscription.stripeCustomerId,
       stripeSubscriptionId: subscription.stripeSubscriptionId,
     },
@@ -104,7 +108,7 @@ export async function subscriptionPage(
     })),
     payments,
     /** The plans staff may move it to, with the price difference now. */
-    planChanges: planChangeOptions(subscription, new Date()),
+    planChanges: planChangeOptions(subscription, new Date(), demoPurchase),
     devices: deviceRows.map(({ device, server }) => ({
       id: device.id,
       slot: device.slot,
