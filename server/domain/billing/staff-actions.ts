@@ -50,7 +50,11 @@ export async function extendSubscription(
   now = new Date(),
 ): Promise<StaffSubscriptionResult> {
   const { subscription, provider } = await findSubscription(services.db, input.subscriptionId);
-  requireApplicable({ ...subscription, demoPurchase: isDemoPurchase(provider, services.config) }, "extend", now);
+  requireApplicable(
+    { ...subscription, demoPurchase: isDemoPurchase(provider, services.config) },
+    "extend",
+    now,
+  );
   const from = subscription.expiresAt > now ? subscription.expiresAt : now;
   const until = new Date(from.getTime() + input.days * DAY_MS);
   if (subscription.stripeSubscriptionId) {
@@ -141,7 +145,11 @@ export async function refundSubscription(
   now = new Date(),
 ): Promise<StaffSubscriptionResult> {
   const { subscription, session, provider } = await findSubscription(services.db, input.subscriptionId);
-  requireApplicable({ ...subscription, demoPurchase: isDemoPurchase(provider, services.config) }, "refund", now);
+  requireApplicable(
+    { ...subscription, demoPurchase: isDemoPurchase(provider, services.config) },
+    "refund",
+    now,
+  );
   let refund: Omit<Reversal, "kind">;
   if (provider === "stripe") {
     refund = await atStripe(services, "refunding a payment", subscription.id, async () => {
