@@ -1,4 +1,4 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, notExists, sql, type SQL } from "drizzle-orm";
 import { formatLongDate } from "#app/lib/format.ts";
 import { usesTestCheckout, type Config } from "#server/config.ts";
 import type { Executor } from "#server/db/client.ts";
@@ -41,6 +41,19 @@ export function refuseDemoPurchase(
   now: Date,
 ): void {
   if (isDemoPurchase(provider, config)) throw demoPurchaseRefused(subscription.expiresAt, now);
+}
+
+/** "Not a demo purchase" as a condition on `subscriptions`; none is one while the store sells through the test checkout. */
+export function notDemoPurchase(db: Executor, config: CheckoutModeConfig): SQL | undefined {
+  if (usesTestCheckout(config)) return undefined;
+  return notExists(
+    db
+      .select({ one: sql`1` })
+      .from(checkoutSessions)
+      .where(
+        and(eq(checkoutSessions.id, subscriptions.checkoutSessionId), eq(checkoutSessions.provider, "test")),
+      ),
+  );
 }
 
 /** The demo purchases still usable, the one ending last last: what `npm run doctor` counts. */

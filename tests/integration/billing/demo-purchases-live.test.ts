@@ -8,10 +8,12 @@ import {
   checkoutSessions,
   planChanges,
   staffAuditLog,
+  subscriptionNotices,
   subscriptions,
   type Subscription,
 } from "#server/db/schema/index.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
+import { queueDueReminders } from "#server/domain/billing/reminders.ts";
 import { formatCheck } from "#server/domain/ops/doctor/check.ts";
 import { storeChecks } from "#server/domain/ops/doctor/store.ts";
 import { expireDue } from "#server/domain/vpn/lifecycle.ts";
@@ -288,6 +290,17 @@ describe.each(databaseKinds)("demo purchases after a live start, on %s", (kind) 
       "✓ demo purchases: none running: every usable subscription was paid for",
     );
   });
+  it("a demo purchase of Pro Yearly is not told it renews", async () => {
+    const { expiresAt } = await row(ids.dayo);
+    await queueDueReminders(app.services, new Date(expiresAt.getTime() - DAY_MS));
+    expect(
+      await app.services.db
+        .select()
+        .from(subscriptionNotices)
+        .where(eq(subscriptionNotices.subscriptionId, ids.dayo)),
+    ).toEqual([]);
+  });
+
   it("never renews: at its period end it ends like any plan that does not renew", async () => {
     const before = await row(ids.ada);
     const { expiresAt: lastMonthly } = await row(ids.chioma);
