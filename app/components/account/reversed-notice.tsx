@@ -23,28 +23,6 @@ export function ReversedNotice({ subscription }: { subscription: AccountSubscrip
   );
 }
 
-/**
- * A plan bought with the demo's test card, on a store that now takes real payments (decision 122):
- * it keeps its period, then ends; nothing renews or changes it.
- */
-export function DemoPurchaseNotice({ subscription }: { subscription: AccountSubscription }) {
-  if (!subscription.demoPurchase || !subscription.usable) return null;
-  return (
-    <p
-      className="rounded-md border border-yellow-200 bg-yellow-50 p-3 text-sm text-yellow-900"
-      data-testid="demo-purchase-notice"
-    >
-      Demo purchase: this plan was bought with the demo&apos;s test card before the store took real payments,
-      so it does not renew and its plan cannot change. It keeps working until{" "}
-      {formatLongDate(subscription.expiresAt)}; to stay connected after that,{" "}
-      <Link to="/pricing" className="font-medium underline underline-offset-2">
-        choose a plan
-      </Link>
-      .
-    </p>
-  );
-}
-
 /** The badge's words: "Cancels on …" and "Refunded on …" carry their date. */
 export function statusLabel(subscription: AccountSubscription): string | undefined {
   if (subscription.status === "cancels") return `Cancels on ${formatLongDate(subscription.expiresAt)}`;

@@ -1,5 +1,6 @@
 import { CalendarX2, CreditCard, Plus, RotateCcw } from "lucide-react";
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { dateLabel } from "#app/components/purchase/verification.ts";
 import { SubscriptionStatusBadge } from "#app/components/subscription-status-badge.tsx";
 import { Button, type ButtonProps } from "#app/components/ui/button.tsx";
@@ -12,7 +13,7 @@ import type { PlanChangeView } from "#app/routes/account/changes.ts";
 import { RefusalMessage, useAccountFetcher } from "./account-form.tsx";
 import { DeviceItem } from "./device-item.tsx";
 import { PlanChangePanel } from "./plan-change-panel.tsx";
-import { DemoPurchaseNotice, ReversedNotice, statusLabel } from "./reversed-notice.tsx";
+import { ReversedNotice, statusLabel } from "./reversed-notice.tsx";
 
 /** Spec §4's label, except once the subscription will not (or did not) renew. */
 function expiryLabel(subscription: AccountSubscription): string {
@@ -20,6 +21,28 @@ function expiryLabel(subscription: AccountSubscription): string {
   if (!subscription.usable) return "Ended on";
   if (subscription.demoPurchase) return "Ends on";
   return dateLabel(subscription.planType);
+}
+
+/**
+ * A plan bought with the demo's test card, on a store that now takes real payments (decision 122):
+ * it keeps its period, then ends; nothing renews or changes it.
+ */
+function DemoPurchaseNotice({ subscription }: { subscription: AccountSubscription }) {
+  if (!subscription.demoPurchase || !subscription.usable) return null;
+  return (
+    <p
+      className="rounded-md border border-yellow-200 bg-yellow-50 p-3 text-sm text-yellow-900"
+      data-testid="demo-purchase-notice"
+    >
+      Demo purchase: this plan was bought with the demo&apos;s test card before the store took real payments,
+      so it does not renew and its plan cannot change. It keeps working until{" "}
+      {formatLongDate(subscription.expiresAt)}; to stay connected after that,{" "}
+      <Link to="/pricing" className="font-medium underline underline-offset-2">
+        choose a plan
+      </Link>
+      .
+    </p>
+  );
 }
 
 /** A post about this subscription (add a device, cancel, resume, open billing): one button. */
