@@ -31,7 +31,7 @@ export const demoPurchaseRefused = (expiresAt: Date, now: Date) =>
 
 /** Why staff cannot move a demo purchase forward, and what they can do with it. */
 export const demoPurchaseStaffReason = (expiresAt: Date, now: Date) =>
-  `This is a demo purchase, paid with the demo's test card before the store went live: it cannot renew, resume, change plan, be extended or be refunded (no real money was paid). It ${ends(expiresAt, now)}; Cancel now ends it sooner.`;
+  `This is a demo purchase, paid with the demo's test card before the store went live: it cannot renew, resume, change plan, be extended, reactivated or refunded (no real money was paid). It ${ends(expiresAt, now)}${expiresAt > now ? "; Cancel now ends it sooner" : ""}.`;
 
 /** Throws the customer's 409 for a demo purchase; returns for any other subscription. */
 export function refuseDemoPurchase(

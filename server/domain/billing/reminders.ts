@@ -21,10 +21,11 @@ export type ReminderServices = CustomerEmailDeps & {
 
 /**
  * Queues the renewal reminder of every active yearly subscription that renews within 3 days
- * (none once it is set to cancel, nor for a demo purchase on a live store) and the notice of every pass that ends within a day. Each goes
- * once per period: a `subscription_notices` row keyed by subscription, kind and the `expiresAt`
- * it announces is written in the same transaction, so a later run, or a run in another process
- * at the same time, finds it and sends nothing; a renewal moves `expiresAt` and opens the next period.
+ * (none once it is set to cancel, nor for a demo purchase on a live store) and the notice of
+ * every pass that ends within a day. Each goes once per period: a `subscription_notices` row
+ * keyed by subscription, kind and the `expiresAt` it announces is written in the same
+ * transaction, so a later run, or a run in another process at the same time, finds it and sends
+ * nothing; a renewal moves `expiresAt` and opens the next period.
  */
 export async function queueDueReminders(
   services: ReminderServices,

@@ -245,10 +245,11 @@ describe.each(databaseKinds)("demo purchases after a live start, on %s", (kind) 
     const ended = await staff("subscriptions/cancel", { subscriptionId: ids.emeka, reason, when: "now" });
     expect(ended.status).toBe(200);
     expect(await row(ids.emeka)).toMatchObject({ status: "canceled" });
-    await expectDemoRefusal(
+    const refused = await expectDemoRefusal(
       await staff("subscriptions/reactivate", { subscriptionId: ids.emeka, reason }),
       "Action not available",
     );
+    expect(refused).toMatch(/It ended on [^;]+\.$/);
     expect(await row(ids.emeka)).toMatchObject({ status: "canceled" });
     // Only the cancel was audited.
     expect((await app.services.db.select().from(staffAuditLog)).length).toBe(auditBefore + 1);
