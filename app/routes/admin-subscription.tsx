@@ -3,11 +3,13 @@ import { formatDateTimeUtc, formatMoney } from "#app/lib/format.ts";
 import { data, Link } from "react-router";
 import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { ActionNotice } from "#app/components/admin/action-notice.tsx";
+import { DemoBadge } from "#app/components/admin/demo-badge.tsx";
 import { DeviceCard } from "#app/components/admin/device-card.tsx";
 import { PlanChangeAction } from "#app/components/admin/plan-change-action.tsx";
 import { SubscriptionActions } from "#app/components/admin/subscription-actions.tsx";
 import { displayStateOf, SubscriptionStatusBadge } from "#app/components/subscription-status-badge.tsx";
 import { adminPageMeta } from "#app/lib/meta.ts";
+import { NOTICE_CLASS } from "#app/lib/notice.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import { subscriptionPage } from "#server/domain/ops/subscription-page.ts";
 import { staffIntentAction } from "#server/http/staff-form.ts";
@@ -103,6 +105,7 @@ export default function AdminSubscription({ loaderData, actionData }: Route.Comp
         <dd>
           {when(subscription.createdAt)} ·{" "}
           {subscription.provider === "stripe" ? "Stripe" : "built-in checkout"}
+          <DemoBadge provider={subscription.provider} />
         </dd>
         {subscription.stripeSubscriptionId ? (
           <>
@@ -113,6 +116,11 @@ export default function AdminSubscription({ loaderData, actionData }: Route.Comp
           </>
         ) : null}
       </dl>
+      {subscription.demoPurchase ? (
+        <p className={NOTICE_CLASS.status} data-testid="demo-purchase-note">
+          {subscription.demoPurchase}
+        </p>
+      ) : null}
       <ActionNotice answer={actionData} />
       <SubscriptionActions subscriptionId={subscription.id} actions={actions} />
       <PlanChangeAction page={loaderData} />

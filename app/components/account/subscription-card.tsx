@@ -1,5 +1,6 @@
 import { CalendarX2, CreditCard, Plus, RotateCcw } from "lucide-react";
 import type { ReactNode } from "react";
+import { Link } from "react-router";
 import { dateLabel } from "#app/components/purchase/verification.ts";
 import { SubscriptionStatusBadge } from "#app/components/subscription-status-badge.tsx";
 import { Button, type ButtonProps } from "#app/components/ui/button.tsx";
@@ -18,7 +19,30 @@ import { ReversedNotice, statusLabel } from "./reversed-notice.tsx";
 function expiryLabel(subscription: AccountSubscription): string {
   if (subscription.status === "cancels") return "Cancels on";
   if (!subscription.usable) return "Ended on";
+  if (subscription.demoPurchase) return "Ends on";
   return dateLabel(subscription.planType);
+}
+
+/**
+ * A plan bought with the demo's test card, on a store that now takes real payments (decision 122):
+ * it keeps its period, then ends; nothing renews or changes it.
+ */
+function DemoPurchaseNotice({ subscription }: { subscription: AccountSubscription }) {
+  if (!subscription.demoPurchase || !subscription.usable) return null;
+  return (
+    <p
+      className="rounded-md border border-yellow-200 bg-yellow-50 p-3 text-sm text-yellow-900"
+      data-testid="demo-purchase-notice"
+    >
+      Demo purchase: this plan was bought with the demo&apos;s test card before the store took real payments,
+      so it does not renew and its plan cannot change. It keeps working until{" "}
+      {formatLongDate(subscription.expiresAt)}; to stay connected after that,{" "}
+      <Link to="/pricing" className="font-medium underline underline-offset-2">
+        choose a plan
+      </Link>
+      .
+    </p>
+  );
 }
 
 /** A post about this subscription (add a device, cancel, resume, open billing): one button. */
@@ -51,7 +75,7 @@ export function SubscriptionCard({
   now: string;
   planChange: PlanChangeView | null;
 }) {
-  const renews = subscription.usable && subscription.period !== "one-time";
+  const renews = subscription.usable && subscription.period !== "one-time" && !subscription.demoPurchase;
   const used = subscription.devices.length;
   const headingId = `subscription-${subscription.id}`;
 
@@ -86,6 +110,7 @@ export function SubscriptionCard({
           </dd>
         </dl>
         <ReversedNotice subscription={subscription} />
+        <DemoPurchaseNotice subscription={subscription} />
       </CardHeader>
       {subscription.devices.length ? (
         <CardContent>
@@ -112,7 +137,7 @@ export function SubscriptionCard({
             message={addDeviceRefusalMessage(subscription.addDevice, subscription.deviceLimit, "account")}
           />
         )}
-        {subscription.usable && subscription.status !== "past_due" ? (
+        {subscription.usable && subscription.status !== "past_due" && !subscription.demoPurchase ? (
           <PlanChangePanel subscription={subscription} view={planChange} />
         ) : null}
         {renews && subscription.status !== "cancels" ? (

@@ -12,6 +12,7 @@ import { ResponsiveTable, type Column } from "#app/components/ui/responsive-tabl
 import { formatShortDate, formatUsd } from "#app/lib/format.ts";
 // Type-only: erased from the browser bundle.
 import type { OrderPage, OrderRow } from "#server/domain/ops/order-search.ts";
+import { DemoBadge } from "./demo-badge.tsx";
 
 /** How long typing pauses before the box searches. */
 const DEBOUNCE_MS = 250;
@@ -161,6 +162,7 @@ const ORDER_COLUMNS: Column<OrderRow>[] = [
     cell: (row) => (
       <>
         {row.planName}
+        <DemoBadge provider={row.provider} />
         <span className="block text-xs text-muted-foreground">{formatUsd(row.amountCents)}</span>
       </>
     ),

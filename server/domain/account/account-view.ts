@@ -1,7 +1,14 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
 import { addDeviceRefusal, type AddDeviceRefusal } from "#app/lib/device-actions.ts";
 import { findPlan, type PlanType } from "#app/lib/plans.ts";
-import { devices, subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
+import {
+  checkoutSessions,
+  devices,
+  subscriptions,
+  vpnServers,
+  type Subscription,
+} from "#server/db/schema/index.ts";
+import { isDemoPurchase } from "#server/domain/billing/demo-purchases.ts";
 import { reversalDates } from "#server/domain/billing/history.ts";
 import { alternateOffer, downloadUrl, type AlternateOffer } from "#server/domain/vpn/config-file.ts";
 import { isConfigOutdated } from "#server/domain/vpn/config-notices.ts";
@@ -51,6 +58,8 @@ export interface AccountSubscription {
   addDevice: AddDeviceRefusal | null;
   /** When its payment went back, for a refunded or disputed one. */
   reversedAt: string | null;
+  /** Bought with the demo's test card before the store took real payments: it ends, never renews or changes. */
+  demoPurchase: boolean;
   devices: AccountDevice[];
 }
 
@@ -71,18 +80,20 @@ export async function listAccount(
   const rows = await services.db
     .select({
       subscription: subscriptions,
+      provider: checkoutSessions.provider,
       device: devices,
       server: vpnServers,
       periodStart: sql<Date>`${currentPeriodStart(subscriptions)}`.mapWith(subscriptions.createdAt),
     })
     .from(subscriptions)
+    .leftJoin(checkoutSessions, eq(checkoutSessions.id, subscriptions.checkoutSessionId))
     .leftJoin(devices, and(eq(devices.subscriptionId, subscriptions.id), isNull(devices.revokedAt)))
     .leftJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
     .where(ownedBy(customer))
     .orderBy(desc(subscriptions.createdAt), asc(devices.slot));
   const roomIn = rows.length > 0 ? await regionsWithRoom(services.db) : [];
   const byId = new Map<string, AccountSubscription>();
-  for (const { subscription, device, server, periodStart } of rows) {
+  for (const { subscription, provider, device, server, periodStart } of rows) {
     let entry = byId.get(subscription.id);
     if (!entry) {
       const plan = findPlan(subscription.planId);
@@ -99,6 +110,7 @@ export async function listAccount(
         usable,
         addDevice: null,
         reversedAt: null,
+        demoPurchase: provider !== null && isDemoPurchase(provider, services.config),
         devices: [],
       };
       byId.set(subscription.id, entry);

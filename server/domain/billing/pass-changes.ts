@@ -12,6 +12,7 @@ import { conflict } from "#server/domain/errors.ts";
 import { generateToken, hashToken } from "#server/secrets.ts";
 import { isPaidUp } from "#server/domain/vpn/usable.ts";
 import { checkoutProvider } from "./checkout.ts";
+import { isDemoPurchase } from "./demo-purchases.ts";
 import type { BillingServices, StripeReferences } from "./fulfil.ts";
 import { checkoutCharge, orderNumberOf, queueReceipt, recordMoney } from "./ledger.ts";
 import { planChangeTerms } from "./plan-change-rules.ts";
@@ -67,6 +68,14 @@ export async function applyPassCheckout(
     .where(eq(subscriptions.id, session.renewsSubscriptionId!))
     .for("update");
   if (!pass) return undefined;
+  // Paid on the demo's test card but not applied before the store went live: no real money.
+  if (isDemoPurchase(session.provider, services.config)) {
+    services.logger.warn(
+      { subscriptionId: pass.id, checkoutSessionId: session.id },
+      "a demo checkout of a pass was not applied: the store takes real payments now",
+    );
+    return pass;
+  }
   const paidAt = session.paidAt ?? now;
   const terms = planChangeTerms(pass.planId, session.planId, pass.expiresAt, paidAt);
   const [change] = await tx

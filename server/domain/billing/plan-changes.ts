@@ -9,11 +9,18 @@ import { recordStaffAction, staffReasonSchema } from "#server/domain/ops/audit.t
 import { checkKeepChoice } from "#server/domain/vpn/device-limit-changes.ts";
 import { liveDevices } from "#server/domain/vpn/devices.ts";
 import { endedStatusOf, isUsable } from "#server/domain/vpn/usable.ts";
+import {
+  demoPurchaseRefused,
+  demoPurchaseStaffReason,
+  isDemoPurchase,
+  refuseDemoPurchase,
+} from "./demo-purchases.ts";
 import { billingUnavailable, providerUnavailable, subscriptionEnded } from "./errors.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { planChangeTargets, planChangeTerms, type PlanChangeTerms } from "./plan-change-rules.ts";
 import { findSubscription } from "./self-service.ts";
 import { orderNumberOf, recordCharge, recordMoney } from "./ledger.ts";
+import { actionNotApplicable } from "./subscription-actions.ts";
 import { applyChange } from "./plan-change-effects.ts";
 import { changeStripePlan } from "./stripe-plan-change.ts";
 
@@ -66,10 +73,11 @@ const planSummary = (plan: Plan) => ({
 
 /**
  * The plans staff may move a subscription to, each with its terms now. None for a pass: only its
- * holder's own checkout changes it (staff extend it instead).
+ * holder's own checkout changes it (staff extend it instead); none for a demo purchase.
  */
-export function planChangeOptions(subscription: Subscription, now: Date) {
-  if (!isUsable(subscription, now) || findPlan(subscription.planId)?.billing !== "recurring") return [];
+export function planChangeOptions(subscription: Subscription, now: Date, demoPurchase = false) {
+  if (!isUsable(subscription, now) || findPlan(subscription.planId)?.billing !== "recurring" || demoPurchase)
+    return [];
   return planChangeTargets(subscription.planId, PLANS)
     .filter((plan) => plan.billing === "recurring" && plan.id !== subscription.planId)
     .map((plan) => {
@@ -91,12 +99,13 @@ function refuseUnchangeable(subscription: Subscription, now: Date) {
 
 /** What moving to `planId` would cost and which devices it keeps, for the confirmation screen. */
 export async function quotePlanChange(
-  services: Pick<BillingServices, "db">,
+  services: Pick<BillingServices, "db" | "config">,
   input: z.infer<typeof planChangeQuoteSchema>,
   now = new Date(),
 ): Promise<PlanChangeQuote> {
-  const { subscription } = await findSubscription(services.db, input.subscriptionId);
+  const { subscription, provider } = await findSubscription(services.db, input.subscriptionId);
   refuseUnchangeable(subscription, now);
+  refuseDemoPurchase(services.config, provider, subscription, now);
   const terms = planChangeTerms(subscription.planId, input.planId, subscription.expiresAt, now);
   const live = await liveDevices(services.db, subscription.id);
   return {
@@ -130,6 +139,10 @@ export async function changePlan(
 ): Promise<PlanChangeResult> {
   const { subscription, provider } = await findSubscription(services.db, input.subscriptionId);
   refuseUnchangeable(subscription, now);
+  if (isDemoPurchase(provider, services.config))
+    throw actor
+      ? actionNotApplicable(demoPurchaseStaffReason(subscription.expiresAt, now))
+      : demoPurchaseRefused(subscription.expiresAt, now);
   const terms = planChangeTerms(subscription.planId, input.planId, subscription.expiresAt, now);
   if (terms.throughCheckout)
     throw conflict("An Unlock Pass changes through a checkout: use the pass checkout instead.");

@@ -10,6 +10,7 @@ import type { BillingServices } from "./fulfil.ts";
 import { findSubscription, resumeSubscription } from "./self-service.ts";
 import { resultOf, subscriptionAudit, type StaffSubscriptionResult } from "./staff-action-support.ts";
 import { requireApplicable } from "./subscription-actions.ts";
+import { isDemoPurchase } from "./demo-purchases.ts";
 
 // Staff reactivation of a cancelled subscription: what "reactivate" may undo.
 
@@ -29,9 +30,13 @@ export async function reactivateSubscription(
   input: z.infer<typeof reactivateSubscriptionSchema>,
   now = new Date(),
 ): Promise<StaffSubscriptionResult> {
-  const { subscription } = await findSubscription(services.db, input.subscriptionId);
+  const { subscription, provider } = await findSubscription(services.db, input.subscriptionId);
   const audit = subscriptionAudit(staff, "subscription.reactivate", input, now);
-  requireApplicable(subscription, "reactivate", now);
+  requireApplicable(
+    { ...subscription, demoPurchase: isDemoPurchase(provider, services.config) },
+    "reactivate",
+    now,
+  );
   if (isPaidUp(subscription.status)) {
     const row = await resumeSubscription(services, subscription.id, now, (tx) =>
       audit(tx, { undid: "cancel-at-period-end" }),

@@ -14,6 +14,7 @@ import {
   subscriptionEnded,
   subscriptionNotFound,
 } from "./errors.ts";
+import { refuseDemoPurchase } from "./demo-purchases.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { ledgerOfSubscriptions, orderNumberOf, parseOrderNumber } from "./ledger.ts";
 import { stripeClient, subscriptionChangesFrom } from "./stripe-provider.ts";
@@ -60,6 +61,7 @@ async function setCancelAtPeriodEnd(
   if (findPlan(subscription.planId)?.billing !== "recurring") throw passDoesNotRenew(subscription.expiresAt);
   if (!isUsable(subscription, now)) throw subscriptionEnded(endedStatusOf(subscription));
   if (subscription.cancelAtPeriodEnd === cancel) return subscription;
+  if (!cancel) refuseDemoPurchase(services.config, provider, subscription, now);
   if (provider === "test")
     return record(services, subscription, { cancelAtPeriodEnd: cancel }, now, alongside);
   // A Stripe plan whose subscription id has not arrived yet, or a store whose Stripe key was

@@ -20,6 +20,7 @@ import {
 } from "./staff-action-support.ts";
 import { requireApplicable } from "./subscription-actions.ts";
 import { cancelAtPeriodEnd, findSubscription } from "./self-service.ts";
+import { isDemoPurchase } from "./demo-purchases.ts";
 import {
   cancelStripeSubscription,
   paymentIntentToRefund,
@@ -52,8 +53,12 @@ export async function extendSubscription(
   input: z.infer<typeof extendSubscriptionSchema>,
   now = new Date(),
 ): Promise<StaffSubscriptionResult> {
-  const { subscription } = await findSubscription(services.db, input.subscriptionId);
-  requireApplicable(subscription, "extend", now);
+  const { subscription, provider } = await findSubscription(services.db, input.subscriptionId);
+  requireApplicable(
+    { ...subscription, demoPurchase: isDemoPurchase(provider, services.config) },
+    "extend",
+    now,
+  );
   const from = subscription.expiresAt > now ? subscription.expiresAt : now;
   const until = new Date(from.getTime() + input.days * DAY_MS);
   if (subscription.stripeSubscriptionId) {
@@ -144,7 +149,11 @@ export async function refundSubscription(
   now = new Date(),
 ): Promise<StaffSubscriptionResult> {
   const { subscription, session, provider } = await findSubscription(services.db, input.subscriptionId);
-  requireApplicable(subscription, "refund", now);
+  requireApplicable(
+    { ...subscription, demoPurchase: isDemoPurchase(provider, services.config) },
+    "refund",
+    now,
+  );
   if (provider === "test") return refundDemoCharges(services, staff, input, subscription, now);
   if (input.orderNumber !== undefined)
     throw conflict(
@@ -213,7 +222,7 @@ async function refundDemoCharges(
 ): Promise<StaffSubscriptionResult> {
   const row = await services.db.transaction(async (tx) => {
     const current = await lockSubscription(tx, subscription.id);
-    requireApplicable(current, "refund", now);
+    requireApplicable({ ...current, demoPurchase: isDemoPurchase("test", services.config) }, "refund", now);
     const refundable = await refundableCharges(tx, current.id);
     const orderNumber = input.orderNumber === undefined ? null : parseOrderNumber(input.orderNumber);
     const chosen =

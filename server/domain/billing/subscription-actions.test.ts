@@ -52,4 +52,19 @@ describe("staff actions by state", () => {
       );
     }
   });
+
+  it("lets a demo purchase on a live store only end: no extend, refund or reactivate, and says why", () => {
+    expect(applicableStaffActions(monthly({ demoPurchase: true }), now)).toEqual([
+      "cancel-period-end",
+      "cancel-now",
+    ]);
+    const cancelled = monthly({
+      status: "canceled",
+      expiresAt: earlier,
+      paidUntil: later,
+      demoPurchase: true,
+    });
+    expect(applicableStaffActions(cancelled, now)).toEqual([]);
+    expect(() => requireApplicable(cancelled, "reactivate", now)).toThrow(/demo's test card/);
+  });
 });

@@ -3,6 +3,7 @@ import type { Subscription } from "#server/db/schema/index.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import { isPaidUp } from "#server/domain/vpn/usable.ts";
 import { formatLongDate } from "#app/lib/format.ts";
+import { demoPurchaseStaffReason } from "./demo-purchases.ts";
 
 // The one rule for which staff actions apply to a subscription in its state: the
 // staff page offers exactly these, and each action's API refuses the others with a 409 before it
@@ -24,7 +25,12 @@ export interface SubscriptionState {
   planId: string;
   expiresAt: Date;
   paidUntil?: Date | null;
+  /** Bought on the test checkout of a store that now takes real money (demo-purchases.ts). */
+  demoPurchase?: boolean;
 }
+
+/** What a demo purchase may still have done to it: it ends, sooner or at its period end. */
+const DEMO_PURCHASE_ACTIONS: readonly StaffSubscriptionAction[] = ["cancel-now", "cancel-period-end"];
 
 /** Why `action` cannot apply to a subscription in this state, or null when it can. */
 export function whyNot(state: SubscriptionState, action: StaffSubscriptionAction, now: Date): string | null {
@@ -32,6 +38,8 @@ export function whyNot(state: SubscriptionState, action: StaffSubscriptionAction
   if (status === "refunded") return "This subscription has been refunded: it has ended and stays ended.";
   if (status === "disputed")
     return "This payment is disputed: answer the dispute in the Stripe Dashboard; the subscription stays ended.";
+  if (state.demoPurchase && !DEMO_PURCHASE_ACTIONS.includes(action))
+    return demoPurchaseStaffReason(state.expiresAt, now);
   const paidUp = isPaidUp(status);
   const running = paidUp && state.expiresAt > now;
   switch (action) {

@@ -1,6 +1,7 @@
 import { asc, desc, eq, sql } from "drizzle-orm";
 import { findPlan } from "#app/lib/plans.ts";
 import { devices, outboxMessages, subscriptionEvents, vpnServers } from "#server/db/schema/index.ts";
+import { demoPurchaseStaffReason, isDemoPurchase } from "#server/domain/billing/demo-purchases.ts";
 import { historyEntries } from "#server/domain/billing/history.ts";
 import { ledgerOfSubscriptions } from "#server/domain/billing/ledger.ts";
 import { planChangeOptions } from "#server/domain/billing/plan-changes.ts";
@@ -16,11 +17,12 @@ import type { AppServices } from "#server/services.ts";
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
 export async function subscriptionPage(
-  services: Pick<AppServices, "db">,
+  services: Pick<AppServices, "db" | "config">,
   subscriptionId: string,
   now = new Date(),
 ) {
   const { subscription, session } = await findSubscription(services.db, subscriptionId);
+  const demoPurchase = isDemoPurchase(session.provider, services.config);
   const [history, ledger, deviceRows, emails] = await Promise.all([
     services.db
       .select()
@@ -64,7 +66,7 @@ export async function subscriptionPage(
   const paidUntil = history.find((event) => isPaidUp(event.status))?.expiresAt ?? null;
   return {
     /** The staff actions that apply in its state (billing's rule; the API refuses the others). */
-    actions: applicableStaffActions({ ...subscription, paidUntil }, now),
+    actions: applicableStaffActions({ ...subscription, paidUntil, demoPurchase }, now),
     subscription: {
       id: subscription.id,
       orderNumber: orderNumberOf(subscription.id),
@@ -78,6 +80,8 @@ export async function subscriptionPage(
       createdAt: subscription.createdAt.toISOString(),
       deviceLimit: subscription.deviceLimit,
       provider: session.provider,
+      /** Why a demo purchase on a live store only ends (null for any other). */
+      demoPurchase: demoPurchase ? demoPurchaseStaffReason(subscription.expiresAt, now) : null,
       stripeCustomerId: subscription.stripeCustomerId,
       stripeSubscriptionId: subscription.stripeSubscriptionId,
     },
@@ -90,7 +94,7 @@ export async function subscriptionPage(
     })),
     payments,
     /** The plans staff may move it to, with the price difference now. */
-    planChanges: planChangeOptions(subscription, new Date()),
+    planChanges: planChangeOptions(subscription, new Date(), demoPurchase),
     devices: deviceRows.map(({ device, server }) => ({
       id: device.id,
       slot: device.slot,

@@ -1,9 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import type { Config } from "#server/config.ts";
+import { formatLongDate } from "#app/lib/format.ts";
+import { usesTestCheckout, type Config } from "#server/config.ts";
 import { openDatabase, queryRows, type Database, type DatabaseKind } from "#server/db/client.ts";
 import { listMigrations } from "#server/db/migrate.ts";
+import { runningDemoPurchases } from "#server/domain/billing/demo-purchases.ts";
+import { orderNumberOf } from "#server/domain/billing/self-service.ts";
 import { readLastBackup } from "#server/domain/ops/backup/last-backup.ts";
 import { listServerHealth, type ServerHealth } from "#server/domain/ops/server-health.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
@@ -15,7 +18,7 @@ import { ago, fail, pass, type DoctorCheck } from "./check.ts";
 
 export type StoreConfig = Pick<
   Config,
-  "NAIJALINK_MODE" | "DATA_DIR" | "STAFF_ADMINS" | "STAFF_REQUIRE_TOTP" | "PUBLIC_URL"
+  "NAIJALINK_MODE" | "DATA_DIR" | "STAFF_ADMINS" | "STAFF_REQUIRE_TOTP" | "PUBLIC_URL" | "STRIPE_SECRET_KEY"
 >;
 
 /** A backup older than this is a problem (the guide runs one nightly). */
@@ -30,6 +33,8 @@ export async function storeChecks(
   const checks = [await migrationsCheck(db, kind), await salesCheck(db)];
   for (const server of await listServerHealth(db, now)) checks.push(...nodeChecks(server, config, now));
   checks.push(await staffCheck(db, config), await backupCheck(config, now));
+  const demo = await demoPurchasesCheck(db, config, now);
+  if (demo) checks.push(demo);
   return checks;
 }
 
@@ -154,6 +159,29 @@ async function staffCheck(db: Database, config: StoreConfig): Promise<DoctorChec
       "enrol TOTP at /admin while STAFF_REQUIRE_TOTP=false (or still in demo mode), then turn it back on",
     );
   return pass(name, `${admins.length} admin account(s), ${enrolled} with two-factor (TOTP)`);
+}
+
+/**
+ * On a store that takes real money, the subscriptions still running on the demo's test card
+ * (decision 122): each ends at its period end; the operator may end them sooner. No line while
+ * the store itself sells through the test checkout.
+ */
+async function demoPurchasesCheck(
+  db: Database,
+  config: StoreConfig,
+  now: Date,
+): Promise<DoctorCheck | undefined> {
+  if (usesTestCheckout(config)) return undefined;
+  const name = "demo purchases";
+  const running = await runningDemoPurchases(db, config, now);
+  if (running.length === 0) return pass(name, "none running: every usable subscription was paid for");
+  const listed = running.slice(0, 5).map((row) => orderNumberOf(row.id));
+  const more = running.length > listed.length ? ` and ${running.length - listed.length} more` : "";
+  return fail(
+    name,
+    `${running.length} subscription(s) bought with the demo's test card still work (${listed.join(", ")}${more}); none renews, the last ends ${formatLongDate(running.at(-1)!.expiresAt)}`,
+    "leave them to expire, or end each now: find its order number at /admin/subscriptions and press Cancel now (docs/operating.md §6)",
+  );
 }
 
 async function backupCheck(config: StoreConfig, now: Date): Promise<DoctorCheck> {
