@@ -75,7 +75,8 @@ export function recordExport(
  * the byte-order mark, direction marks), spaces of every kind, the fillers that render blank, and
  * the ASCII controls but tab and CR, which are formula triggers themselves.
  */
-const LEADING_INVISIBLES = /^[\p{Cf}\p{Zl}\p{Zp}\p{Zs}\u0000-\u0008\u000a-\u000c\u000e-\u001f\u007f\u00ad\u034f\u115f\u1160\u17b4\u17b5\u180e\u3164\uffa0]+/u;
+const LEADING_INVISIBLES =
+  /^(?:(?![\t\r])\p{Cc}|[\p{Cf}\p{Z}\u115f\u1160\u3164\uffa0]|\u034f|\u17b4|\u17b5)+/u;
 
 /**
  * A text cell without its leading invisible characters. A spreadsheet skips them and runs what
