@@ -94,11 +94,10 @@ export function createIntake(
       const refused = targetRefusal(request.target);
       if (refused) return refused;
       const path = pathOf(request.target);
-      const isPost = request.method === "POST";
-      if (isPost && (await actions?.())?.(request.target) === false)
-        return notAllowed(request, ["GET", "HEAD"]);
+      const route = request.method === "POST" ? (await actions?.())?.(request.target) : undefined;
+      if (route?.action === false) return notAllowed(request, ["GET", "HEAD"]);
       // A page's action reads its form even when it is empty, so an empty POST needs the form's type too.
-      const typed = request.hasBody || (isPost && bodyKindOf(path) === "form");
+      const typed = request.hasBody || (route?.page === true && bodyKindOf(path) === "form");
       if (!typed) return { limitBytes: 0 };
       const wrongType = contentTypeRefusal(path, request.header("content-type"));
       if (wrongType) return wrongType;

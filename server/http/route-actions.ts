@@ -3,14 +3,16 @@
 // with a 405 itself, so React Router never sees it (it would log its own 405 as an error).
 import { matchRoutes, type RouteMatch, type RouteObject, type ServerBuild } from "react-router";
 
-/** For a request target (path and query): whether its POST reaches an action; undefined when no route matches. */
-export type ActionLookup = (target: string) => boolean | undefined;
+/**
+ * For a request target (path and query), the route a POST reaches: whether it has an action, and
+ * whether it is a page (it renders, so its action reads a form) rather than a resource route;
+ * undefined when no route matches.
+ */
+export type ActionLookup = (target: string) => { action: boolean; page: boolean } | undefined;
 
 export function routeActions(build: Pick<ServerBuild, "routes">): ActionLookup {
   const routes = Object.values(build.routes).filter((route) => route !== undefined);
-  const withAction = new Set(
-    routes.filter((route) => typeof route.module.action === "function").map((route) => route.id),
-  );
+  const byId = new Map(routes.map((route) => [route.id, route]));
   const nodes = new Map<string, RouteObject>(
     routes.map((route) => [
       route.id,
@@ -28,7 +30,8 @@ export function routeActions(build: Pick<ServerBuild, "routes">): ActionLookup {
     const { pathname, search } = dataRequestTarget(target);
     const matches = matchRoutes(roots, pathname);
     if (!matches?.length) return undefined;
-    return withAction.has(targetOf(matches, search).route.id!);
+    const { module } = byId.get(targetOf(matches, search).route.id!)!;
+    return { action: typeof module.action === "function", page: typeof module.default === "function" };
   };
 }
 /**

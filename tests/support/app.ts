@@ -235,7 +235,9 @@ export async function startTestServer(
 
 /**
  * The real HTTP server behind the in-process app's interface, so the helpers that sign up staff,
- * buy and sign in customers work on it too. Redirects are not followed, as in-process.
+ * buy and sign in customers work on it too. Redirects are not followed, as in-process. Each
+ * request names its client (`clientIp`, or one at random, as in-process) in X-Forwarded-For,
+ * which a server started with TRUST_PROXY=127.0.0.1 takes: per-client limits do not add up.
  */
 export function overHttp(server: TestServer): TestApp {
   return {
@@ -244,8 +246,9 @@ export function overHttp(server: TestServer): TestApp {
     dataDir: server.dataDir,
     log: server.log,
     request(pathOrUrl, init = {}) {
-      const { json, clientIp: _, ...rest } = init;
+      const { json, clientIp, ...rest } = init;
       const headers = new Headers(rest.headers);
+      headers.set("x-forwarded-for", clientIp ?? `127.0.0.${crypto.randomInt(1, 250)}`);
       let body = rest.body;
       if (json !== undefined) {
         headers.set("content-type", "application/json");
