@@ -74,9 +74,9 @@ export function Layout({ children }: { children: ReactNode }) {
         </a>
         {adminShell ? null : <SiteHeader staticPage={staticPage} />}
         <main id="main" className={adminShell ? "flex-1" : "flex-1 pt-16"}>
-          {rootData?.publicConfig.demo ? <DemoBanner /> : null}
           {/* A request carrying a flash is rendered for itself, never answered from the page cache. */}
           {staticPage && flash ? <PageNotice flash={flash} /> : null}
+          {rootData?.publicConfig.demo ? <DemoBanner /> : null}
           {children}
         </main>
         {adminShell ? null : <SiteFooter />}
