@@ -136,10 +136,10 @@ describe.each(databaseKinds)("optional two-factor sign-in for staff (%s)", (kind
   });
 });
 
-describe("staff required to use two-factor (STAFF_REQUIRE_TOTP=true)", () => {
+describe.each(databaseKinds)("staff required to use two-factor (STAFF_REQUIRE_TOTP=true), on %s", (kind) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp({ env: { STAFF_REQUIRE_TOTP: "true" } });
+    app = await createTestApp({ kind, env: { STAFF_REQUIRE_TOTP: "true" } });
   });
   afterAll(async () => {
     await app?.close();
