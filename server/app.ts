@@ -126,6 +126,13 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
   if (pageCache) app.use(pageCache.serve);
 
   const actionsOfBuild = build ? routeActions(build) : undefined;
+  // In development the route table changes under Vite: read it again for each POST.
+  const actions = actionsOfBuild
+    ? () => Promise.resolve(actionsOfBuild)
+    : () =>
+        (viteDevServer!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>).then(
+          routeActions,
+        );
   const clientDir = path.join(findProjectRoot(), "build/client");
   if (viteDevServer) {
     app.use(viteDevServer.middlewares);
@@ -163,12 +170,9 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
   const answer = withSecurityHeaders(
     options,
     withCachePolicy(
-      withRequestIntake(
-        createIntake(services, actionsOfBuild && (() => Promise.resolve(actionsOfBuild))),
-        (request, response) => {
-          if (!pageCache?.serveHit(request, response)) app(request, response);
-        },
-      ),
+      withRequestIntake(createIntake(services, actions), (request, response) => {
+        if (!pageCache?.serveHit(request, response)) app(request, response);
+      }),
     ),
   );
   // In development routes change under Vite, so requests carry one label there.

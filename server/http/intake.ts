@@ -66,10 +66,7 @@ const GATES: Record<string, Gate> = {
 
 const pathOf = (target: string) => target.split("?", 1)[0]!;
 
-/**
- * `actions`: the route table's answer to "does a POST to this target reach an action" (undefined
- * where the route table changes under the app, in development).
- */
+/** `actions`: the route table's answer to "which route does a POST to this target reach". */
 export function createIntake(
   services: Pick<AppServices, "db" | "config" | "logger">,
   actions?: () => Promise<ActionLookup>,
