@@ -4,7 +4,13 @@
 // with the same bytes, compressed once.
 import { PassThrough } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
-import { ServerRouter, type AppLoadContext, type EntryContext, type HandleErrorFunction } from "react-router";
+import {
+  isRouteErrorResponse,
+  ServerRouter,
+  type AppLoadContext,
+  type EntryContext,
+  type HandleErrorFunction,
+} from "react-router";
 import { routeLabel } from "#server/http/api.ts";
 import { inlineScriptHashes } from "#server/http/security-headers.ts";
 
@@ -58,12 +64,14 @@ export default function handleRequest(
 /**
  * Errors of loaders, actions and renders, through the one JSON logger (issue 25) instead of
  * React Router's console.error: the error's class, message and frames, and the route, not the URL
- * (its query may hold an address or a token).
+ * (its query may hold an address or a token). The router's own refusal of a request (a 405 for a
+ * POST where no route has an action, a 404) is the client's mistake: info, not error (issue 37).
  */
 export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
-  (context as AppLoadContext).services.logger.error(
-    { err: error, route: routeLabel(new URL(request.url).pathname) },
-    "unexpected error in a route",
-  );
+  const { logger } = (context as AppLoadContext).services;
+  const route = routeLabel(new URL(request.url).pathname);
+  if (isRouteErrorResponse(error) && error.status < 500)
+    logger.info({ status: error.status, route }, "request refused by the router");
+  else logger.error({ err: error, route }, "unexpected error in a route");
 };

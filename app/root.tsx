@@ -19,7 +19,7 @@ import { PageNotice } from "./components/page-notice.tsx";
 import { ScrollToTop } from "./components/scroll-to-top.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
-import { CLEAR_FLASH_COOKIE, flashCookie, readFlash, type Flash } from "./lib/flash.ts";
+import { carriesFlash, clearFlashCookie, readFlash, type Flash } from "#server/http/flash.ts";
 import { isStaticPage, loadsAsDocument } from "./lib/static-page.ts";
 import { ADMIN_LAYOUT_ROUTE_ID } from "./components/admin/admin-nav.ts";
 import { publicConfig } from "#server/config.ts";
@@ -30,12 +30,16 @@ export const links: Route.LinksFunction = () => [
   { rel: "apple-touch-icon", href: "/apple-touch-icon.png" },
 ];
 
-/** The public config, and the flash a redirect left for this page (read once: it is cleared). */
+/**
+ * The public config, and the flash a redirect left for this page: read once (it is cleared), and
+ * only when this server signed it; a forged or altered one is cleared and shows nothing.
+ */
 export function loader({ request, context }: Route.LoaderArgs) {
-  const flash = readFlash(request.headers.get("Cookie"));
+  const cookies = request.headers.get("Cookie");
+  const flash = readFlash(context.services, cookies);
   return data(
     { publicConfig: publicConfig(context.services.config), flash },
-    flash ? { headers: { "Set-Cookie": CLEAR_FLASH_COOKIE } } : undefined,
+    carriesFlash(cookies) ? { headers: { "Set-Cookie": clearFlashCookie(context.services) } } : undefined,
   );
 }
 
@@ -70,9 +74,9 @@ export function Layout({ children }: { children: ReactNode }) {
         </a>
         {adminShell ? null : <SiteHeader staticPage={staticPage} />}
         <main id="main" className={adminShell ? "flex-1" : "flex-1 pt-16"}>
-          {rootData?.publicConfig.demo ? <DemoBanner /> : null}
-          {/* A cached static page never has one; the enhancement script reads its cookie instead. */}
+          {/* A request carrying a flash is rendered for itself, never answered from the page cache. */}
           {staticPage && flash ? <PageNotice flash={flash} /> : null}
+          {rootData?.publicConfig.demo ? <DemoBanner /> : null}
           {children}
         </main>
         {adminShell ? null : <SiteFooter />}
@@ -99,9 +103,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
     const fresh = flash && flash !== handledFlash.current ? flash : null;
     handledFlash.current = flash;
     if (toStaticPage) {
-      // Its redirect made the root loader read (and clear) the flash meant for the static
-      // page; the page's enhancement script shows it from the cookie.
-      if (fresh) document.cookie = flashCookie(fresh);
+      // A redirect that carries a flash to a static page is a document redirect
+      // (`redirectDocument`), so the server renders the message there; none is lost here.
       window.location.reload();
     } else if (fresh) {
       showToast(fresh);

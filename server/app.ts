@@ -10,6 +10,7 @@ import { createRequestHandler, type AppLoadContext, type ServerBuild } from "rea
 import type { ViteDevServer } from "vite";
 import { loadConfig, type Config } from "./config.ts";
 import { blogPageSource } from "./http/blog-pages.ts";
+import { carriesFlash } from "./http/flash.ts";
 import { clientAddress } from "./http/client-address.ts";
 import { measureRequests, routePatterns, staticFilePaths } from "./http/metrics.ts";
 import { createPageCache } from "./http/page-cache.ts";
@@ -18,6 +19,8 @@ import { ApiError, errorResponse } from "./http/api.ts";
 import { withRequestIntake } from "./http/body-limit.ts";
 import { applyCachePolicy, withCachePolicy } from "./http/cache-policy.ts";
 import { admitFetchRequest, createIntake } from "./http/intake.ts";
+import { answerUnreadable, refuseConnect, unexpectedServerError } from "./http/raw-refusals.ts";
+import { routeActions, type ActionLookup } from "./http/route-actions.ts";
 import { contentSecurityPolicy, CSP_HEADER, withSecurityHeaders } from "./http/security-headers.ts";
 import { salesStatePageSource, staticPageSource, staticPagePaths } from "./http/static-pages.ts";
 import { startServices, type AppServices, type ServiceOptions } from "./services.ts";
@@ -52,7 +55,8 @@ const loadBuild = () => import("virtual:react-router/server-build") as Promise<S
  */
 export function createFetchHandler(services: AppServices) {
   const render = createRenderHandler(services);
-  const intake = createIntake(services);
+  let actions: Promise<ActionLookup> | undefined;
+  const intake = createIntake(services, () => (actions ??= loadBuild().then(routeActions)));
   return async (request: Request, remoteAddress = "127.0.0.1") => {
     const admitted = await admitFetchRequest(intake, request);
     const response =
@@ -111,6 +115,8 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
   const pageCache = build
     ? createPageCache({
         handle: createRenderHandler(services),
+        publicUrl: services.config.PUBLIC_URL,
+        personal: (request) => carriesFlash(request.headers.cookie),
         sources: [
           staticPageSource(staticPagePaths(build)),
           salesStatePageSource(staticPagePaths(build, "sales-state"), services.db),
@@ -123,6 +129,14 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
   app.use(compression());
   if (pageCache) app.use(pageCache.serve);
 
+  const actionsOfBuild = build ? routeActions(build) : undefined;
+  // In development the route table changes under Vite: read it again for each POST.
+  const actions = actionsOfBuild
+    ? () => Promise.resolve(actionsOfBuild)
+    : () =>
+        (viteDevServer!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>).then(
+          routeActions,
+        );
   const clientDir = path.join(findProjectRoot(), "build/client");
   if (viteDevServer) {
     app.use(viteDevServer.middlewares);
@@ -153,12 +167,14 @@ export async function createHttpHandler(services: AppServices, viteDevServer?: V
         }) satisfies AppLoadContext,
     }),
   );
+  // Express's own final handler would print the stack to stderr: this one logs it as JSON.
+  app.use(unexpectedServerError(services.logger));
   // A current page is answered on Node's request, before Express: its router and request
   // decoration would cost most of a hit (decision 022).
   const answer = withSecurityHeaders(
     options,
     withCachePolicy(
-      withRequestIntake(createIntake(services), (request, response) => {
+      withRequestIntake(createIntake(services, actions), (request, response) => {
         if (!pageCache?.serveHit(request, response)) app(request, response);
       }),
     ),
@@ -191,9 +207,15 @@ export async function startServer(
         headersTimeout: 20_000,
         requestTimeout: 30_000,
         keepAliveTimeout: 65_000,
+        // The intake answers a missing Host with a JSON 400, as every other refusal.
+        requireHostHeader: false,
       },
       handler,
     );
+    // What Node answers before any handler (a method token it does not know, a malformed
+    // request, CONNECT): a JSON refusal too, never a bare status line or a dropped connection.
+    listening.on("clientError", answerUnreadable);
+    listening.on("connect", refuseConnect);
     listening.once("error", reject);
     listening.listen(config.PORT, config.HOST, () => {
       listening.off("error", reject);

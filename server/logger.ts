@@ -47,6 +47,7 @@ export const LOGGED_TEXT_FIELDS = new Set([
   "lastSeenAt",
   "link",
   "mail",
+  "method",
   "migrations",
   "mode",
   "oldestPendingAt",

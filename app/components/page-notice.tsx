@@ -1,7 +1,7 @@
-import type { Flash } from "#app/lib/flash.ts";
+import type { Flash } from "#server/http/flash.ts";
 import { NOTICE_CLASS, NOTICE_TITLE_CLASS, PAGE_NOTICE_CLASS, noticeRole } from "#app/lib/notice.ts";
 
-/** A flash on a static page rendered for this request (the same markup app/enhance/notice.ts builds). */
+/** A flash on a static page, rendered for the request that carried it (the markup app/enhance/notice.ts builds for inline messages). */
 export function PageNotice({ flash }: { flash: Flash }) {
   const role = noticeRole(flash);
   return (

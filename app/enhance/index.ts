@@ -6,7 +6,7 @@ import { storeSelectedPlan } from "#app/lib/purchase-storage.ts";
 import { enhanceContactForm } from "./contact-form.ts";
 import { DNS_CHECK } from "#app/lib/dns-check.ts";
 import { runDnsCheck } from "./dns-check.ts";
-import { noticeAfter, showFlash, type Notice } from "./notice.ts";
+import { noticeAfter, type Notice } from "./notice.ts";
 
 /** How long the /pricing welcome notice is read before the setup guide opens (DESIGN.md §2a). */
 const NOTICE_READ_MS = 1200;
@@ -113,7 +113,6 @@ function enhance(): void {
   for (const button of document.querySelectorAll("[data-select-plan][data-notice-title]")) {
     planNotices.set(button, noticeAfter(button));
   }
-  showFlash();
   // Browser tests wait for this before interacting, as they do for React's hydration.
   document.documentElement.dataset.hydrated = "true";
 }

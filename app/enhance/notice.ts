@@ -1,11 +1,9 @@
 // Inline messages on the static pages, next to what they are about: a
 // `role="status"` region for news, a `role="alert"` one for errors. Both exist, empty, from the
 // moment the page is enhanced, so screen readers announce what is later written into them.
-import { CLEAR_FLASH_COOKIE, readFlash } from "#app/lib/flash.ts";
 import {
   NOTICE_CLASS,
   NOTICE_TITLE_CLASS,
-  PAGE_NOTICE_CLASS,
   noticeRole,
   type Message,
   type NoticeRole,
@@ -52,17 +50,4 @@ export function noticeAfter(anchor: Element): Notice {
     },
     clear,
   };
-}
-
-/** The message a redirect left in the flash cookie, shown once at the top of the page. */
-export function showFlash(): void {
-  const flash = readFlash(document.cookie);
-  if (!flash) return;
-  document.cookie = CLEAR_FLASH_COOKIE;
-  const wrapper = element("div", PAGE_NOTICE_CLASS);
-  wrapper.dataset.pageNotice = "";
-  const message = region(noticeRole(flash));
-  write(message, flash);
-  wrapper.append(message);
-  document.getElementById("main")?.prepend(wrapper);
 }

@@ -1,7 +1,7 @@
 // The inline messages of the static pages: a status for news, an alert for an
 // error, next to what they are about. Shared by the enhancement script, which shows them, and
-// by the root layout, which renders a flash into an uncached static page.
-import type { Flash } from "./flash.ts";
+// by the root layout, which renders a flash into a static page rendered for its request.
+import type { Flash } from "#server/http/flash.ts";
 
 export type Message = Flash;
 export type NoticeRole = "status" | "alert";

@@ -17,7 +17,7 @@ import { useHydrated } from "#app/components/account/account-form.tsx";
 import { SubscriptionCard } from "#app/components/account/subscription-card.tsx";
 import { PageHero } from "#app/components/page-hero.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import type { Flash } from "#app/lib/flash.ts";
+import type { Flash } from "#server/http/flash.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { NOTICE_CLASS, noticeRole } from "#app/lib/notice.ts";
 import { listAccount } from "#server/domain/account/account.ts";

@@ -1,12 +1,12 @@
 import { LogOut, Plus } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
-import { Form, Link, redirect } from "react-router";
+import { Form, Link, redirect, redirectDocument } from "react-router";
 import { ActionNotice } from "#app/components/admin/action-notice.tsx";
 import { blogAdminCall, type AdminPost } from "#app/components/admin/api.ts";
 import { POST_TABS, PostTable, postsInTab, type PostTab } from "#app/components/admin/post-table.tsx";
 import { TwoFactorSettings, twoFactorAnswerOf } from "#app/components/admin/two-factor-settings.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { flashCookie } from "#app/lib/flash.ts";
+import { flashCookie } from "#server/http/flash.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { cn } from "#app/lib/utils.ts";
 import { staffAccess } from "#server/domain/auth/staff.ts";
@@ -30,7 +30,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const access = await staffAccess(request, context.services);
   if (access.kind === "anonymous") throw redirect("/admin/login");
   if (access.kind === "needs-two-factor") return { twoFactorEnabled: false, twoFactorRequired: true };
-  if (access.kind !== "staff") throw redirect("/", { headers: { "Set-Cookie": flashCookie(ACCESS_DENIED) } });
+  // A document load of the static home page, where the server renders the message (decision 123).
+  if (access.kind !== "staff")
+    throw redirectDocument("/", { headers: { "Set-Cookie": flashCookie(context.services, ACCESS_DENIED) } });
   return {
     twoFactorEnabled: access.user.twoFactorEnabled,
     twoFactorRequired: context.services.config.STAFF_REQUIRE_TOTP,

@@ -5,7 +5,7 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import type { LoginAnswer } from "#app/components/admin/login-forms.tsx";
-import type { Flash } from "#app/lib/flash.ts";
+import { flashCookie, type Flash } from "#server/http/flash.ts";
 import { ADMIN_HOME } from "#server/domain/auth/auth.ts";
 import { badRequest, forbidden, methodNotAllowed, parseInput, ApiError, statusOf } from "#server/http/api.ts";
 import { authPost, withAuthCookies as withCookies, type AuthAnswer } from "#server/http/staff-form.ts";
@@ -58,7 +58,9 @@ async function run(args: Route.ActionArgs, intent: keyof typeof schemas, fields:
           { ok: true, intent, step: "two-factor" },
           { headers: withCookies(answer.cookies) },
         );
-      return redirect(ADMIN_HOME, { headers: withCookies(answer.cookies, LOGGED_IN) });
+      return redirect(ADMIN_HOME, {
+        headers: withCookies(answer.cookies, flashCookie(args.context.services, LOGGED_IN)),
+      });
     }
     case "sign-up": {
       const input = parseInput(schemas["sign-up"], fields);
@@ -81,14 +83,18 @@ async function run(args: Route.ActionArgs, intent: keyof typeof schemas, fields:
       const answer = await authPost(args, "reset-password", input);
       if (!answer.ok) return refused(answer, "Failed to reset the password");
       const changed: Flash = { type: "success", title: "Password changed. Sign in with the new password." };
-      return redirect("/admin/login", { headers: withCookies(answer.cookies, changed) });
+      return redirect("/admin/login", {
+        headers: withCookies(answer.cookies, flashCookie(args.context.services, changed)),
+      });
     }
     case "two-factor": {
       const input = parseInput(schemas["two-factor"], fields);
       const path = input.backup === "1" ? "two-factor/verify-backup-code" : "two-factor/verify-totp";
       const answer = await authPost(args, path, { code: input.code });
       if (!answer.ok) return refused(answer, "Failed to log in");
-      return redirect(ADMIN_HOME, { headers: withCookies(answer.cookies, LOGGED_IN) });
+      return redirect(ADMIN_HOME, {
+        headers: withCookies(answer.cookies, flashCookie(args.context.services, LOGGED_IN)),
+      });
     }
     case "confirm": {
       const input = parseInput(schemas.confirm, fields);
@@ -100,9 +106,13 @@ async function run(args: Route.ActionArgs, intent: keyof typeof schemas, fields:
       });
       if (!signedIn.ok || signedIn.body.twoFactorRedirect) {
         const next: Flash = { type: "success", title: "Your account is confirmed. Sign in to continue." };
-        return redirect("/admin/login", { headers: withCookies([], next) });
+        return redirect("/admin/login", {
+          headers: withCookies([], flashCookie(args.context.services, next)),
+        });
       }
-      return redirect(ADMIN_HOME, { headers: withCookies(signedIn.cookies, LOGGED_IN) });
+      return redirect(ADMIN_HOME, {
+        headers: withCookies(signedIn.cookies, flashCookie(args.context.services, LOGGED_IN)),
+      });
     }
   }
 }

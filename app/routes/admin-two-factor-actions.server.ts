@@ -10,8 +10,8 @@ import type {
   TwoFactorEnrolment,
   TwoFactorIntent,
 } from "#app/components/admin/two-factor-settings.tsx";
-import type { Flash } from "#app/lib/flash.ts";
-import { badRequest, forbidden, parseInput } from "#server/http/api.ts";
+import { flashCookie, type Flash } from "#server/http/flash.ts";
+import { badRequest, parseInput } from "#server/http/api.ts";
 import { qrCodeSvg } from "#server/qr-code.ts";
 import { authPost, enrolmentFormAction, withAuthCookies, type AuthAnswer } from "#server/http/staff-form.ts";
 import type { Route } from "./+types/admin-blog";
@@ -84,7 +84,7 @@ async function run(args: Route.ActionArgs, intent: TwoFactorIntent, form: FormDa
         const enrolment = await enrolmentOf(input.totpURI, input.backupCodes);
         return refused(intent, answer, "That code did not match", enrolment);
       }
-      const headers = withAuthCookies(answer.cookies, TURNED_ON);
+      const headers = withAuthCookies(answer.cookies, flashCookie(args.context.services, TURNED_ON));
       // better-auth replaced the session: a script-less post's page would be rendered with the old
       // one, so it gets a fresh page instead (the backup codes were on screen with the QR code).
       if (args.request.headers.get("sec-fetch-mode") === "navigate") throw redirect(ADMIN_BLOG, { headers });
@@ -94,12 +94,13 @@ async function run(args: Route.ActionArgs, intent: TwoFactorIntent, form: FormDa
       );
     }
     case "two-factor-disable": {
-      if (args.context.services.config.STAFF_REQUIRE_TOTP)
-        throw forbidden("Staff accounts must keep two-factor authentication on.");
+      // better-auth's own endpoint refuses while STAFF_REQUIRE_TOTP holds (auth.ts), for every caller.
       const input = parseInput(schemas[intent], fields);
       const answer = await authPost(args, "two-factor/disable", input);
       if (!answer.ok) return refused(intent, answer, "Could not turn off two-factor authentication");
-      throw redirect(ADMIN_BLOG, { headers: withAuthCookies(answer.cookies, TURNED_OFF) });
+      throw redirect(ADMIN_BLOG, {
+        headers: withAuthCookies(answer.cookies, flashCookie(args.context.services, TURNED_OFF)),
+      });
     }
   }
 }

@@ -33,6 +33,29 @@ export const bodyKindOf = (pathname: string): BodyKind =>
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const FORM_TYPE = /^application\/x-www-form-urlencoded\s*(?:;|$)/i;
 
+/**
+ * A host name, IPv4 or bracketed IPv6 address, with an optional port: what React Router's
+ * adapter can make the request's URL from (a space or a `<` there made it throw, a 500).
+ */
+const HOST = /^(?:[A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The refusal of a request's `Host` header (required) and, behind a trusted proxy, the first
+ * `X-Forwarded-Host`, or undefined. Neither ever makes an address the app hands out: those come
+ * from PUBLIC_URL.
+ */
+export function hostRefusal(
+  host: string | undefined,
+  forwardedHost: string | undefined,
+): ApiError | undefined {
+  if (host === undefined || !HOST.test(host))
+    return badRequest("The request's Host header is missing or is not a host name.");
+  const forwarded = forwardedHost?.split(",", 1)[0]!.trim();
+  if (forwarded !== undefined && !HOST.test(forwarded))
+    return badRequest("The request's X-Forwarded-Host header is not a host name.");
+  return undefined;
+}
+
 /** The refusal of a request's target (its path segments and query), or undefined. */
 export function targetRefusal(target: string): ApiError | undefined {
   const [path = "", query = ""] = splitTarget(target);

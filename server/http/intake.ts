@@ -1,20 +1,26 @@
-// What every request goes through before a route sees it (issue 25): its target and its body's
-// declared type are checked, then the route's credential (for the routes that take one instead
-// of a session) before a byte of the body is read, then the body against its limit, then the
-// body against the input rule. The real server applies it to Node's requests (body-limit.ts);
-// the in-process handler tests use (app.ts) applies it to Fetch requests.
+// What every request goes through before a route sees it (issues 25, 37): its method, its Host,
+// its target and, for a POST, whether a route has an action for it and its body's declared type
+// are checked, then the route's credential (for the routes that take one instead of a session)
+// before a byte of the body is read, then the body against its limit, then the body against the
+// input rule. The real server applies it to Node's requests (body-limit.ts); the in-process
+// handler tests use (app.ts) applies it to Fetch requests.
 import { isStripeSignatureShaped } from "#server/domain/billing/webhook.ts";
 import { isAdminAuthorization } from "#server/domain/vpn/admin-token.ts";
 import { authenticateNode } from "#server/domain/vpn/nodes.ts";
 import type { AppServices } from "#server/services.ts";
-import { ApiError, badRequest } from "./api.ts";
-import { bodyRefusal, contentTypeRefusal, targetRefusal } from "./input-rule.ts";
+import { ApiError, badRequest, methodNotAllowed, routeLabel } from "./api.ts";
+import { bodyKindOf, bodyRefusal, contentTypeRefusal, hostRefusal, targetRefusal } from "./input-rule.ts";
 import { nodeUnauthorized } from "./node-auth.ts";
+import type { ActionLookup } from "./route-actions.ts";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** A node's status report lists up to 100,000 peers. */
 export const NODE_STATUS_LIMIT_BYTES = 16 * 1024 * 1024;
 export const WEBHOOK_LIMIT_BYTES = 512 * 1024;
+
+/** The methods the app answers; any other (TRACE, PUT, PROPFIND, …) is a 405 before a route sees it. */
+export const ALLOWED_METHODS = ["GET", "HEAD", "POST"] as const;
+const ALLOWED = new Set<string>(ALLOWED_METHODS);
 
 export interface IntakeRequest {
   method: string;
@@ -60,15 +66,39 @@ const GATES: Record<string, Gate> = {
 
 const pathOf = (target: string) => target.split("?", 1)[0]!;
 
-export function createIntake(services: Pick<AppServices, "db" | "config">): Intake {
+/** `actions`: the route table's answer to "which route does a POST to this target reach". */
+export function createIntake(
+  services: Pick<AppServices, "db" | "config" | "logger">,
+  actions?: () => Promise<ActionLookup>,
+): Intake {
+  const proxied = services.config.TRUST_PROXY !== false;
+  /** A refusal of the method, logged at info: a client's mistake (or a probe), not the app's. */
+  const notAllowed = (request: IntakeRequest, allowed: readonly string[]) => {
+    services.logger.info(
+      { method: request.method.slice(0, 20), route: routeLabel(pathOf(request.target)) },
+      "method not allowed",
+    );
+    return methodNotAllowed([...allowed]);
+  };
   return {
     async admit(request) {
+      if (!ALLOWED.has(request.method)) return notAllowed(request, ALLOWED_METHODS);
+      const badHost = hostRefusal(
+        request.header("host"),
+        proxied ? request.header("x-forwarded-host") : undefined,
+      );
+      if (badHost) return badHost;
       const refused = targetRefusal(request.target);
       if (refused) return refused;
       const path = pathOf(request.target);
-      if (!request.hasBody) return { limitBytes: 0 };
+      const route = request.method === "POST" ? (await actions?.())?.(request.target) : undefined;
+      if (route?.action === false) return notAllowed(request, ["GET", "HEAD"]);
+      // A page's action reads its form even when it is empty, so an empty POST needs the form's type too.
+      const typed = request.hasBody || (route?.page === true && bodyKindOf(path) === "form");
+      if (!typed) return { limitBytes: 0 };
       const wrongType = contentTypeRefusal(path, request.header("content-type"));
       if (wrongType) return wrongType;
+      if (!request.hasBody) return { limitBytes: 0 };
       return (await GATES[path]?.(services, request)) ?? { limitBytes: BODY_LIMIT_BYTES };
     },
     check: (request, body) => bodyRefusal(pathOf(request.target), body),
@@ -87,7 +117,8 @@ export async function admitFetchRequest(intake: Intake, request: Request): Promi
   const subject: IntakeRequest = {
     method: request.method,
     target: `${url.pathname}${url.search}`,
-    header: (name) => request.headers.get(name) ?? undefined,
+    // A Fetch request names its host in its URL.
+    header: (name) => (name === "host" ? url.host : (request.headers.get(name) ?? undefined)),
     hasBody: request.body !== null,
   };
   const admitted = await intake.admit(subject);

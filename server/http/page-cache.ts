@@ -81,6 +81,13 @@ export function createPageCache(options: {
   sources: readonly PageSource[];
   /** The app's Fetch handler (React Router with the request context). */
   handle: (request: Request, clientIp: string) => Promise<Response>;
+  /** The site's address (PUBLIC_URL): a shared page is rendered at it, never at a visitor's Host. */
+  publicUrl: string;
+  /**
+   * A request the cache must leave to the app although its URL is a kept page's: one carrying
+   * something for this visitor alone (a flash message).
+   */
+  personal?: (request: IncomingMessage) => boolean;
   maxEntries?: number;
   now?: () => number;
 }) {
@@ -108,7 +115,7 @@ export function createPageCache(options: {
 
   async function render(request: ExpressRequest, key: string, stamp: Stamp): Promise<Page | Unkept> {
     // A page shared by every visitor is rendered from the URL alone, none of one visitor's headers.
-    const url = new URL(key, `${request.protocol}://${request.get("host") ?? "localhost"}`);
+    const url = new URL(key, options.publicUrl);
     const response = await options.handle(new Request(url), request.ip ?? "unknown");
     const identity = Buffer.from(await response.arrayBuffer());
     if (!storable(response)) return { status: response.status, headers: response.headers, body: identity };
@@ -129,6 +136,7 @@ export function createPageCache(options: {
    * written nothing, for anything else.
    */
   function serveHit(request: IncomingMessage, response: ServerResponse): boolean {
+    if (options.personal?.(request)) return false;
     const found = match(request.method, request.url);
     const page = found && pages.get(found.key);
     if (!found || !page || !isCurrent(found.source, page)) return false;
@@ -140,6 +148,7 @@ export function createPageCache(options: {
   /** Express middleware: hits, then a version check, then a render kept for the next request. */
   async function serve(request: ExpressRequest, response: ExpressResponse, next: NextFunction) {
     if (serveHit(request, response)) return;
+    if (options.personal?.(request)) return next();
     const found = match(request.method, request.originalUrl);
     if (!found) return next();
     const { source, key } = found;

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import type { z, ZodType } from "zod";
-import { flashCookie, type Flash } from "#app/lib/flash.ts";
+import { flashCookie } from "#server/http/flash.ts";
 import type { SignedInStaff, StaffRole, StaffUser } from "#server/domain/auth/staff.ts";
 import { CLIENT_IP_HEADER } from "#server/domain/auth/auth.ts";
 import { DomainError } from "#server/domain/errors.ts";
@@ -123,6 +123,7 @@ export function staffIntentAction(call: ApiCall, role: StaffRole, intents: Recor
       ? undefined
       : {
           "Set-Cookie": flashCookie(
+            call.context.services,
             intent.toastTitle
               ? { type: "success", title: intent.toastTitle, description: done }
               : { type: "success", title: done },
@@ -140,11 +141,11 @@ export interface AuthAnswer {
   cookies: string[];
 }
 
-/** An answer's headers passing better-auth's cookies on, and a flash for the next page if any. */
-export function withAuthCookies(cookies: string[], flash?: Flash): Headers {
+/** An answer's headers passing better-auth's cookies on, and a flash for the next page if any (`flashCookie`). */
+export function withAuthCookies(cookies: string[], flash?: string): Headers {
   const headers = new Headers({ "Cache-Control": "no-store" });
   for (const cookie of cookies) headers.append("Set-Cookie", cookie);
-  if (flash) headers.append("Set-Cookie", flashCookie(flash));
+  if (flash) headers.append("Set-Cookie", flash);
   return headers;
 }
 

@@ -1,5 +1,5 @@
-import { data, redirect } from "react-router";
-import { flashCookie, type Flash } from "#app/lib/flash.ts";
+import { data, redirect, redirectDocument } from "react-router";
+import { flashCookie, type Flash } from "#server/http/flash.ts";
 import { staffAccess, type SignedInStaff, type StaffRole } from "#server/domain/auth/staff.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import type { AppServices } from "#server/services.ts";
@@ -20,7 +20,7 @@ export const ACCESS_DENIED: Flash = {
  */
 export async function requireStaffPage(
   request: Request,
-  services: Pick<AppServices, "auth" | "config" | "customerAuth">,
+  services: Pick<AppServices, "auth" | "authSecret" | "config" | "customerAuth">,
   role: StaffRole,
 ): Promise<SignedInStaff> {
   const access = await staffAccess(request, services);
@@ -30,7 +30,8 @@ export async function requireStaffPage(
     case "customer":
     case "unverified":
     case "not-staff":
-      throw redirect("/", { headers: { "Set-Cookie": flashCookie(ACCESS_DENIED) } });
+      // A document load of the static home page, where the server renders the message (decision 123).
+      throw redirectDocument("/", { headers: { "Set-Cookie": flashCookie(services, ACCESS_DENIED) } });
     case "needs-two-factor":
       throw redirect("/admin/blog");
     case "staff":
@@ -54,7 +55,7 @@ export interface ActionRefusal {
  */
 export async function staffPageAction<T>(
   request: Request,
-  services: Pick<AppServices, "auth" | "config" | "customerAuth">,
+  services: Pick<AppServices, "auth" | "authSecret" | "config" | "customerAuth">,
   role: StaffRole,
   run: (staff: SignedInStaff, fields: Record<string, string>) => Promise<T>,
 ) {

@@ -160,7 +160,7 @@ describe("the marketing pages in a real browser", () => {
       expect(head.title).toContain("NaijaLink");
       expect(head.description?.length).toBeGreaterThan(40);
       expect(head.description!.length).toBeLessThanOrEqual(160);
-      expect(head.canonical).toBe(`http://localhost:3000${pathname}`);
+      expect(head.canonical).toBe(`${app.server.config.PUBLIC_URL}${pathname}`);
       expect(head.ogTitle).toBe(head.title);
       expect(head.ogUrl).toBe(head.canonical);
       for (const asset of [head.icon, head.manifest]) {

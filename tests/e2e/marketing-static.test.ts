@@ -2,6 +2,7 @@
 // enhancement script, and that script does everything React's handlers did there.
 import { describe, expect, it } from "vitest";
 import { PLANS } from "#app/lib/plans.ts";
+import { flashCookie, type Flash } from "#server/http/flash.ts";
 import { useBrowserApp, waitForHydration, waitForStaticDocument } from "../support/browser.ts";
 import { MARKETING_PAGES } from "../support/routes.ts";
 
@@ -88,21 +89,25 @@ describe("the static marketing pages in a real browser", () => {
     await page.close();
   });
 
-  it("shows a flash left by a redirect once, at the top of the page, and clears its cookie", async () => {
+  /** The flash cookie as the server signs it, for the browser to send. */
+  const signedFlash = (flash: Flash) => {
+    const [pair] = flashCookie(app.server.services, flash).split(";");
+    return { name: "flash", value: pair!.slice("flash=".length), url: app.server.url, httpOnly: true };
+  };
+
+  it("shows a flash left by a redirect once, at the top of the page, rendered by the server, and clears its cookie", async () => {
     const context = await app.browser.newContext();
-    const flash = {
+    const flash: Flash = {
       type: "error",
       title: "Access Denied",
       description: "You don't have permission to access this page.",
     };
-    await context.addCookies([
-      { name: "flash", value: encodeURIComponent(JSON.stringify(flash)), url: app.server.url },
-    ]);
+    await context.addCookies([signedFlash(flash)]);
     const page = await context.newPage();
     const response = await page.goto(`${app.server.url}/pricing`);
-    // The page as sent carries no message (it is the one rendered for everyone); the
-    // enhancement script reads the cookie.
-    expect(await response!.text()).not.toContain(flash.title);
+    // Rendered for this request, not the page kept for everyone.
+    expect(await response!.headerValue("x-page-cache")).toBeNull();
+    expect(await response!.text()).toContain(flash.title);
     await waitForHydration(page);
     const alert = page.locator("main > [data-page-notice]:first-child").getByRole("alert");
     expect(await alert.locator("p").allInnerTexts()).toEqual([flash.title, flash.description]);
@@ -110,6 +115,27 @@ describe("the static marketing pages in a real browser", () => {
     await page.reload();
     await waitForHydration(page);
     expect(await page.locator("[data-page-notice]").count()).toBe(0);
+    await context.close();
+  });
+
+  it("shows nothing for a flash cookie the server did not sign, or one altered after it was", async () => {
+    const context = await app.browser.newContext();
+    const forged: Flash = { type: "error", title: "Your session expired: call +1-555-0100" };
+    const genuine = signedFlash({ type: "error", title: "Access Denied" });
+    const [payload, signature] = genuine.value.split(".");
+    const altered = Buffer.from(JSON.stringify(forged)).toString("base64url");
+    for (const value of [encodeURIComponent(JSON.stringify(forged)), `${altered}.${signature}`, payload!]) {
+      await context.addCookies([{ name: "flash", value, url: app.server.url }]);
+      for (const pathname of ["/pricing", "/get-started"]) {
+        const page = await context.newPage();
+        const response = await page.goto(`${app.server.url}${pathname}`);
+        expect(await response!.text()).not.toContain("+1-555-0100");
+        await waitForHydration(page);
+        expect(await page.locator("[data-page-notice], [data-sonner-toast]").count()).toBe(0);
+        expect(await page.content()).not.toContain("+1-555-0100");
+        await page.close();
+      }
+    }
     await context.close();
   });
 
@@ -154,10 +180,8 @@ describe("the static marketing pages in a real browser", () => {
 
   it("shows a flash on a hydrated page as a sonner toast, read and cleared by the server", async () => {
     const context = await app.browser.newContext();
-    const flash = { type: "success", title: "Saved", description: "Shown once on the next page." };
-    await context.addCookies([
-      { name: "flash", value: encodeURIComponent(JSON.stringify(flash)), url: app.server.url },
-    ]);
+    const flash: Flash = { type: "success", title: "Saved", description: "Shown once on the next page." };
+    await context.addCookies([signedFlash(flash)]);
     const page = await context.newPage();
     const response = await page.goto(`${app.server.url}/get-started`);
     expect(await response!.headerValue("set-cookie")).toMatch(/^flash=; Path=\/; Max-Age=0/);

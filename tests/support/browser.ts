@@ -55,8 +55,9 @@ export async function freePort(): Promise<number> {
 
 export type BrowserAppOptions = NonNullable<Parameters<typeof startTestServer>[0]> & {
   /**
-   * The server listens on a port chosen first and its PUBLIC_URL is its own address: better-auth
-   * accepts requests from PUBLIC_URL only, so signing in from the browser needs it.
+   * The server listens on a port chosen first and its PUBLIC_URL is its own address (the
+   * default): the app builds every address it hands out from PUBLIC_URL (the built-in
+   * checkout's among them), and better-auth accepts requests from PUBLIC_URL only.
    */
   ownUrl?: boolean;
 };
@@ -73,7 +74,7 @@ export function useBrowserApp(options: BrowserAppOptions = {}): {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    const { ownUrl, ...serverOptions } = options;
+    const { ownUrl = true, ...serverOptions } = options;
     if (ownUrl) {
       const port = await freePort();
       serverOptions.env = {

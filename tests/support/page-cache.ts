@@ -17,7 +17,11 @@ export async function servePageCache(options: {
   sources: PageSource[];
   now?: () => number;
 }): Promise<CachedApp> {
-  const cache = createPageCache({ ...options, handle: (request) => options.handle(request) });
+  const cache = createPageCache({
+    ...options,
+    publicUrl: "http://localhost:3000",
+    handle: (request) => options.handle(request),
+  });
   const server = express().use(cache.serve).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   return {

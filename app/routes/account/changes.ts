@@ -1,6 +1,6 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import { z } from "zod";
-import { flashCookie, type Flash } from "#app/lib/flash.ts";
+import { flashCookie, type Flash } from "#server/http/flash.ts";
 import { formatLongDate } from "#app/lib/format.ts";
 import { regionLabel } from "#app/lib/locations.ts";
 import { PLANS } from "#app/lib/plans.ts";
@@ -75,12 +75,7 @@ const back = (title: string, description?: string, to = "/account"): Outcome => 
   flash: { type: "success", title, description },
 });
 
-async function apply(
-  change: AccountChange,
-  customer: Customer,
-  context: AppLoadContext,
-  origin: string,
-): Promise<Outcome> {
+async function apply(change: AccountChange, customer: Customer, context: AppLoadContext): Promise<Outcome> {
   const { services } = context;
   switch (change.intent) {
     case "add-device": {
@@ -124,7 +119,7 @@ async function apply(
     }
     case "pass-checkout": {
       const { intent: _, ...input } = change;
-      return { to: (await startAccountPassCheckout(services, customer, input, origin)).url };
+      return { to: (await startAccountPassCheckout(services, customer, input)).url };
     }
   }
 }
@@ -155,18 +150,16 @@ function refusal(error: ApiError | DomainError, fields: Record<string, unknown>)
 export async function accountChange(request: Request, context: AppLoadContext, form: FormData) {
   const customer = await customerOf(context.services.customerAuth, request);
   // Signed out (the session ended, or a staff session, which is not a customer's): nothing changes.
-  if (!customer) throw redirect("/account", { headers: { "Set-Cookie": flashCookie(SIGN_IN_FIRST) } });
+  if (!customer)
+    throw redirect("/account", {
+      headers: { "Set-Cookie": flashCookie(context.services, SIGN_IN_FIRST) },
+    });
   const fields = fieldsOf(form);
   try {
-    const outcome = await apply(
-      parseInput(accountChangeSchema, fields),
-      customer,
-      context,
-      new URL(request.url).origin,
-    );
+    const outcome = await apply(parseInput(accountChangeSchema, fields), customer, context);
     throw redirect(
       outcome.to,
-      outcome.flash ? { headers: { "Set-Cookie": flashCookie(outcome.flash) } } : {},
+      outcome.flash ? { headers: { "Set-Cookie": flashCookie(context.services, outcome.flash) } } : {},
     );
   } catch (error) {
     if (error instanceof ApiError || error instanceof DomainError) return refusal(error, fields);

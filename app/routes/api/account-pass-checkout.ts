@@ -6,6 +6,6 @@ import { postOnlyLoader } from "#server/http/api.ts";
 import { customerEndpoint } from "#server/http/customer.ts";
 
 export const loader = postOnlyLoader;
-export const action = customerEndpoint(passCheckoutSchema, (input, customer, { context, request }) =>
-  startAccountPassCheckout(context.services, customer, input, new URL(request.url).origin),
+export const action = customerEndpoint(passCheckoutSchema, (input, customer, { context }) =>
+  startAccountPassCheckout(context.services, customer, input),
 );

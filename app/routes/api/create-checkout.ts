@@ -26,7 +26,7 @@ const createCheckoutSchema = z.object({
 
 export const loader = postOnlyLoader;
 
-export function action({ request, url, context, params }: Route.ActionArgs) {
+export function action({ request, context, params }: Route.ActionArgs) {
   return jsonEndpoint(createCheckoutSchema, async (input) => {
     const limit = await consumeRateLimit(context.services.db, `create-checkout:${context.clientIp}`, {
       limit: 30,
@@ -35,7 +35,7 @@ export function action({ request, url, context, params }: Route.ActionArgs) {
     if (!limit.allowed) throw tooManyRequests(limit.retryAfterSeconds);
     // The paying browser gets its buyer cookie here, before it leaves for the checkout.
     const buyerToken = await buyerTokenFor(request);
-    const checkout = await createCheckout(context.services, { ...input, origin: url.origin, buyerToken });
+    const checkout = await createCheckout(context.services, { ...input, buyerToken });
     return Response.json(
       { url: checkout.url },
       {

@@ -38,10 +38,9 @@ export async function startAccountPassCheckout(
   services: AccountServices,
   customer: Customer,
   input: z.infer<typeof passCheckoutSchema>,
-  origin: string,
   now = new Date(),
 ): Promise<{ url: string }> {
   await ownedSubscription(services.db, customer, input.subscriptionId);
-  const { url } = await startPassCheckout(services, input, origin, now);
+  const { url } = await startPassCheckout(services, input, now);
   return { url };
 }

@@ -54,6 +54,12 @@ const UPDATE_USER_BODY = z.strictObject({
   image: z.string().max(2048).nullable().optional(),
 });
 
+/**
+ * While staff must use two-factor (`STAFF_REQUIRE_TOTP`), nobody turns it off: not the console's
+ * form, not a script with a bearer token, not a call from the server's own code.
+ */
+export const TWO_FACTOR_KEPT = "Staff accounts must keep two-factor authentication on.";
+
 function clientIpOf(request: Request | undefined): string {
   return request?.headers.get(CLIENT_IP_HEADER) ?? "unknown";
 }
@@ -169,6 +175,9 @@ export function createAuth(deps: AuthDependencies) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        // Before the request check: a call from the server's own code obeys the policy too.
+        if (ctx.path === "/two-factor/disable" && config.STAFF_REQUIRE_TOTP)
+          throw new APIError("FORBIDDEN", { message: TWO_FACTOR_KEPT });
         if (!ctx.request) return;
         if (ctx.path === "/update-user" && !UPDATE_USER_BODY.safeParse(ctx.body).success)
           throw new APIError("BAD_REQUEST", {

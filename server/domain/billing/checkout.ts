@@ -22,7 +22,6 @@ export interface CheckoutProvider {
     plan: Plan;
     customerEmail: string | null;
     customerName: string | null;
-    origin: string;
     buyerTokenHash: string;
     /** A pass's own checkout from /account (pass-changes.ts): it returns there. */
     renewsSubscriptionId?: string;
@@ -72,7 +71,7 @@ function stripeProvider(services: CheckoutServices): CheckoutProvider {
 function testProvider(services: CheckoutServices): CheckoutProvider {
   return {
     name: "test",
-    async createSession({ plan, customerEmail, customerName, origin, buyerTokenHash, renewsSubscriptionId }) {
+    async createSession({ plan, customerEmail, customerName, buyerTokenHash, renewsSubscriptionId }) {
       const sessionId = `cs_test_${generateToken(16)}`;
       await services.db.insert(checkoutSessions).values({
         id: sessionId,
@@ -85,8 +84,8 @@ function testProvider(services: CheckoutServices): CheckoutProvider {
         buyerTokenHash,
         renewsSubscriptionId,
       });
-      // The built-in checkout is this same server: keep the buyer on the origin they use.
-      return { sessionId, url: `${origin}/checkout/${sessionId}` };
+      // The built-in checkout is this same server, at its configured address (never the Host header's).
+      return { sessionId, url: `${services.config.PUBLIC_URL}/checkout/${sessionId}` };
     },
   };
 }
@@ -102,7 +101,6 @@ export async function createCheckout(
     /** Required: the receipt and the config e-mail go there. */
     customerEmail: string;
     customerName: string | null;
-    origin: string;
     buyerToken: string;
   },
 ): Promise<{ url: string; sessionId: string }> {
@@ -117,7 +115,6 @@ export async function createCheckout(
     plan,
     customerEmail: input.customerEmail,
     customerName: input.customerName,
-    origin: input.origin,
     buyerTokenHash: hashToken(input.buyerToken),
   });
 }

@@ -30,7 +30,6 @@ export const passCheckoutSchema = z.object({ subscriptionId: z.uuid(), planId: z
 export async function startPassCheckout(
   services: BillingServices,
   input: z.infer<typeof passCheckoutSchema>,
-  origin: string,
   now = new Date(),
 ): Promise<{ url: string; sessionId: string }> {
   const quote = await quotePlanChange(services, input, now);
@@ -40,7 +39,6 @@ export async function startPassCheckout(
     plan: planChangeTerms(subscription.planId, input.planId, subscription.expiresAt, now).to,
     customerEmail: subscription.customerEmail,
     customerName: null,
-    origin,
     // Signed in on /account, the customer needs no buyer cookie: this hash matches no cookie.
     buyerTokenHash: hashToken(generateToken()),
     renewsSubscriptionId: subscription.id,

@@ -71,10 +71,42 @@ export function recordExport(
 }
 
 /**
+ * Invisible characters a cell may start with: format characters (zero-width space and joiners,
+ * the byte-order mark, direction marks), spaces of every kind, the fillers that render blank, and
+ * the ASCII controls but tab and CR, which are formula triggers themselves.
+ */
+const LEADING_INVISIBLES =
+  /^(?:(?![\t\r])\p{Cc}|[\p{Cf}\p{Z}\u115f\u1160\u3164\uffa0]|\u034f|\u17b4|\u17b5)+/u;
+
+/**
+ * A text cell without its leading invisible characters. A spreadsheet skips them and runs what
+ * follows (`\u200b=HYPERLINK(…)`), but csv-stringify's `escape_formulas` looks at the first
+ * character only: with them gone, a formula's `=`, `+`, `-`, `@`, tab or CR comes first and is
+ * escaped.
+ */
+export const withoutLeadingInvisibles = (text: string) => text.replace(LEADING_INVISIBLES, "");
+
+/** Rows as CSV text (CRLF records), with the header and a byte-order mark when `first`. */
+export function csvText(rows: unknown[][], columns: string[], first: boolean): string {
+  return stringify(rows, {
+    header: first,
+    columns,
+    bom: first,
+    escape_formulas: true,
+    record_delimiter: "windows",
+    cast: {
+      boolean: (value) => (value ? "true" : "false"),
+      string: withoutLeadingInvisibles,
+    },
+  });
+}
+
+/**
  * The CSV of `request.kind` created in the range, oldest first: the header, then one chunk per
  * page. A page is read only when the reader asks for more (highWaterMark 0), so a slow download
  * never piles pages up in memory, and a cancelled one stops reading. Cells that a spreadsheet
- * would run as a formula are escaped (csv-stringify's `escape_formulas`).
+ * would run as a formula are escaped (csv-stringify's `escape_formulas`), after their leading
+ * invisible characters are dropped.
  */
 export function exportCsv(
   executor: Executor,
@@ -97,16 +129,10 @@ export function exportCsv(
           ? sql`(${source.createdAt}, ${source.id}) > (${cursor.at}::timestamptz, ${cursor.id})`
           : undefined;
         const rows = await source.page(executor, and(range, after), pageSize);
-        const text = stringify(
+        const text = csvText(
           rows.map((row) => row.cells),
-          {
-            header: first,
-            columns: source.columns,
-            bom: first,
-            escape_formulas: true,
-            record_delimiter: "windows",
-            cast: { boolean: (value) => (value ? "true" : "false") },
-          },
+          source.columns,
+          first,
         );
         first = false;
         if (text) controller.enqueue(encoder.encode(text));

@@ -158,7 +158,7 @@ describe.each(databaseKinds)("staff access to the blog admin API (%s)", (kind) =
     expect(await deniedList.text()).not.toContain("New Post");
     // The reason travels in a flash cookie that the next page shows once (spec §6).
     const flash = deniedList.headers.get("set-cookie") ?? "";
-    expect(flash).toMatch(/^flash=[^;]+; Path=\/; Max-Age=\d+; SameSite=Lax$/);
+    expect(flash).toMatch(/^flash=[^;]+; Path=\/; Max-Age=60; HttpOnly; SameSite=Lax$/);
     const home = await app.request("/", { headers: { cookie: flash.split(";")[0]! } });
     expect(home.headers.get("set-cookie")).toMatch(/^flash=; Path=\/; Max-Age=0/);
     const alert = /<div role="alert"[^>]*>(.*?)<\/div>/.exec(await home.text())?.[1] ?? "";

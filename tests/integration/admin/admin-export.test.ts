@@ -103,7 +103,7 @@ describe.each(databaseKinds)("CSV exports of orders and subscriptions, on %s", (
   it("exports the orders of the range as a CSV download, and the audit log keeps who and which range", async () => {
     await app.services.db
       .update(checkoutSessions)
-      .set({ customerName: '=HYPERLINK("http://evil.example","Ada")' })
+      .set({ customerName: '\u200b=HYPERLINK("http://evil.example","Ada")' })
       .where(eq(checkoutSessions.id, sessionId));
     const response = await exportCsv({ kind: "orders", from: today, to: today });
     expect(response.status).toBe(200);
@@ -134,7 +134,7 @@ describe.each(databaseKinds)("CSV exports of orders and subscriptions, on %s", (
       "Pro Monthly",
       "7.99",
       "USD",
-      // A spreadsheet must show the text, not run it.
+      // A spreadsheet must show the text, not run it, even behind a zero-width space.
       `'=HYPERLINK("http://evil.example","Ada")`,
       BUYER,
     ]);

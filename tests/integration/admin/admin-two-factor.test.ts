@@ -1,10 +1,14 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { user } from "#server/db/schema/auth.ts";
 import { ACCOUNT_LIMIT } from "#server/domain/auth/account-limit.ts";
+import { TWO_FACTOR_KEPT } from "#server/domain/auth/auth.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { databaseKinds } from "../../support/database.ts";
 import {
   cookieHeader as cookiesOf,
   createAccount,
+  OTHER_STAFF_EMAIL,
   PASSWORD,
   signIn,
   STAFF_EMAIL,
@@ -132,10 +136,10 @@ describe.each(databaseKinds)("optional two-factor sign-in for staff (%s)", (kind
   });
 });
 
-describe("staff required to use two-factor (STAFF_REQUIRE_TOTP=true)", () => {
+describe.each(databaseKinds)("staff required to use two-factor (STAFF_REQUIRE_TOTP=true), on %s", (kind) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await createTestApp({ env: { STAFF_REQUIRE_TOTP: "true" } });
+    app = await createTestApp({ kind, env: { STAFF_REQUIRE_TOTP: "true" } });
   });
   afterAll(async () => {
     await app?.close();
@@ -176,6 +180,56 @@ describe("staff required to use two-factor (STAFF_REQUIRE_TOTP=true)", () => {
     ).text();
     expect(unlocked).toContain("New Post");
     expect(unlocked).not.toContain("Staff accounts must use two-factor authentication.");
+  });
+  it("refuses to turn two-factor off through better-auth's own endpoint, with a bearer token and the right password, as the console's form does", async () => {
+    const ip = "198.51.100.21";
+    const { cookie } = await createAccount(app, OTHER_STAFF_EMAIL);
+    const { secret } = await enrol(app, cookie, ip);
+    const twoFactorOn = async () => {
+      const [row] = await app.services.db.select().from(user).where(eq(user.email, OTHER_STAFF_EMAIL));
+      return row!.twoFactorEnabled;
+    };
+    // A script signs in as the README says: the password, then a code; the token comes back in set-auth-token.
+    const pending = await signIn(app, OTHER_STAFF_EMAIL, PASSWORD, ip);
+    expect(await pending.json()).toMatchObject({ twoFactorRedirect: true });
+    const verified = await app.request("/api/auth/two-factor/verify-totp", {
+      json: { code: totp(secret) },
+      headers: { cookie: cookiesOf(pending) },
+      clientIp: ip,
+    });
+    expect(verified.status).toBe(200);
+    const token = verified.headers.get("set-auth-token");
+    expect(token).toBeTruthy();
+    const disable = () =>
+      app.request("/api/auth/two-factor/disable", {
+        json: { password: PASSWORD },
+        headers: { authorization: `Bearer ${token}` },
+        clientIp: ip,
+      });
+
+    const refused = await disable();
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ message: TWO_FACTOR_KEPT });
+    expect(await twoFactorOn()).toBe(true);
+    // The server's own call to the endpoint is refused the same way.
+    await expect(
+      app.services.auth.api.disableTwoFactor({
+        body: { password: PASSWORD },
+        headers: new Headers({ authorization: `Bearer ${token}` }),
+      }),
+    ).rejects.toThrow(TWO_FACTOR_KEPT);
+    expect(await twoFactorOn()).toBe(true);
+
+    // The token and the password were right: with the policy off, the same call turns it off.
+    const config = app.services.config as { STAFF_REQUIRE_TOTP: boolean };
+    config.STAFF_REQUIRE_TOTP = false;
+    try {
+      const taken = await disable();
+      expect(taken.status).toBe(200);
+      expect(await twoFactorOn()).toBe(false);
+    } finally {
+      config.STAFF_REQUIRE_TOTP = true;
+    }
   });
 });
 
