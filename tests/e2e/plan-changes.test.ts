@@ -8,7 +8,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { formatLongDate } from "#app/lib/format.ts";
 import { findPlan } from "#app/lib/plans.ts";
-import { devices, subscriptions } from "#server/db/schema/index.ts";
+import { devices, ledgerEntries, subscriptions } from "#server/db/schema/index.ts";
 import { signInLinkFromOutboxFiles } from "../support/account.ts";
 import { useBrowserApp, waitForHydration } from "../support/browser.ts";
 import { buyUntilCheckout, expectToast, open, payOnCheckout } from "../support/purchase-browser.ts";
@@ -148,5 +148,24 @@ describe("plan changes on the account page", () => {
     expect(await page.getByTestId("expiry-date").innerText()).toBe(formatLongDate(after.expiresAt));
     expect(await page.getByTestId("subscription").count()).toBe(1);
     expect(await liveDevices(after.id)).toHaveLength(1);
+
+    // The extension is an order of its own (decision 120): its own number on the billing page and
+    // its own receipt, beside the first payment.
+    const charges = (
+      await app.server.services.db
+        .select()
+        .from(ledgerEntries)
+        .where(eq(ledgerEntries.subscriptionId, after.id))
+    ).filter((row) => row.kind === "charge");
+    expect(charges.map((row) => row.purpose).sort()).toEqual(["pass_extension", "purchase"]);
+    await open(page, `${app.server.url}/account/billing`);
+    const history = page.getByTestId("billing-history");
+    for (const charge of charges)
+      await history.getByRole("link", { name: `Receipt of order ${charge.orderNumber}` }).waitFor();
+    const extension = charges.find((row) => row.purpose === "pass_extension")!;
+    await history.getByRole("link", { name: `Receipt of order ${extension.orderNumber}` }).click();
+    await page.waitForURL(/\/account\/receipts\//);
+    expect(await page.getByTestId("order-number").innerText()).toBe(extension.orderNumber);
+    expect(await page.getByTestId("amount-paid").innerText()).toBe("$9.99");
   });
 });

@@ -138,6 +138,11 @@ function SubscriptionCell({ row }: { row: OrderRow }) {
         <SubscriptionStatusBadge state={state} />
       </Link>
       <span className="block font-mono text-xs">{subscription.orderNumber}</span>
+      {subscription.planId !== row.planId ? (
+        <span className="block text-xs" data-testid="current-plan">
+          Now on {subscription.planName}
+        </span>
+      ) : null}
       <span className="block text-xs text-muted-foreground">
         {subscription.liveDevices} live device{subscription.liveDevices === 1 ? "" : "s"}, until{" "}
         {formatShortDate(subscription.expiresAt)}

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
 import type { Executor } from "#server/db/client.ts";
 import {
+  LEDGER_KINDS,
   ledgerEntries,
   type CheckoutSession,
   type Subscription,
@@ -190,6 +191,20 @@ export async function refundableCharges(
       return { charge, refundableCents: Math.max(0, charge.amountCents - taken) };
     })
     .filter((entry) => entry.refundableCents > 0);
+}
+
+/** What the ledger recorded of each kind, all time, in cents (the /metrics gauges). */
+export async function ledgerTotalsByKind(executor: Executor): Promise<Record<LedgerKind, number>> {
+  const rows = await executor
+    .select({
+      kind: ledgerEntries.kind,
+      cents: sql<number>`coalesce(sum(${ledgerEntries.amountCents}), 0)`.mapWith(Number),
+    })
+    .from(ledgerEntries)
+    .groupBy(ledgerEntries.kind);
+  const totals = Object.fromEntries(LEDGER_KINDS.map((kind) => [kind, 0])) as Record<LedgerKind, number>;
+  for (const row of rows) totals[row.kind] = row.cents;
+  return totals;
 }
 
 export interface RevenueTotals {

@@ -1,6 +1,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Database } from "#server/db/client.ts";
 import { checkoutFunnel } from "./checkout-funnel.ts";
+import { LEDGER_SIGN, ledgerTotalsByKind } from "#server/domain/billing/ledger.ts";
+import type { LedgerKind } from "#server/db/schema/index.ts";
 import { outboxBacklog } from "#server/domain/mail/backlog.ts";
 import { awaitingConfiguration } from "#server/domain/billing/waiting-buyers.ts";
 import { listServerHealth } from "./server-health.ts";
@@ -75,6 +77,15 @@ export function createAppMetrics(): AppMetrics {
     "naijalink_outbox_failed_messages",
     "E-mails parked as failed after every retry, waiting for a person",
   );
+  const ledgerCents = gauge(
+    "naijalink_ledger_cents",
+    "Money the ledger recorded, all time, by kind (charge, credit, refund, dispute, dispute_won, dispute_lost), in cents",
+    ["kind"],
+  );
+  const netRevenue = gauge(
+    "naijalink_net_revenue_cents",
+    "Net revenue, all time, in cents: charges and won disputes less credits, refunds and disputes",
+  );
   const salesStopped = gauge(
     "naijalink_sales_stopped",
     "1 when no VPN server can take a device, so no checkout starts (decision 094); 0 while selling",
@@ -112,13 +123,21 @@ export function createAppMetrics(): AppMetrics {
     },
     async render(db, now = new Date()) {
       // Everything is read before any gauge changes, so two scrapes at once cannot interleave.
-      const [funnel, awaiting, backlog, nodes, selling] = await Promise.all([
+      const [funnel, awaiting, backlog, nodes, selling, money] = await Promise.all([
         checkoutFunnel(db, new Date(now.getTime() - FUNNEL_WINDOW_MS)),
         awaitingConfiguration(db, now),
         outboxBacklog(db),
         listServerHealth(db, now),
         anyServerCanTakeDevice(db),
+        ledgerTotalsByKind(db),
       ]);
+      for (const [kind, cents] of Object.entries(money)) ledgerCents.set({ kind }, cents);
+      netRevenue.set(
+        Object.entries(money).reduce(
+          (sum, [kind, cents]) => sum + LEDGER_SIGN[kind as LedgerKind] * cents,
+          0,
+        ),
+      );
       salesStopped.set(selling ? 0 : 1);
       for (const stage of ["started", "paid", "fulfilled"] as const) checkouts.set({ stage }, funnel[stage]);
       pending.set(awaiting.length);

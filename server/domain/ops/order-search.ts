@@ -61,6 +61,8 @@ export interface OrderRow {
     id: string;
     /** As printed on the receipt (`FC8D-F51C-7403`). */
     orderNumber: string;
+    planId: string;
+    planName: string;
     status: (typeof SUBSCRIPTION_STATUSES)[number];
     expiresAt: string;
     cancelAtPeriodEnd: boolean;
@@ -187,6 +189,9 @@ export async function findOrders(executor: Executor, input: OrderListQuery): Pro
       subscription: subscription && {
         id: subscription.id,
         orderNumber: orderNumberOf(subscription.id),
+        /** Its plan now: a plan change moves it off the plan this order bought. */
+        planId: subscription.planId,
+        planName: findPlan(subscription.planId)?.name ?? subscription.planId,
         status: subscription.status,
         expiresAt: subscription.expiresAt.toISOString(),
         cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,

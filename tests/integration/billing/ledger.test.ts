@@ -13,6 +13,7 @@ import type { OrderPage } from "#server/domain/ops/order-search.ts";
 import { accountRequest, buy, signedInCustomer } from "../../support/account.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { databaseKinds } from "../../support/database.ts";
+import { parsePrometheusText, sampleValue } from "../../support/prometheus.ts";
 import { payWith, startCheckout, verify } from "../../support/purchase.ts";
 import {
   createStripeTestApp,
@@ -22,6 +23,7 @@ import {
 import { createAccount, queuedEmails, STAFF_EMAIL } from "../../support/staff.ts";
 
 const CARD = "4242 4242 4242 4242";
+const METRICS_TOKEN = "ledger-metrics-token-0123456789abcdef";
 
 /** What every money-shaped view of the store says, read as a staff member and as the customer would. */
 function storeViews(app: TestApp, staffCookie: string) {
@@ -78,7 +80,12 @@ function storeViews(app: TestApp, staffCookie: string) {
     expect(response.status).toBe(200);
     return response.text();
   }
-  return { ledger, ledgerOf, dashboardNet, ledgerCsv, csvNet, search, billingPage };
+  async function metrics() {
+    const response = await app.request("/metrics", { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(response.status).toBe(200);
+    return parsePrometheusText(await response.text());
+  }
+  return { ledger, ledgerOf, dashboardNet, ledgerCsv, csvNet, search, billingPage, metrics };
 }
 
 /** Every view lists the same rows and the same net, to the cent. */
@@ -95,6 +102,10 @@ async function expectViewsAgree(views: ReturnType<typeof storeViews>) {
   expect(figures.creditedCents).toBe(sumOf(rows, "credit"));
   expect(figures.refundedCents).toBe(sumOf(rows, "refund"));
   expect(figures.paidOrders).toBe(rows.filter((row) => row.kind === "charge").length);
+  const metrics = await views.metrics();
+  expect(sampleValue(metrics, "naijalink_net_revenue_cents")).toBe(netCents(rows));
+  for (const kind of ["charge", "credit", "refund", "dispute"] as const)
+    expect(sampleValue(metrics, "naijalink_ledger_cents", { kind })).toBe(sumOf(rows, kind));
 }
 
 const sumOf = (rows: LedgerEntry[], kind: LedgerEntry["kind"]) =>
@@ -107,7 +118,7 @@ describe.each(databaseKinds)("the ledger of a demo store, on %s", (kind) => {
   let buyers = 0;
 
   beforeAll(async () => {
-    app = await createTestApp({ kind });
+    app = await createTestApp({ kind, env: { METRICS_TOKEN } });
     staff = (await createAccount(app, STAFF_EMAIL)).cookie;
     views = storeViews(app, staff);
   }, 120_000);
@@ -224,6 +235,10 @@ describe.each(databaseKinds)("the ledger of a demo store, on %s", (kind) => {
       .from(subscriptions)
       .where(eq(subscriptions.id, buyer.subscriptionId));
     expect(subscription!.planId).toBe("pro-yearly");
+    // The console's lists show the order as bought and the plan it is on now; its number finds it.
+    const [found] = (await views.search(yearly.orderNumber)).results;
+    expect(found).toMatchObject({ planName: "Pro Monthly", amountCents: 799 });
+    expect(found!.subscription).toMatchObject({ id: buyer.subscriptionId, planName: "Pro Yearly" });
     await expectViewsAgree(views);
   });
 
@@ -341,7 +356,7 @@ describe.each(databaseKinds)("the ledger of a Stripe store, on %s", (kind) => {
   let buyers = 0;
 
   beforeAll(async () => {
-    ({ app, standIn } = await createStripeTestApp({ kind }));
+    ({ app, standIn } = await createStripeTestApp({ kind, env: { METRICS_TOKEN } }));
     views = storeViews(app, (await createAccount(app, STAFF_EMAIL)).cookie);
   }, 120_000);
   afterAll(async () => {
