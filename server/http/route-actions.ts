@@ -26,14 +26,26 @@ export function routeActions(build: Pick<ServerBuild, "routes">): ActionLookup {
     const parent = route.parentId ? nodes.get(route.parentId) : undefined;
     (parent?.children ?? roots).push(nodes.get(route.id)!);
   }
+  // matchRoutes ranks and compiles every route's pattern on each call: a POST to a path seen
+  // before (every verify-payment) is answered from memory. Bounded, so random paths cannot grow it.
+  const known = new Map<string, ReturnType<ActionLookup>>();
   return (target) => {
     const { pathname, search } = dataRequestTarget(target);
+    const key = `${new URLSearchParams(search).getAll("index").includes("") ? "index:" : ""}${pathname}`;
+    if (known.has(key)) return known.get(key);
     const matches = matchRoutes(roots, pathname);
-    if (!matches?.length) return undefined;
-    const { module } = byId.get(targetOf(matches, search).route.id!)!;
-    return { action: typeof module.action === "function", page: typeof module.default === "function" };
+    const found = matches?.length ? byId.get(targetOf(matches, search).route.id!)!.module : undefined;
+    const answer = found && {
+      action: typeof found.action === "function",
+      page: typeof found.default === "function",
+    };
+    if (known.size >= KNOWN_TARGETS) known.clear();
+    known.set(key, answer);
+    return answer;
   };
 }
+
+const KNOWN_TARGETS = 1000;
 /**
  * The page a single-fetch data request (`/pricing.data`, `/_root.data`) stands for, with
  * `_routes` dropped, as React Router's server normalises it before matching.
