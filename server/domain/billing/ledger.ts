@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { desc, inArray, sql } from "drizzle-orm";
 import type { Executor } from "#server/db/client.ts";
 import {
   LEDGER_KINDS,
@@ -162,17 +162,6 @@ export async function ledgerOfSubscriptions(
     .orderBy(desc(ledgerEntries.occurredAt), desc(ledgerEntries.id));
 }
 
-/** The rows printed with this order number: its charge, and any refund or dispute of it. */
-export async function ledgerOfOrder(executor: Executor, orderNumber: string): Promise<LedgerEntry[]> {
-  const normalised = parseOrderNumber(orderNumber);
-  if (!normalised) return [];
-  return executor
-    .select()
-    .from(ledgerEntries)
-    .where(eq(ledgerEntries.orderNumber, normalised))
-    .orderBy(asc(ledgerEntries.occurredAt), asc(ledgerEntries.id));
-}
-
 /** What is left to refund of each charge of a subscription: its amount less the refunds of its order. */
 export async function refundableCharges(
   executor: Executor,
@@ -205,46 +194,6 @@ export async function ledgerTotalsByKind(executor: Executor): Promise<Record<Led
   const totals = Object.fromEntries(LEDGER_KINDS.map((kind) => [kind, 0])) as Record<LedgerKind, number>;
   for (const row of rows) totals[row.kind] = row.cents;
   return totals;
-}
-
-export interface RevenueTotals {
-  charges: number;
-  grossCents: number;
-  creditedCents: number;
-  refundedCents: number;
-  /** Disputes opened, less those won back. */
-  disputedCents: number;
-  netCents: number;
-}
-
-const sumOf = (kind: LedgerKind, where: SQL = sql`true`) =>
-  sql<number>`coalesce(sum(${ledgerEntries.amountCents}) filter (where ${ledgerEntries.kind} = ${kind} and ${where}), 0)`.mapWith(
-    Number,
-  );
-
-/** The revenue figures of the rows that occurred in [since, until]. */
-export async function revenueTotals(executor: Executor, since: Date, until: Date): Promise<RevenueTotals> {
-  const [row] = await executor
-    .select({
-      charges: sql<number>`count(*) filter (where ${ledgerEntries.kind} = 'charge')`.mapWith(Number),
-      gross: sumOf("charge"),
-      credited: sumOf("credit"),
-      refunded: sumOf("refund"),
-      disputed: sumOf("dispute"),
-      won: sumOf("dispute_won"),
-    })
-    .from(ledgerEntries)
-    .where(and(gte(ledgerEntries.occurredAt, since), lte(ledgerEntries.occurredAt, until)));
-  const totals = row!;
-  const disputedCents = totals.disputed - totals.won;
-  return {
-    charges: totals.charges,
-    grossCents: totals.gross,
-    creditedCents: totals.credited,
-    refundedCents: totals.refunded,
-    disputedCents,
-    netCents: totals.gross - totals.credited - totals.refunded - disputedCents,
-  };
 }
 
 /** A refund or dispute of a payment, as the ledger records it. */
