@@ -44,7 +44,7 @@ FROM "checkout_sessions" s JOIN "subscriptions" sub ON sub.checkout_session_id =
 WHERE s.status = 'paid';
 --> statement-breakpoint
 INSERT INTO "ledger_entries" ("key", "kind", "purpose", "order_number", "amount_cents", "currency", "subscription_id", "checkout_session_id", "plan_change_id", "plan_id", "customer_email", "provider", "provider_reference", "occurred_at")
-SELECT 'charge:checkout:' || s.id, 'charge', replace(c.kind, '-', '_'), pg_temp.order_number(c.id), coalesce(s.paid_amount_cents, s.amount_cents), lower(coalesce(s.paid_currency, s.currency)), c.subscription_id, s.id, c.id, s.plan_id, s.customer_email, s.provider, s.payment_reference, coalesce(s.paid_at, c.applied_at, c.requested_at)
+SELECT 'charge:checkout:' || s.id, 'charge', CASE WHEN c.kind = 'pass-extend' THEN 'pass_extension' ELSE 'pass_to_subscription' END, pg_temp.order_number(c.id), coalesce(s.paid_amount_cents, s.amount_cents), lower(coalesce(s.paid_currency, s.currency)), c.subscription_id, s.id, c.id, s.plan_id, s.customer_email, s.provider, s.payment_reference, coalesce(s.paid_at, c.applied_at, c.requested_at)
 FROM "checkout_sessions" s JOIN "plan_changes" c ON c.checkout_session_id = s.id
 WHERE s.status = 'paid'
 ON CONFLICT ("key") DO NOTHING;
