@@ -330,12 +330,28 @@ async function consoleFigures(shop: Shop, staff: string) {
   const spot = await landmarks(shop);
   const deepPage = Math.max(1, Math.min(500, Math.floor(shop.size.subscriptions / 20)));
   const search = (q: string) => `/admin/orders?status=all&q=${encodeURIComponent(q)}`;
+  // The cursor a Next link to the deep page carries (decision 131): the row before the page.
+  const cursorBefore = async (join: string) => {
+    const [row] = await queryRows<{ cursor: string }>(
+      shop.services.db,
+      sql.raw(`select c.created_at::text || '|' || c.id as cursor from checkout_sessions c ${join}
+               order by c.created_at desc, c.id desc offset ${(deepPage - 1) * 20 - 1} limit 1`),
+    );
+    return encodeURIComponent(row!.cursor);
+  };
+  const ordersCursor = await cursorBefore("where c.status = 'paid'");
+  const subscriptionsCursor = await cursorBefore("join subscriptions s on s.checkout_session_id = c.id");
   const pages: Array<[string, string]> = [
     ["dashboard", "/admin"],
     ["orders, first page", "/admin/orders"],
-    [`orders, page ${deepPage}`, `/admin/orders?page=${deepPage}`],
+    [`orders, page ${deepPage} by its number`, `/admin/orders?page=${deepPage}`],
+    [`orders, page ${deepPage} by a Next link`, `/admin/orders?page=${deepPage}&after=${ordersCursor}`],
     ["subscriptions, first page", "/admin/subscriptions"],
-    [`subscriptions, page ${deepPage}`, `/admin/subscriptions?page=${deepPage}`],
+    [`subscriptions, page ${deepPage} by its number`, `/admin/subscriptions?page=${deepPage}`],
+    [
+      `subscriptions, page ${deepPage} by a Next link`,
+      `/admin/subscriptions?page=${deepPage}&after=${subscriptionsCursor}`,
+    ],
     ["a subscription's page", `/admin/subscriptions/${spot.subscription_id}`],
     ["search by e-mail", search(spot.email)],
     ["search by order number", search(spot.orderNumber)],

@@ -27,6 +27,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     q: q || undefined,
     orderStatus: status === "all" ? undefined : status,
     page: Number(params.get("page") ?? "1") || 1,
+    after: params.get("after") || undefined,
+    before: params.get("before") || undefined,
   });
   return {
     today: new Date().toISOString().slice(0, 10),

@@ -31,6 +31,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     subscriptionStatus: status === "all" ? undefined : status,
     withSubscription: true,
     page: Number(params.get("page") ?? "1") || 1,
+    after: params.get("after") || undefined,
+    before: params.get("before") || undefined,
   });
   return {
     today: new Date().toISOString().slice(0, 10),

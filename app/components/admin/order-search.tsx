@@ -68,8 +68,8 @@ export function OrderSearch({
   const problem = found && answer?.invalid ? "This search is not valid: type at most 200 characters." : null;
   const shownQuery = found?.q ?? query;
   const shown = found ? found.page : initial;
-  const hrefFor = (page: number) =>
-    `${action}?${new URLSearchParams({ ...hiddenFields, ...(shownQuery ? { q: shownQuery } : {}), page: String(page) })}`;
+  const hrefFor = (page: number, cursor: Record<string, string> = {}) =>
+    `${action}?${new URLSearchParams({ ...hiddenFields, ...(shownQuery ? { q: shownQuery } : {}), page: String(page), ...cursor })}`;
 
   return (
     <div className="mt-6">
@@ -103,14 +103,25 @@ export function OrderSearch({
           </p>
         ) : shown && shownQuery ? (
           <p>
-            {shown.total === 1 ? "1 result" : `${shown.total} results`} for “{shownQuery}”
+            {shown.totalIsAtLeast
+              ? `More than ${shown.total.toLocaleString("en-GB")} results`
+              : shown.total === 1
+                ? "1 result"
+                : `${shown.total} results`}{" "}
+            for “{shownQuery}”
           </p>
         ) : null}
       </div>
       {shown ? (
         <>
           <OrderTable rows={shown.results} emptyText={emptyText} />
-          <Pager page={shown.page} pages={shown.pages} hrefFor={hrefFor} />
+          <Pager
+            page={shown.page}
+            pages={shown.pages}
+            hrefFor={hrefFor}
+            next={shown.next}
+            previous={shown.previous}
+          />
         </>
       ) : null}
     </div>
@@ -200,26 +211,34 @@ export function OrderTable({ rows, emptyText }: { rows: OrderRow[]; emptyText: s
   );
 }
 
+/**
+ * Previous and Next carry the cursor of the row beside them (decision 131): the page they open is
+ * read from that row on, however deep it is. Without one (an old link) the page number is used.
+ */
 export function Pager({
   page,
   pages,
   hrefFor,
+  next,
+  previous,
 }: {
   page: number;
   pages: number;
-  hrefFor: (page: number) => string;
+  hrefFor: (page: number, cursor?: Record<string, string>) => string;
+  next?: string | null;
+  previous?: string | null;
 }) {
   if (pages <= 1) return null;
   return (
     <nav aria-label="Pages" className="mt-4 flex items-center gap-4 text-sm">
       {page > 1 ? (
-        <Link className="underline" to={hrefFor(page - 1)}>
+        <Link className="underline" to={hrefFor(page - 1, previous && page > 2 ? { before: previous } : {})}>
           Previous
         </Link>
       ) : null}
       <span>{`Page ${page} of ${pages}`}</span>
       {page < pages ? (
-        <Link className="underline" to={hrefFor(page + 1)}>
+        <Link className="underline" to={hrefFor(page + 1, next ? { after: next } : {})}>
           Next
         </Link>
       ) : null}

@@ -27,6 +27,10 @@ export const outboxMessages = pgTable(
     index("outbox_messages_due_idx")
       .on(table.nextAttemptAt)
       .where(sql`${table.status} = 'pending'`),
+    // Housekeeping's sent e-mails past retention, and the backlog by status (decision 131).
+    index("outbox_messages_status_sent_at_idx").on(table.status, table.sentAt),
+    // A subscription page's e-mails to its customer, newest first.
+    index("outbox_messages_to_address_idx").on(sql`lower(${table.toAddress})`, table.createdAt),
   ],
 );
 

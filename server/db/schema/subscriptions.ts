@@ -54,6 +54,10 @@ export const subscriptions = pgTable(
     index("subscriptions_customer_email_idx").on(sql`lower(${table.customerEmail})`),
     // The CSV export reads a date range a page at a time in this order (decision 106).
     index("subscriptions_created_at_id_idx").on(table.createdAt, table.id),
+    // The usable subscriptions counted (dashboard, metrics) without reading the ended ones (decision 131).
+    index("subscriptions_status_expires_at_idx").on(table.status, table.expiresAt),
+    // The console's search by Stripe customer.
+    index("subscriptions_stripe_customer_id_idx").on(table.stripeCustomerId),
   ],
 );
 
@@ -116,6 +120,17 @@ export const devices = pgTable(
     // A revoked device frees its slot (decision 067); a live slot is held by one device.
     uniqueIndex("devices_subscription_slot_live_unique")
       .on(table.subscriptionId, table.slot)
+      .where(sql`${table.revokedAt} is null`),
+    // Every device of a subscription, revoked ones too (its staff page, decision 131).
+    index("devices_subscription_idx").on(table.subscriptionId, table.slot),
+    // The dashboard's devices issued in the last 30 days.
+    index("devices_created_at_idx").on(table.createdAt),
+    // The console's search by address, revoked devices too.
+    index("devices_ipv4_idx").on(table.ipv4),
+    index("devices_ipv6_idx").on(table.ipv6),
+    // Each server's connected devices and latest handshake (server health, staff alerts).
+    index("devices_server_handshake_idx")
+      .on(table.vpnServerId, table.lastHandshakeAt)
       .where(sql`${table.revokedAt} is null`),
     uniqueIndex("devices_server_address_live_unique")
       .on(table.vpnServerId, table.addressIndex)

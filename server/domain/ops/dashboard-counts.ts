@@ -116,7 +116,13 @@ export async function statusTransitions(
             "refunded",
           ),
       })
-      .from(subscriptionEvents),
+      .from(subscriptionEvents)
+      // Only subscriptions that changed in the window, each with its whole history (the window
+      // functions look back and ahead), not every event ever recorded (decision 131): the few
+      // found by `at`, then their histories by subscription.
+      .where(
+        sql`${subscriptionEvents.subscriptionId} = any (array(select distinct ${sql.identifier("recent")}.subscription_id from ${subscriptionEvents} as ${sql.identifier("recent")} where ${sql.identifier("recent")}.at >= ${starts.last30Days.toISOString()}::timestamptz))`,
+      ),
   );
   const [row] = await executor
     .with(changes)

@@ -81,27 +81,40 @@ export async function dashboardFigures(executor: Executor, now = new Date()): Pr
   ) as Record<DashboardWindow, Date>;
   const oldest = starts.last30Days;
 
-  const [paidOrders, subscriptionCounts, transitions, deviceCounts, pending, servers, outbox, reversed] =
-    await Promise.all([
-      paidOrdersByPlanAndDay(executor, oldest, now),
-      executor
-        .select({
-          created: countsByWindow(subscriptions.createdAt, starts, now),
-          active: sql<number>`count(*) filter (where ${usableSubscription(now)})`.mapWith(Number),
-        })
-        .from(subscriptions),
-      statusTransitions(executor, starts, now),
-      executor
-        .select(countsByWindow(devices.createdAt, starts, now))
-        .from(devices)
-        .where(gte(devices.createdAt, oldest)),
-      awaitingConfiguration(executor, now),
-      countServersUp(executor, now),
-      outboxBacklog(executor),
-      reversedAmounts(executor, starts, now),
-    ]);
+  // Each count reads its own index (decision 131): the new subscriptions of the last 30 days, and
+  // the usable ones by status and expiry, not every subscription ever sold.
+  const [
+    paidOrders,
+    createdCounts,
+    activeCounts,
+    transitions,
+    deviceCounts,
+    pending,
+    servers,
+    outbox,
+    reversed,
+  ] = await Promise.all([
+    paidOrdersByPlanAndDay(executor, oldest, now),
+    executor
+      .select(countsByWindow(subscriptions.createdAt, starts, now))
+      .from(subscriptions)
+      .where(gte(subscriptions.createdAt, oldest)),
+    executor
+      .select({ active: sql<number>`count(*)`.mapWith(Number) })
+      .from(subscriptions)
+      .where(usableSubscription(now)),
+    statusTransitions(executor, starts, now),
+    executor
+      .select(countsByWindow(devices.createdAt, starts, now))
+      .from(devices)
+      .where(gte(devices.createdAt, oldest)),
+    awaitingConfiguration(executor, now),
+    countServersUp(executor, now),
+    outboxBacklog(executor),
+    reversedAmounts(executor, starts, now),
+  ]);
 
-  const counts = subscriptionCounts[0]!;
+  const counts = { created: createdCounts[0]!, active: activeCounts[0]!.active };
   const devicesByWindow = deviceCounts[0]!;
   const windows = Object.fromEntries(
     DASHBOARD_WINDOWS.map((window) => {

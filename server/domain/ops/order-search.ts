@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { union } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { canonicalIpAddress } from "#agent/node-api.ts";
@@ -21,6 +21,19 @@ export const ORDERS_PER_PAGE = 20;
 /** Deep pages are refused rather than scanned: narrow the search instead. */
 const MAX_PAGE = 500;
 
+/**
+ * Where a page starts (decision 131): the order next to it, as its creation time in PostgreSQL's
+ * exact text (microseconds) and its session id. The pager's Next and Previous links carry one, so
+ * a deep page is read from the index at that point instead of skipping every page before it.
+ */
+const pageCursor = z
+  .string()
+  .max(300)
+  .regex(
+    /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?\|.{1,255}$/,
+    "Not a page of this list.",
+  );
+
 const searchText = z.string().trim().max(200, "Search for at most 200 characters.");
 const pageNumber = z.number().int().min(1).max(MAX_PAGE).default(1);
 
@@ -32,6 +45,10 @@ export const orderListSchema = z.object({
   /** Only orders that became a subscription (the subscriptions list). */
   withSubscription: z.boolean().default(false),
   page: pageNumber,
+  /** The page after this order (the Next link) … */
+  after: pageCursor.optional(),
+  /** … or the page before it (the Previous link). */
+  before: pageCursor.optional(),
 });
 
 /**
@@ -72,13 +89,24 @@ export interface OrderRow {
 
 export interface OrderPage {
   results: OrderRow[];
+  /** How many match, counted up to the 10,000 that 500 pages show… */
   total: number;
+  /** …and true when more match than that. */
+  totalIsAtLeast: boolean;
   page: number;
   pageSize: number;
   pages: number;
+  /** The cursors of the next and previous pages (`after`, `before`), null when there is none. */
+  next: string | null;
+  previous: string | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A provider's id (session, payment, subscription, customer) or a WireGuard key: never part of a name or address. */
+const IDENTIFIER = /^(?:cs|pi|sub|cus|ch|in|re|dp)_\S+$|^[A-Za-z0-9+/]{43}=$/;
+const WHOLE_ADDRESS = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Counted at most this far (decision 131): beyond it there are no pages to show anyway. */
+const COUNT_LIMIT = MAX_PAGE * ORDERS_PER_PAGE;
 
 /** `text` for a LIKE pattern: its wildcards match themselves. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (char) => `\\${char}`);
@@ -107,8 +135,16 @@ function sessionsMatching(executor: Executor, q: string) {
 
   const email = `%${likeLiteral(q)}%`;
   const orderNumber = parseOrderNumber(q);
+  // Decision 131: what is plainly an id, a key or an order number is looked up by its index alone,
+  // and a whole address by the addresses' index; other text is searched for anywhere in the
+  // addresses and names (which reads those columns whole).
+  const exactOnly = Boolean(orderNumber) || UUID.test(q) || IDENTIFIER.test(q);
+  const sameAddress = (column: typeof subscriptions.customerEmail | typeof checkoutSessions.customerEmail) =>
+    sql`lower(${column}) = lower(${q})`;
+  const byText = (column: typeof subscriptions.customerEmail | typeof checkoutSessions.customerEmail) =>
+    exactOnly ? [] : WHOLE_ADDRESS.test(q) ? [sameAddress(column)] : [ilike(column, email)];
   const bySubscription = [
-    ilike(subscriptions.customerEmail, email),
+    ...byText(subscriptions.customerEmail),
     eq(subscriptions.stripeSubscriptionId, q),
     eq(subscriptions.stripeCustomerId, q),
     ...(UUID.test(q) ? [eq(subscriptions.id, q)] : []),
@@ -121,8 +157,8 @@ function sessionsMatching(executor: Executor, q: string) {
         or(
           eq(checkoutSessions.id, q),
           eq(checkoutSessions.paymentReference, q),
-          ilike(checkoutSessions.customerEmail, email),
-          nameHasWords(q),
+          ...byText(checkoutSessions.customerEmail),
+          exactOnly || WHOLE_ADDRESS.test(q) ? undefined : nameHasWords(q),
         ),
       ),
     executor
@@ -149,6 +185,17 @@ export async function findOrders(executor: Executor, input: OrderListQuery): Pro
     query.withSubscription ? sql`${subscriptions.id} is not null` : undefined,
   ];
   const where = and(...conditions);
+  const cursor = query.after ?? query.before;
+  const [cursorAt, cursorId] = cursor
+    ? [cursor.slice(0, cursor.indexOf("|")), cursor.slice(cursor.indexOf("|") + 1)]
+    : [];
+  const position = sql`(${checkoutSessions.createdAt}, ${checkoutSessions.id})`;
+  const from = sql`(${cursorAt ?? null}::timestamptz, ${cursorId ?? null}::text)`;
+  // Newest first; a Previous link reads the page before the cursor oldest first and turns it round.
+  const backwards = Boolean(query.before) && !query.after;
+  const order = backwards
+    ? [asc(checkoutSessions.createdAt), asc(checkoutSessions.id)]
+    : [desc(checkoutSessions.createdAt), desc(checkoutSessions.id)];
   const liveDevices = executor
     .select({ value: count() })
     .from(devices)
@@ -159,22 +206,40 @@ export async function findOrders(executor: Executor, input: OrderListQuery): Pro
         session: checkoutSessions,
         subscription: subscriptions,
         liveDevices: sql<number>`(${liveDevices})`.mapWith(Number),
+        position: sql<string>`${checkoutSessions.createdAt}::text || '|' || ${checkoutSessions.id}`,
       })
       .from(checkoutSessions)
       .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
-      .where(where)
-      .orderBy(desc(checkoutSessions.createdAt), desc(checkoutSessions.id))
-      .limit(ORDERS_PER_PAGE)
-      .offset((query.page - 1) * ORDERS_PER_PAGE),
-    executor
-      .select({ value: count() })
-      .from(checkoutSessions)
-      .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
-      .where(where),
+      .where(
+        and(
+          where,
+          query.after ? sql`${position} < ${from}` : backwards ? sql`${position} > ${from}` : undefined,
+        ),
+      )
+      .orderBy(...order)
+      .limit(ORDERS_PER_PAGE + 1)
+      .offset(cursor ? 0 : (query.page - 1) * ORDERS_PER_PAGE),
+    executor.select({ value: count() }).from(
+      executor
+        .select({ one: sql`1`.as("one") })
+        .from(checkoutSessions)
+        .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
+        .where(where)
+        // In the list's order, so the count walks the same index and stops where the pages do.
+        .orderBy(desc(checkoutSessions.createdAt), desc(checkoutSessions.id))
+        .limit(COUNT_LIMIT + 1)
+        .as("matching"),
+    ),
   ]);
-  const totalCount = Number(total?.value ?? 0);
+  const counted = Number(total?.value ?? 0);
+  const totalCount = Math.min(counted, COUNT_LIMIT);
+  // One row more than a page says whether there is a page beyond it (in the direction read).
+  const more = rows.length > ORDERS_PER_PAGE;
+  const shown = backwards ? rows.slice(0, ORDERS_PER_PAGE).reverse() : rows.slice(0, ORDERS_PER_PAGE);
+  const hasNext = backwards ? true : more;
+  const hasPrevious = backwards ? more : query.page > 1;
   return {
-    results: rows.map(({ session, subscription, liveDevices: live }) => ({
+    results: shown.map(({ session, subscription, liveDevices: live }) => ({
       checkoutSessionId: session.id,
       orderStatus: session.status,
       provider: session.provider,
@@ -199,8 +264,11 @@ export async function findOrders(executor: Executor, input: OrderListQuery): Pro
       },
     })),
     total: totalCount,
+    totalIsAtLeast: counted > COUNT_LIMIT,
     page: query.page,
     pageSize: ORDERS_PER_PAGE,
     pages: Math.max(1, Math.ceil(totalCount / ORDERS_PER_PAGE)),
+    next: hasNext && shown.length > 0 ? shown.at(-1)!.position : null,
+    previous: hasPrevious && shown.length > 0 ? shown[0]!.position : null,
   };
 }
