@@ -628,6 +628,18 @@ function printTable() {
   return figures.some((row) => verdict(row) === "FAIL");
 }
 
+if (process.argv.includes("--help")) {
+  console.log(`Usage: npm run bench:scale
+Seeds a two-year shop on a throw-away PostgreSQL database (and a smaller one on PGlite), then times
+the console, /account, the jobs, the orders export's RSS and the backup, and EXPLAINs every query.
+  BENCH_SCALE=0.1           a tenth of the shop (default 1: 100,000 customers)
+  BENCH_PGLITE_SCALE=0.2    the PGlite shop, as a share of BENCH_SCALE
+  BENCH_DATABASES=postgres  one database only (or pglite)
+  BENCH_SAMPLES=30          timed requests per page
+  BENCH_KEEP_DATABASE=1     keep the PostgreSQL database for a look with psql
+  BENCH_DATABASE_URL=…      the server (default TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test)`);
+  process.exit(0);
+}
 buildIfStale();
 if (!(await postgresReachable(benchPostgresUrl))) {
   console.error(
