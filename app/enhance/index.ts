@@ -8,7 +8,7 @@ import { DNS_CHECK } from "#app/lib/dns-check.ts";
 import { runDnsCheck } from "./dns-check.ts";
 import { noticeAfter, type Notice } from "./notice.ts";
 
-/** How long the /pricing welcome notice is read before the setup guide opens (DESIGN.md §2a). */
+/** How long the /pricing welcome notice is read before the setup guide opens (docs/product.md §2.4). */
 const NOTICE_READ_MS = 1200;
 
 const MENU_ID = "mobile-menu";

@@ -25,7 +25,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const page = parsePageParam(url.searchParams.get("page"));
   if (page === undefined) throw data(null, { status: 404 });
   const list = await loadList(services, page).catch((error: unknown) => {
-    // Spec §8: a failed list shows the empty message, not an error page.
+    // docs/product.md §8.2: a failed list shows the empty message, not an error page.
     services.logger.error({ err: error }, "blog list query failed");
     return undefined;
   });
@@ -60,7 +60,7 @@ async function loadList(
 
 /**
  * On a client-side navigation the route renders at once with the skeleton and the cards
- * replace it when the server's data arrives (spec §2: "Loading shows a skeleton of 6 cards").
+ * replace it when the server's data arrives (docs/product.md §8.2: a skeleton of 6 cards).
  * The first page load is server-rendered and does not run this.
  */
 export function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {

@@ -15,7 +15,7 @@ import { DeviceItem } from "./device-item.tsx";
 import { PlanChangePanel } from "./plan-change-panel.tsx";
 import { ReversedNotice, statusLabel } from "./reversed-notice.tsx";
 
-/** Spec §4's label, except once the subscription will not (or did not) renew. */
+/** The date label of docs/product.md §4.5, except once the subscription will not (or did not) renew. */
 function expiryLabel(subscription: AccountSubscription): string {
   if (subscription.status === "cancels") return "Cancels on";
   if (!subscription.usable) return "Ended on";

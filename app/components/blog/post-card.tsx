@@ -33,7 +33,7 @@ export function PostCard({ post }: { post: PostSummary }) {
 
 export const LIST_SKELETON_CARDS = 6;
 
-/** Spec §9: six placeholder cards while the list loads. */
+/** docs/product.md §8.2: six placeholder cards while the list loads. */
 export function PostListSkeleton() {
   return (
     <div

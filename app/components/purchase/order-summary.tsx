@@ -3,7 +3,7 @@ import { Skeleton } from "#app/components/ui/skeleton.tsx";
 import { formatUsd } from "#app/lib/format.ts";
 import { DEFAULT_PLAN_ID, findPlan, type Plan } from "#app/lib/plans.ts";
 
-/** Spec §9: the monthly price times the duration when the plan is monthly and runs longer than a month. */
+/** docs/product.md §3.2: the monthly price times the duration when the plan is monthly and runs longer than a month. */
 export function orderTotalCents(plan: Plan): number {
   return plan.period === "/month" && plan.duration > 1
     ? Math.round(plan.priceCents * plan.duration)
