@@ -1,7 +1,7 @@
 // The enhancement script of the static marketing pages: the only script those
 // pages load. The server renders every page completely; this adds what React's event handlers
 // did there, reading what it needs from the markup (data-* attributes), and nothing else.
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import { storeSelectedPlan } from "#app/lib/purchase-storage.ts";
 import { enhanceContactForm } from "./contact-form.ts";
 import { DNS_CHECK } from "#app/lib/dns-check.ts";

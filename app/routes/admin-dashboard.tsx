@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { DailyBarChart } from "#app/components/admin/daily-bar-chart.tsx";
 import { OrderSearch } from "#app/components/admin/order-search.tsx";
-import { formatUsd } from "#app/lib/format.ts";
+import { formatUsd } from "#core/format.ts";
 import { adminPageMeta } from "#app/lib/meta.ts";
 import { dashboardFigures, type DashboardWindow, type WindowFigures } from "#server/domain/ops/dashboard.ts";
 import { requireStaffPage } from "#server/http/staff-pages.ts";

@@ -1,5 +1,5 @@
 import { EmailAddress } from "#app/components/ui/email-address.tsx";
-import { formatDateTimeUtc, formatMoney } from "#app/lib/format.ts";
+import { formatDateTimeUtc, formatMoney } from "#core/format.ts";
 import { data, Link } from "react-router";
 import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { ActionNotice } from "#app/components/admin/action-notice.tsx";

@@ -5,12 +5,12 @@ import { PageHero } from "#app/components/page-hero.tsx";
 import { EMPTY_BLOG_MESSAGE, rssDiscoveryLink } from "#app/components/blog/feed-link.ts";
 import { BlogPagination, blogPageHref } from "#app/components/blog/pagination.tsx";
 import { PostCard, PostListSkeleton, type PostSummary } from "#app/components/blog/post-card.tsx";
-import { excerpt } from "#app/lib/markdown.ts";
+import { excerpt } from "#core/markdown.ts";
 import { pageMeta, rootPublicConfig } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import { listVisiblePosts, parsePageParam } from "#server/domain/blog/public.ts";
 import { BlogErrorBoundary } from "#app/components/blog/blog-error-boundary.tsx";
-import type { PageHandle } from "#app/lib/static-page.ts";
+import type { PageHandle } from "#core/static-page.ts";
 import type { Route } from "./+types/blog";
 
 interface BlogListData {

@@ -4,7 +4,7 @@
 // is "prerender where static" (docs/product.md §11.6) at run time: a build-time prerender could not know
 // the deployment's config (brand, support address, public URL, video id).
 import type { ServerBuild } from "react-router";
-import type { PageHandle } from "#app/lib/static-page.ts";
+import type { PageHandle } from "#core/static-page.ts";
 import type { Executor } from "#server/db/client.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import type { PageSource } from "./page-cache.ts";

@@ -3,7 +3,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
 import { signInLinkFromOutboxFiles } from "../support/account.ts";
 import { useBrowserApp } from "../support/browser.ts";

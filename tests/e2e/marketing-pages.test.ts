@@ -4,7 +4,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { PLANS } from "#app/lib/plans.ts";
+import { PLANS } from "#core/plans.ts";
 import { useBrowserApp, waitForHydration } from "../support/browser.ts";
 import { MARKETING_PAGES } from "../support/routes.ts";
 

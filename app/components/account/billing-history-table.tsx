@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
-import { formatLongDate, formatMoney } from "#app/lib/format.ts";
+import { formatLongDate, formatMoney } from "#core/format.ts";
 import type { BillingHistoryEntry } from "#server/domain/billing/history.ts";
 
 const STATUS_BADGES: Record<

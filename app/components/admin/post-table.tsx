@@ -6,7 +6,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { ResponsiveTable, type Column } from "#app/components/ui/responsive-table.tsx";
 import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { Skeleton } from "#app/components/ui/skeleton.tsx";
-import { formatShortDate } from "#app/lib/format.ts";
+import { formatShortDate } from "#core/format.ts";
 // Type-only: erased from the browser bundle.
 import type { AdminPost } from "#server/domain/blog/admin.ts";
 import type { IntentResult } from "#server/http/staff-form.ts";

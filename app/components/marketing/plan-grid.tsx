@@ -1,7 +1,7 @@
 import { Clock, ShieldCheck } from "lucide-react";
 import { PlanCard } from "#app/components/plan-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { PLANS, type Plan } from "#app/lib/plans.ts";
+import { PLANS, type Plan } from "#core/plans.ts";
 
 /** "$95.88" and "$79.99" → "Save $16": the dollar reading of the yearly discount (docs/product.md §3.2). */
 export function dollarSaving(plan: Plan): string | null {

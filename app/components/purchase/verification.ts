@@ -1,4 +1,4 @@
-import type { PlanType } from "#app/lib/plans.ts";
+import type { PlanType } from "#core/plans.ts";
 import type { IssuedConfig } from "#app/components/purchase/config-card.tsx";
 // Type-only: erased from the browser bundle.
 import type { AlternateOffer } from "#server/domain/vpn/config-file.ts";

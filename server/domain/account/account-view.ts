@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
-import { addDeviceRefusal, type AddDeviceRefusal } from "#app/lib/device-actions.ts";
-import { findPlan, type PlanType } from "#app/lib/plans.ts";
+import { addDeviceRefusal, type AddDeviceRefusal } from "#core/device-actions.ts";
+import { findPlan, type PlanType } from "#core/plans.ts";
 import {
   checkoutSessions,
   devices,

@@ -1,5 +1,5 @@
 import { and, asc, inArray, isNotNull } from "drizzle-orm";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import {
   chargeReversals,

@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import type { Transaction } from "#server/db/client.ts";
 import { planChanges, subscriptions, type PlanChange, type Subscription } from "#server/db/schema/index.ts";
 import { queuePlanChangedEmail } from "#server/domain/mail/plan-change-emails.ts";

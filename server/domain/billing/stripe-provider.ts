@@ -1,7 +1,7 @@
 import type Stripe from "stripe";
 import type { Config } from "#server/config.ts";
 import type { Subscription } from "#server/db/schema/index.ts";
-import type { Plan } from "#app/lib/plans.ts";
+import type { Plan } from "#core/plans.ts";
 import type { ReceivedPayment } from "./checkout.ts";
 import { providerUnavailable } from "./errors.ts";
 import type { BillingServices } from "./fulfil.ts";

@@ -1,5 +1,5 @@
 // The crawler outputs: /sitemap.xml (sitemaps.org 0.9) and /blog/rss.xml (RSS 2.0).
-import { excerpt } from "#app/lib/markdown.ts";
+import { excerpt } from "#core/markdown.ts";
 import type { Executor } from "#server/db/client.ts";
 import { lastModified, listAllVisiblePosts, type SitemapPost } from "./public.ts";
 

@@ -1,5 +1,5 @@
 import { asc, desc, eq, sql } from "drizzle-orm";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import { devices, outboxMessages, subscriptionEvents, vpnServers } from "#server/db/schema/index.ts";
 import { demoPurchaseStaffReason, isDemoPurchase } from "#server/domain/billing/demo-purchases.ts";
 import { historyEntries } from "#server/domain/billing/history.ts";

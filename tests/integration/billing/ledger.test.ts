@@ -4,7 +4,7 @@
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatMoney } from "#app/lib/format.ts";
+import { formatMoney } from "#core/format.ts";
 import { ledgerEntries, subscriptions, type LedgerEntry } from "#server/db/schema/index.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
 import { netCents } from "#server/domain/billing/ledger.ts";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { formatLongDate } from "#app/lib/format.ts";
+import { formatLongDate } from "#core/format.ts";
 import { usesTestCheckout, type Config } from "#server/config.ts";
 import { openDatabase, queryRows, type Database, type DatabaseKind } from "#server/db/client.ts";
 import { listMigrations } from "#server/db/migrate.ts";
