@@ -65,6 +65,33 @@ export interface StandInPrice {
   recurring: { interval: string } | null;
 }
 
+/** A Stripe object as the list endpoints answer it: at least its id and creation time (seconds). */
+export type StandInListedObject = { id: string; created: number } & Record<string, unknown>;
+
+export interface StandInListed {
+  charges: StandInListedObject[];
+  refunds: StandInListedObject[];
+  disputes: StandInListedObject[];
+  invoices: StandInListedObject[];
+}
+
+/** One page of `objects` as Stripe lists them: newest first, `created[gte]`, `limit`, `starting_after`. */
+function listPage(objects: StandInListedObject[], query: URLSearchParams, path: string) {
+  const gte = query.get("created[gte]");
+  const sorted = objects
+    .filter((object) => gte === null || object.created >= Number(gte))
+    .sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1));
+  const after = query.get("starting_after");
+  const start = after ? sorted.findIndex((object) => object.id === after) + 1 : 0;
+  const limit = Math.min(100, Number(query.get("limit") ?? 10));
+  const data = sorted.slice(start, start + limit);
+  return { object: "list", url: path, has_more: start + limit < sorted.length, data };
+}
+
+/** The `expand[]` paths of a GET request (`expand[0]=data.charge`). */
+const expanded = (query: URLSearchParams) =>
+  [...query.entries()].filter(([name]) => /^expand\[\d*\]$/.test(name)).map(([, value]) => value);
+
 export interface RecordedRequest {
   /** The object's id in the path, when the call names one. */
   id?: string;
@@ -95,6 +122,15 @@ export interface StripeStandIn {
     status: "enabled" | "disabled";
     enabled_events: string[];
   }>;
+  /**
+   * What the list calls reconciliation makes answer (`GET /v1/charges`, `/v1/refunds`,
+   * `/v1/disputes`, `/v1/invoices` without a subscription): newest first, filtered by
+   * `created[gte]`, paged by `limit` and `starting_after` as the SDK's auto-pagination asks.
+   * A refund listed with `expand[]=data.charge` carries its charge from `listed.charges`.
+   */
+  listed: StandInListed;
+  /** Each of those list calls, with its query. */
+  listRequests: Array<{ path: string; query: URLSearchParams }>;
   /** Runs before a new refund is answered, e.g. to deliver its `charge.refunded` event first. */
   beforeRefundAnswer?: (refund: {
     charge: string;
@@ -123,6 +159,8 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     subscriptionCancels: [] as RecordedRequest[],
     webhookEndpoints: [] as StripeStandIn["webhookEndpoints"],
     beforeRefundAnswer: undefined as StripeStandIn["beforeRefundAnswer"],
+    listed: { charges: [], refunds: [], disputes: [], invoices: [] } as StandInListed,
+    listRequests: [] as StripeStandIn["listRequests"],
   };
   const refundsByKey = new Map<string, unknown>();
   /** The billing interval each subscription-mode session asked for, for the subscription it starts. */
@@ -269,6 +307,18 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         const canceled: StandInSubscription = { ...known, status: "canceled" };
         standIn.subscriptions.set(id, canceled);
         return send(200, canceled);
+      }
+      const listing = /^\/v1\/(charges|refunds|disputes|invoices)$/.exec(url.pathname);
+      if (request.method === "GET" && listing && !url.searchParams.has("subscription")) {
+        standIn.listRequests.push({ path: url.pathname, query: url.searchParams });
+        const kind = listing[1] as keyof StandInListed;
+        const page = listPage(standIn.listed[kind], url.searchParams, url.pathname);
+        if (kind === "refunds" && expanded(url.searchParams).includes("data.charge"))
+          page.data = page.data.map((refund) => ({
+            ...refund,
+            charge: standIn.listed.charges.find((known) => known.id === refund.charge) ?? refund.charge,
+          }));
+        return send(200, page);
       }
       if (request.method === "GET" && url.pathname === "/v1/invoices") {
         const subscription = url.searchParams.get("subscription") ?? "";

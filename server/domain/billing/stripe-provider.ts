@@ -6,13 +6,16 @@ import type { ReceivedPayment } from "./checkout.ts";
 import { providerUnavailable } from "./errors.ts";
 import type { BillingServices } from "./fulfil.ts";
 
-const clients = new WeakMap<Config, Stripe>();
+const clients = new WeakMap<StripeSettings, Stripe>();
+
+/** The settings the SDK client is made from. */
+export type StripeSettings = Pick<Config, "STRIPE_SECRET_KEY" | "STRIPE_API_BASE">;
 
 /**
  * One SDK client per configuration; `STRIPE_API_BASE` points it at a local stand-in in tests.
  * The SDK is loaded on first use: a shop on the built-in checkout never holds it in memory.
  */
-export async function stripeClient(config: Config): Promise<Stripe> {
+export async function stripeClient(config: StripeSettings): Promise<Stripe> {
   const existing = clients.get(config);
   if (existing) return existing;
   if (!config.STRIPE_SECRET_KEY) throw new Error("STRIPE_SECRET_KEY is not set");
