@@ -5,9 +5,9 @@ import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatMoney } from "#app/lib/format.ts";
-import { ledgerEntries, subscriptions, type LedgerEntry } from "#server/db/schema/index.ts";
+import { ledgerEntries, planChanges, subscriptions, type LedgerEntry } from "#server/db/schema/index.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
-import { netCents } from "#server/domain/billing/ledger.ts";
+import { netCents, orderNumberOf } from "#server/domain/billing/ledger.ts";
 import type { DashboardFigures } from "#server/domain/ops/dashboard.ts";
 import type { OrderPage } from "#server/domain/ops/order-search.ts";
 import { accountRequest, buy, signedInCustomer } from "../../support/account.ts";
@@ -352,12 +352,14 @@ describe.each(databaseKinds)("the ledger of a demo store, on %s", (kind) => {
 describe.each(databaseKinds)("the ledger of a Stripe store, on %s", (kind) => {
   let app: TestApp;
   let standIn: StripeStandIn;
+  let staff: string;
   let views: ReturnType<typeof storeViews>;
   let buyers = 0;
 
   beforeAll(async () => {
     ({ app, standIn } = await createStripeTestApp({ kind, env: { METRICS_TOKEN } }));
-    views = storeViews(app, (await createAccount(app, STAFF_EMAIL)).cookie);
+    staff = (await createAccount(app, STAFF_EMAIL)).cookie;
+    views = storeViews(app, staff);
   }, 120_000);
   afterAll(async () => {
     await app?.close();
@@ -478,6 +480,188 @@ describe.each(databaseKinds)("the ledger of a Stripe store, on %s", (kind) => {
     rows = await views.ledgerOf(other.subscription.id);
     expect(rows.map((row) => row.kind).sort()).toEqual(["charge", "dispute", "dispute_won"]);
     expect(netCents(rows)).toBe(other.paid.amount_total);
+    await expectViewsAgree(views);
+  });
+
+  const staffRefund = (body: object) =>
+    app.request("/api/admin/subscriptions/refund", { json: body, headers: { cookie: staff } });
+  const reread = async (id: string) =>
+    (await app.services.db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!;
+  let invoices = 0;
+  /** An invoice Stripe charged and paid for a subscription, as its `invoice.paid` event carries it. */
+  function paidInvoice(
+    stripeSubscriptionId: string,
+    reason: string,
+    lines: number[],
+    paymentIntent?: string,
+  ) {
+    const id = `in_ledger_${++invoices}_${buyers}`;
+    const amountPaid = lines.reduce((sum, amount) => sum + amount, 0);
+    return {
+      id,
+      object: "invoice",
+      billing_reason: reason,
+      amount_paid: amountPaid,
+      currency: "usd",
+      created: Math.floor(Date.now() / 1000),
+      payment_intent:
+        paymentIntent ?? (reason === "subscription_create" ? null : standIn.payInvoice(id, amountPaid)),
+      parent: { subscription_details: { subscription: stripeSubscriptionId } },
+      lines: {
+        data: lines.map((amount) => ({
+          amount,
+          period: { end: Math.floor((Date.now() + 40 * 86_400_000) / 1000) },
+        })),
+      },
+    };
+  }
+  /** Stripe's `charge.refunded` for what a payment intent's charge has had refunded so far. */
+  const chargeRefunded = (paymentIntent: string, amount: number, customer: string | null) => ({
+    id: `ch_${paymentIntent.slice(3)}`,
+    object: "charge",
+    amount,
+    amount_refunded: standIn.refundedOf(paymentIntent),
+    refunded: standIn.refundedOf(paymentIntent) === amount,
+    currency: "usd",
+    customer,
+    payment_intent: paymentIntent,
+  });
+
+  it("refunds the one Stripe order staff choose, then everything left; Stripe's charge.refunded for each meets it on one key", async () => {
+    const { paid, subscription } = await bought("pro-monthly");
+    const stripeSubscriptionId = paid.subscription!;
+    const firstIntent = standIn.invoicePaymentIntentOf(stripeSubscriptionId);
+    // The first invoice is the checkout's payment: its payment intent is kept on the purchase's row.
+    await deliverStripeEvent(
+      app,
+      "invoice.paid",
+      paidInvoice(stripeSubscriptionId, "subscription_create", [799], firstIntent),
+    );
+    const renewal = paidInvoice(stripeSubscriptionId, "subscription_cycle", [799]);
+    await deliverStripeEvent(app, "invoice.paid", renewal);
+    let rows = await views.ledgerOf(subscription.id);
+    const purchase = rows.find((row) => row.purpose === "purchase")!;
+    const renewed = rows.find((row) => row.purpose === "renewal")!;
+    expect(purchase.providerReference).toBe(firstIntent);
+    expect(renewed.providerReference).toBe(renewal.payment_intent);
+
+    const calls = standIn.refunds.length;
+    const one = await staffRefund({
+      subscriptionId: subscription.id,
+      reason: "renewal charged after cancelling",
+      orderNumber: renewed.orderNumber,
+    });
+    expect(one.status, await one.clone().text()).toBe(200);
+    expect(standIn.refunds).toHaveLength(calls + 1);
+    expect(standIn.refunds.at(-1)!.params.get("payment_intent")).toBe(renewal.payment_intent);
+    expect(standIn.refunds.at(-1)!.params.get("amount")).toBe("799");
+    // One order of two refunded: the plan keeps running and Stripe keeps billing it.
+    expect((await reread(subscription.id)).status).toBe("active");
+    expect(standIn.subscriptionCancels.map((call) => call.id)).not.toContain(stripeSubscriptionId);
+    // Stripe's event for that very refund (a full refund of its charge) records nothing more, ends nothing.
+    await deliverStripeEvent(
+      app,
+      "charge.refunded",
+      chargeRefunded(renewal.payment_intent!, 799, paid.customer),
+    );
+    rows = await views.ledgerOf(subscription.id);
+    expect(
+      rows.filter((row) => row.kind === "refund").map((row) => [row.orderNumber, row.amountCents]),
+    ).toEqual([[renewed.orderNumber, 799]]);
+    expect((await reread(subscription.id)).status).toBe("active");
+    // That order has nothing left: naming it again is refused and asks Stripe nothing.
+    const again = await staffRefund({
+      subscriptionId: subscription.id,
+      reason: "again",
+      orderNumber: renewed.orderNumber,
+    });
+    expect(again.status).toBe(409);
+    expect(standIn.refunds).toHaveLength(calls + 1);
+
+    // Everything left: the purchase, from its own payment intent; the plan ends and Stripe stops billing.
+    expect((await staffRefund({ subscriptionId: subscription.id, reason: "refund the rest" })).status).toBe(
+      200,
+    );
+    expect(standIn.refunds.at(-1)!.params.get("payment_intent")).toBe(firstIntent);
+    expect(standIn.refunds.at(-1)!.params.get("amount")).toBe("799");
+    expect((await reread(subscription.id)).status).toBe("refunded");
+    expect(standIn.subscriptionCancels.at(-1)!.id).toBe(stripeSubscriptionId);
+    await deliverStripeEvent(app, "charge.refunded", chargeRefunded(firstIntent, 799, paid.customer));
+    rows = await views.ledgerOf(subscription.id);
+    expect(sumOf(rows, "refund")).toBe(1598);
+    expect(netCents(rows)).toBe(0);
+    expect((await staffRefund({ subscriptionId: subscription.id, reason: "once more" })).status).toBe(409);
+    const refundedMails = (await queuedEmails(app, subscription.customerEmail!)).filter(
+      (mail) => mail.kind === "subscription-refunded",
+    );
+    expect(refundedMails).toHaveLength(1);
+    await expectViewsAgree(views);
+  });
+
+  it("shows a Stripe plan change as awaiting payment until its invoice is paid, then as a paid order with its number", async () => {
+    const { paid, subscription, email } = await bought("pro-monthly");
+    const stripeSubscriptionId = paid.subscription!;
+    const cookie = await signedInCustomer(app, email);
+    const changed = await accountRequest(
+      app,
+      "subscriptions/plan-change",
+      { subscriptionId: subscription.id, planId: "pro-yearly" },
+      cookie,
+    );
+    expect(changed.status, await changed.clone().text()).toBe(200);
+    await deliverStripeEvent(
+      app,
+      "customer.subscription.updated",
+      standIn.subscriptions.get(stripeSubscriptionId)!,
+    );
+    const [change] = await app.services.db
+      .select()
+      .from(planChanges)
+      .where(eq(planChanges.subscriptionId, subscription.id));
+    expect(change).toMatchObject({ status: "applied", toPlanId: "pro-yearly" });
+    const orderNumber = orderNumberOf(change!.id);
+    const adminPage = async () => {
+      const response = await app.request(`/admin/subscriptions/${subscription.id}`, {
+        headers: { cookie: staff },
+      });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    const accountPage = async () => {
+      const response = await app.request("/account", { headers: { cookie } });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    // Awaiting payment everywhere, and counted nowhere.
+    expect(await accountPage()).toContain("Awaiting payment");
+    expect(await accountPage()).toContain(orderNumber);
+    const billing = await views.billingPage(cookie);
+    expect(billing).toMatch(new RegExp(`data-status="awaiting"[^]*?${orderNumber}`));
+    expect(await adminPage()).toMatch(new RegExp(`awaiting payment[^]*?${orderNumber}`));
+    expect((await views.ledgerOf(subscription.id)).map((row) => row.purpose)).toEqual(["purchase"]);
+    await expectViewsAgree(views);
+
+    const invoice = paidInvoice(stripeSubscriptionId, "subscription_update", [7999, -797]);
+    const delivered = await deliverStripeEvent(app, "invoice.paid", invoice);
+    await deliverStripeEvent(app, "invoice.paid", invoice, delivered.id);
+    await deliverStripeEvent(app, "invoice.paid", invoice);
+    const rows = await views.ledgerOf(subscription.id);
+    const charge = rows.find((row) => row.purpose === "plan_change" && row.kind === "charge")!;
+    expect(charge).toMatchObject({
+      orderNumber,
+      planChangeId: change!.id,
+      amountCents: 7999,
+      planId: "pro-yearly",
+    });
+    expect(rows.find((row) => row.kind === "credit")).toMatchObject({ orderNumber, amountCents: 797 });
+    expect(rows).toHaveLength(3);
+    expect(await accountPage()).not.toContain("Awaiting payment");
+    const after = await views.billingPage(cookie);
+    expect(after).not.toContain('data-status="awaiting"');
+    expect(after).toMatch(new RegExp(`data-status="paid"[^]*?${orderNumber}`));
+    expect(await adminPage()).not.toContain("awaiting payment");
+    const receipts = (await queuedEmails(app, email)).filter((mail) => mail.kind === "receipt");
+    expect(receipts.filter((mail) => mail.text.includes(orderNumber))).toHaveLength(1);
     await expectViewsAgree(views);
   });
 });
