@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { Transaction } from "#server/db/client.ts";
 import {
@@ -213,7 +213,10 @@ export async function lockPayer(tx: Transaction, key: string | null): Promise<vo
   if (key) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`stripe-payer:${key}`}))`);
 }
 
-/** The subscription a charge paid for: by its payment intent (a one-time pass), else the customer's latest. */
+/**
+ * The subscription a charge paid for: by its payment intent (a pass's checkout, or any charge
+ * whose ledger row keeps it), else the customer's latest.
+ */
 async function chargedSubscription(
   tx: Transaction,
   reversal: Reversal,
@@ -226,6 +229,16 @@ async function chargedSubscription(
       .innerJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
       .where(eq(checkoutSessions.paymentReference, reversal.paymentIntentId));
     if (row) return row.subscription;
+    // A later charge of a subscription (a pass extension's checkout, a renewal) is known by its ledger row.
+    const [charged] = await tx
+      .select({ subscription: subscriptions })
+      .from(ledgerEntries)
+      .innerJoin(subscriptions, eq(subscriptions.id, ledgerEntries.subscriptionId))
+      .where(
+        and(eq(ledgerEntries.kind, "charge"), eq(ledgerEntries.providerReference, reversal.paymentIntentId)),
+      )
+      .limit(1);
+    if (charged) return charged.subscription;
   }
   if (!reversal.customerId) return undefined;
   const [row] = await tx

@@ -1,13 +1,17 @@
 // The books match the money (issue 34, decision 120): every charge, credit, refund and dispute is
 // one ledger row, and the receipts, /account/billing, the console's search, revenue figures and
 // CSV export all read those rows, so they agree to the cent.
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatMoney } from "#app/lib/format.ts";
+import { findPlan } from "#app/lib/plans.ts";
 import { ledgerEntries, planChanges, subscriptions, type LedgerEntry } from "#server/db/schema/index.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
-import { netCents, orderNumberOf } from "#server/domain/billing/ledger.ts";
+import { invoicedAtOnce } from "#server/domain/billing/awaiting-payment.ts";
+import { billingHistory } from "#server/domain/billing/history.ts";
+import { LEDGER_SIGN, netCents, orderNumberOf } from "#server/domain/billing/ledger.ts";
+import { subscriptionPage } from "#server/domain/ops/subscription-page.ts";
 import type { DashboardFigures } from "#server/domain/ops/dashboard.ts";
 import type { OrderPage } from "#server/domain/ops/order-search.ts";
 import { accountRequest, buy, signedInCustomer } from "../../support/account.ts";
@@ -663,5 +667,195 @@ describe.each(databaseKinds)("the ledger of a Stripe store, on %s", (kind) => {
     const receipts = (await queuedEmails(app, email)).filter((mail) => mail.kind === "receipt");
     expect(receipts.filter((mail) => mail.text.includes(orderNumber))).toHaveLength(1);
     await expectViewsAgree(views);
+  });
+
+  it("keeps net revenue equal to the ledger's sum, and every view on the same rows, over random Stripe histories", async () => {
+    type Step =
+      | { op: "buy"; planId: string }
+      | { op: "renew" }
+      | { op: "extend" }
+      | { op: "change"; planId: string }
+      | { op: "refund"; all: boolean }
+      | { op: "dispute"; won: boolean };
+    const step = fc.oneof(
+      fc.record({
+        op: fc.constant("buy" as const),
+        planId: fc.constantFrom("unlock", "basic-monthly", "pro-monthly", "pro-yearly"),
+      }),
+      fc.record({ op: fc.constant("renew" as const) }),
+      fc.record({ op: fc.constant("extend" as const) }),
+      fc.record({
+        op: fc.constant("change" as const),
+        planId: fc.constantFrom("basic-monthly", "pro-monthly", "pro-yearly"),
+      }),
+      fc.record({ op: fc.constant("refund" as const), all: fc.boolean() }),
+      fc.record({ op: fc.constant("dispute" as const), won: fc.boolean() }),
+    );
+    let disputes = 0;
+    /** Stripe tells the app of every refund the stand-in made since `from`, as `charge.refunded`. */
+    async function deliverRefundEvents(from: number, customer: string | null) {
+      const rows = await views.ledger();
+      for (const call of standIn.refunds.slice(from)) {
+        const intent = call.params.get("payment_intent")!;
+        const charge = rows.find((row) => row.kind === "charge" && row.providerReference === intent)!;
+        await deliverStripeEvent(
+          app,
+          "charge.refunded",
+          chargeRefunded(intent, charge.amountCents, customer),
+        );
+      }
+    }
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps: Step[]) => {
+        let current: (Awaited<ReturnType<typeof bought>> & { cookie?: string }) | undefined;
+        const touched = new Set<string>();
+        for (const next of steps) {
+          if (next.op === "buy" || !current) {
+            current = await bought(next.op === "buy" ? next.planId : "pro-monthly");
+            touched.add(current.subscription.id);
+            if (current.paid.subscription)
+              await deliverStripeEvent(
+                app,
+                "invoice.paid",
+                paidInvoice(
+                  current.paid.subscription,
+                  "subscription_create",
+                  [current.paid.amount_total],
+                  standIn.invoicePaymentIntentOf(current.paid.subscription),
+                ),
+              );
+            continue;
+          }
+          const row = await reread(current.subscription.id);
+          const plan = findPlan(row.planId)!;
+          const usable = row.status === "active";
+          const stripeSubscriptionId = row.stripeSubscriptionId;
+          if (next.op === "renew" && usable && stripeSubscriptionId)
+            await deliverStripeEvent(
+              app,
+              "invoice.paid",
+              paidInvoice(stripeSubscriptionId, "subscription_cycle", [plan.priceCents]),
+            );
+          if (next.op === "extend" && usable && plan.id === "unlock") {
+            current.cookie ??= await signedInCustomer(app, current.email);
+            const started = await accountRequest(
+              app,
+              "subscriptions/pass-checkout",
+              { subscriptionId: row.id, planId: "unlock" },
+              current.cookie,
+            );
+            expect(started.status).toBe(200);
+            const paid = standIn.markPaid([...standIn.sessions.keys()].at(-1)!);
+            await deliverStripeEvent(app, "checkout.session.completed", paid);
+          }
+          if (next.op === "change" && usable && stripeSubscriptionId && plan.id !== next.planId) {
+            const answer = await app.request("/api/admin/subscriptions/change-plan", {
+              json: { subscriptionId: row.id, planId: next.planId, reason: "random history" },
+              headers: { cookie: staff },
+            });
+            expect(answer.status, await answer.clone().text()).toBe(200);
+            await deliverStripeEvent(
+              app,
+              "customer.subscription.updated",
+              standIn.subscriptions.get(stripeSubscriptionId)!,
+            );
+            const [change] = await app.services.db
+              .select()
+              .from(planChanges)
+              .where(eq(planChanges.subscriptionId, row.id))
+              .orderBy(desc(planChanges.requestedAt))
+              .limit(1);
+            // Stripe invoices a change of interval at once: the new price less the unused old one.
+            const to = findPlan(next.planId)!;
+            if (invoicedAtOnce(plan.id, to.id) && change!.amountCents > 0)
+              await deliverStripeEvent(
+                app,
+                "invoice.paid",
+                paidInvoice(stripeSubscriptionId, "subscription_update", [
+                  to.priceCents,
+                  change!.amountCents - to.priceCents,
+                ]),
+              );
+          }
+          if (next.op === "refund" && usable) {
+            const charges = (await views.ledgerOf(row.id)).filter((entry) => entry.kind === "charge");
+            const from = standIn.refunds.length;
+            const answer = await staffRefund({
+              subscriptionId: row.id,
+              reason: "random history",
+              ...(next.all ? {} : { orderNumber: charges.at(-1)!.orderNumber }),
+            });
+            expect([200, 409]).toContain(answer.status);
+            await deliverRefundEvents(from, current.paid.customer);
+          }
+          if (next.op === "dispute" && usable) {
+            const charge = (await views.ledgerOf(row.id)).find(
+              (entry) => entry.kind === "charge" && entry.providerReference?.startsWith("pi_"),
+            );
+            if (!charge) continue;
+            const dispute = {
+              id: `dp_ledger_${++disputes}_${buyers}`,
+              object: "dispute",
+              amount: charge.amountCents - standIn.refundedOf(charge.providerReference!),
+              currency: "usd",
+              charge: {
+                id: `ch_${charge.providerReference!.slice(3)}`,
+                object: "charge",
+                customer: current.paid.customer,
+                billing_details: { email: current.email },
+              },
+              payment_intent: charge.providerReference,
+              reason: "fraudulent",
+              status: "needs_response",
+            };
+            if (dispute.amount <= 0) continue;
+            await deliverStripeEvent(app, "charge.dispute.created", dispute);
+            await deliverStripeEvent(app, "charge.dispute.closed", {
+              ...dispute,
+              status: next.won ? "won" : "lost",
+            });
+          }
+        }
+        await expectViewsAgree(views);
+        const rows = await views.ledger();
+        const key = (entry: { orderNumber: string; kind: string; amountCents: number }) =>
+          `${entry.orderNumber}:${entry.kind}:${entry.amountCents}`;
+        for (const subscriptionId of touched) {
+          const own = rows.filter((row) => row.subscriptionId === subscriptionId).map(key);
+          // The customer's billing history and the console's subscription page list the ledger's rows.
+          const history = (await billingHistory(app.services.db, [subscriptionId]))
+            .filter((entry) => entry.status !== "awaiting")
+            .map((entry) => key({ ...entry, kind: entry.kind === "payment" ? "charge" : entry.kind }));
+          expect(history.sort()).toEqual([...own].sort());
+          // The console lists each row by what it was and which way it moved money.
+          const page = await subscriptionPage(app.services, subscriptionId);
+          expect(
+            page.payments
+              .map((payment) => `${payment.orderNumber}:${payment.sign}:${payment.amountCents}`)
+              .sort(),
+          ).toEqual(
+            rows
+              .filter((row) => row.subscriptionId === subscriptionId)
+              .map((row) => `${row.orderNumber}:${LEDGER_SIGN[row.kind]}:${row.amountCents}`)
+              .sort(),
+          );
+        }
+        // A refund or dispute never takes back more than its order was charged.
+        for (const charge of rows.filter((row) => row.kind === "charge"))
+          expect(
+            rows
+              .filter(
+                (row) =>
+                  (row.kind === "refund" || row.kind === "dispute") && row.orderNumber === charge.orderNumber,
+              )
+              .reduce((sum, row) => sum + row.amountCents, 0),
+          ).toBeLessThanOrEqual(
+            rows
+              .filter((row) => row.kind === "charge" && row.orderNumber === charge.orderNumber)
+              .reduce((sum, row) => sum + row.amountCents, 0),
+          );
+      }),
+      { numRuns: 10 },
+    );
   });
 });
