@@ -140,6 +140,13 @@ export interface StripeStandIn {
   }) => Promise<void>;
   /** The payment intent of a Stripe subscription's paid invoice, as `GET /v1/invoices` reports it. */
   invoicePaymentIntentOf(subscriptionId: string): string;
+  /**
+   * A later invoice Stripe charged (a renewal, a plan change): `GET /v1/invoices/:id` names its
+   * payment intent, which `POST /v1/refunds` may then refund up to `amount`. Answers the intent.
+   */
+  payInvoice(invoiceId: string, amount: number, currency?: string): string;
+  /** What each payment intent's charge has had refunded so far, in cents. */
+  refundedOf(paymentIntentId: string): number;
   /** What Stripe reports once the buyer paid on its hosted page. */
   markPaid(sessionId: string, extra?: Partial<StandInSession>): StandInSession;
   close(): Promise<void>;
@@ -163,16 +170,23 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     listRequests: [] as StripeStandIn["listRequests"],
   };
   const refundsByKey = new Map<string, unknown>();
+  /** Invoices paid after the first one: id → their payment intent, amount and currency. */
+  const invoices = new Map<string, { paymentIntent: string; amount: number; currency: string }>();
+  /** What each payment intent's charge has had refunded so far. */
+  const refunded = new Map<string, number>();
   /** The billing interval each subscription-mode session asked for, for the subscription it starts. */
   const intervalOf = new Map<string, string>();
   const invoicePaymentIntentOf = (subscriptionId: string) => `pi_inv_${subscriptionId.slice(4)}`;
   /** What the session that paid with this payment intent (or its subscription's invoice) charged. */
-  const chargedBy = (paymentIntentId: string) =>
+  const chargedBy = (paymentIntentId: string): { amount_total: number; currency: string } | undefined =>
     [...standIn.sessions.values()].find(
       (session) =>
         session.payment_intent === paymentIntentId ||
         (session.subscription !== null && invoicePaymentIntentOf(session.subscription) === paymentIntentId),
-    );
+    ) ??
+    [...invoices.values()]
+      .filter((invoice) => invoice.paymentIntent === paymentIntentId)
+      .map((invoice) => ({ amount_total: invoice.amount, currency: invoice.currency }))[0];
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -344,6 +358,26 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
             : [],
         });
       }
+      const invoicePath = /^\/v1\/invoices\/([^/]+)$/.exec(url.pathname);
+      if (request.method === "GET" && invoicePath) {
+        const id = decodeURIComponent(invoicePath[1]!);
+        const known = invoices.get(id);
+        if (!known)
+          return send(404, { error: { type: "invalid_request_error", message: "No such invoice" } });
+        const payment = { type: "payment_intent", payment_intent: known.paymentIntent };
+        return send(200, {
+          id,
+          object: "invoice",
+          status: "paid",
+          amount_paid: known.amount,
+          currency: known.currency,
+          payments: {
+            object: "list",
+            has_more: false,
+            data: [{ id: `inpay_${id.slice(3)}`, object: "invoice_payment", payment }],
+          },
+        });
+      }
       if (request.method === "POST" && url.pathname === "/v1/refunds") {
         const params = form();
         const idempotencyKey = request.headers["idempotency-key"] as string | undefined;
@@ -355,19 +389,43 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         if (!session) {
           return send(404, { error: { type: "invalid_request_error", message: "No such payment_intent" } });
         }
+        // As Stripe: `amount` defaults to what is left of the charge, and no refund exceeds it.
+        const before = refunded.get(paymentIntent) ?? 0;
+        const amount = params.has("amount") ? Number(params.get("amount")) : session.amount_total - before;
+        if (!(amount > 0) || before + amount > session.amount_total) {
+          return send(400, {
+            error: {
+              type: "invalid_request_error",
+              message: `Refund amount ($${amount / 100}) is greater than unrefunded amount on charge`,
+            },
+          });
+        }
+        refunded.set(paymentIntent, before + amount);
+        const chargeId = `ch_${paymentIntent.slice(3)}`;
+        const chargeObject = {
+          id: chargeId,
+          object: "charge",
+          amount: session.amount_total,
+          amount_refunded: before + amount,
+          refunded: before + amount === session.amount_total,
+          currency: session.currency,
+          payment_intent: paymentIntent,
+        };
+        const expandCharge =
+          params.getAll("expand[]").includes("charge") || params.get("expand[0]") === "charge";
         const refund = {
           id: `re_standin_${++counter}`,
           object: "refund",
           status: "succeeded",
           payment_intent: paymentIntent,
-          charge: `ch_${paymentIntent.slice(3)}`,
-          amount: session.amount_total,
+          charge: expandCharge ? chargeObject : chargeId,
+          amount,
           currency: session.currency,
         };
         if (idempotencyKey) refundsByKey.set(idempotencyKey, refund);
         const hook = standIn.beforeRefundAnswer;
         if (!hook) return send(200, refund);
-        hook(refund).then(
+        hook({ ...refund, charge: chargeId }).then(
           () => send(200, refund),
           (error: unknown) => send(500, { error: { type: "api_error", message: String(error) } }),
         );
@@ -418,6 +476,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     },
     base: `http://127.0.0.1:${port}`,
     invoicePaymentIntentOf,
+    payInvoice(invoiceId, amount, currency = "usd") {
+      const paymentIntent = `pi_${invoiceId.replace(/^in_/, "")}`;
+      invoices.set(invoiceId, { paymentIntent, amount, currency });
+      return paymentIntent;
+    },
+    refundedOf: (paymentIntentId) => refunded.get(paymentIntentId) ?? 0,
     markPaid(sessionId, extra = {}) {
       const session = standIn.sessions.get(sessionId);
       if (!session) throw new Error(`stand-in has no session ${sessionId}`);

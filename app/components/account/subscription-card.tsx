@@ -5,7 +5,7 @@ import { dateLabel } from "#app/components/purchase/verification.ts";
 import { SubscriptionStatusBadge } from "#app/components/subscription-status-badge.tsx";
 import { Button, type ButtonProps } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardFooter, CardHeader } from "#app/components/ui/card.tsx";
-import { formatLongDate } from "#core/format.ts";
+import { formatLongDate, formatMoney } from "#core/format.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
 import { AddDeviceRefusalNote } from "#app/components/purchase/add-device-refusal-note.tsx";
 import { addDeviceRefusalMessage } from "#core/device-actions.ts";
@@ -66,6 +66,19 @@ function SubscriptionAction({
   );
 }
 
+/** A Stripe plan change whose invoice is not paid yet: the order it will be, and what was quoted. */
+function AwaitingPaymentNotice({ subscription }: { subscription: AccountSubscription }) {
+  const awaiting = subscription.awaitingPayment;
+  if (!awaiting) return null;
+  return (
+    <p className="rounded-md bg-yellow-50 p-3 text-sm text-yellow-900" data-testid="awaiting-payment">
+      Awaiting payment: the move to {awaiting.planName} (
+      {formatMoney(awaiting.amountCents, awaiting.currency)}, order {awaiting.orderNumber}) is recorded as
+      paid once Stripe confirms its invoice.
+    </p>
+  );
+}
+
 export function SubscriptionCard({
   subscription,
   now,
@@ -111,6 +124,7 @@ export function SubscriptionCard({
         </dl>
         <ReversedNotice subscription={subscription} />
         <DemoPurchaseNotice subscription={subscription} />
+        <AwaitingPaymentNotice subscription={subscription} />
       </CardHeader>
       {subscription.devices.length ? (
         <CardContent>

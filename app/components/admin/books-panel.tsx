@@ -1,4 +1,4 @@
-import { formatDateTimeUtc, formatMoney } from "#app/lib/format.ts";
+import { formatDateTimeUtc, formatMoney } from "#core/format.ts";
 
 // The dashboard's reconciliation panel (decision 124): the differences the daily comparison of
 // the ledger with Stripe left open, or that the books match, as of the last run.
