@@ -7,6 +7,7 @@ import { enhancementScript } from "./scripts/vite-enhancement-script.ts";
 const alias = {
   "#agent": fileURLToPath(new URL("./agent", import.meta.url)),
   "#app": fileURLToPath(new URL("./app", import.meta.url)),
+  "#core": fileURLToPath(new URL("./core", import.meta.url)),
   "#server": fileURLToPath(new URL("./server", import.meta.url)),
 };
 

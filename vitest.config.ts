@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config";
 const alias = {
   "#agent": fileURLToPath(new URL("./agent", import.meta.url)),
   "#app": fileURLToPath(new URL("./app", import.meta.url)),
+  "#core": fileURLToPath(new URL("./core", import.meta.url)),
   "#server": fileURLToPath(new URL("./server", import.meta.url)),
 };
 
@@ -59,7 +60,12 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "agent/**/*.test.ts"],
+          include: [
+            "app/**/*.test.{ts,tsx}",
+            "core/**/*.test.ts",
+            "server/**/*.test.ts",
+            "agent/**/*.test.ts",
+          ],
           ...timeouts,
         },
       },

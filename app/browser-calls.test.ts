@@ -4,8 +4,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 // Issue 27: the app changes things through route actions and forms, which work without
-// JavaScript. The only hand-written browser calls left are the spec's own (create-checkout,
-// verify-payment, the config download and its QR code) and the blog list's read (spec §7);
+// JavaScript. The only hand-written browser calls left are the storefront's own (create-checkout,
+// verify-payment, the config download and its QR code) and the blog list's read (docs/product.md §10.1);
 // app/enhance/, the static pages' one script, is outside React Router and posts the contact form.
 
 const APP = fileURLToPath(new URL(".", import.meta.url));
@@ -32,7 +32,7 @@ function fetchCalls(file: string): string[] {
 }
 
 describe("browser calls", () => {
-  it("posts nothing with a hand-written fetch outside the spec's own calls", () => {
+  it("posts nothing with a hand-written fetch outside the storefront's own calls", () => {
     const files = appSources();
     expect(files.length).toBeGreaterThan(100);
     expect(files.flatMap(fetchCalls).sort()).toEqual(ALLOWED_CALLS);

@@ -20,7 +20,7 @@ import { ScrollToTop } from "./components/scroll-to-top.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { carriesFlash, clearFlashCookie, readFlash, type Flash } from "#server/http/flash.ts";
-import { isStaticPage, loadsAsDocument } from "./lib/static-page.ts";
+import { isStaticPage, loadsAsDocument } from "#core/static-page.ts";
 import { ADMIN_LAYOUT_ROUTE_ID } from "./components/admin/admin-nav.ts";
 import { publicConfig } from "#server/config.ts";
 

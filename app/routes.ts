@@ -1,6 +1,6 @@
 import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
 
-/** The JSON API (DESIGN.md §2a: these paths are fixed), path under /api → its module in routes/api/. */
+/** The JSON API (docs/product.md §10: these paths are fixed), path under /api → its module in routes/api/. */
 const API_ROUTES: Record<string, string> = {
   "send-contact-email": "send-contact-email",
   "create-checkout": "create-checkout",

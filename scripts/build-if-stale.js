@@ -9,6 +9,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const output = path.join(root, "build/server/index.js");
 const sources = [
   "app",
+  "core",
   "server",
   "public",
   "package.json",

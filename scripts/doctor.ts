@@ -12,8 +12,10 @@ import { askRunningServer, builtServer } from "./store-client.ts";
 
 const usage = `Usage: npm run doctor -- [--to ADDRESS] [--url URL]
 Checks the settings, the database and its migrations, mail (--to ADDRESS also sends a test message),
-Stripe (key, live or test, the webhook endpoint), PUBLIC_URL, each VPN node, staff and backups:
-one line each, ✓ or ✗ with the fix. Exit status 1 when something blocks selling.
+Stripe (key, live or test, the webhook endpoint), PUBLIC_URL, each VPN node, staff and backups,
+and in live mode the books against Stripe's charges, refunds and disputes of the last 35 days:
+one line each (one per difference of the books), ✓ or ✗ with the fix. Exit status 1 when
+something blocks selling.
 --url: the running server (default http://127.0.0.1:$PORT).`;
 
 async function main(): Promise<number> {

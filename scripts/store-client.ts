@@ -1,5 +1,5 @@
 // How the operator's commands (`npm run vpn`, `npm run doctor`) reach the store. PGlite is
-// single-process (DESIGN.md §6): while the server runs they ask it, with the token it wrote to
+// single-process (docs/product.md §11.7): while the server runs they ask it, with the token it wrote to
 // DATA_DIR/vpn-admin.json (whoever can read DATA_DIR may administer the store); only when no server
 // holds DATA_DIR do they open the database themselves, through the built server (which carries
 // the migrations).

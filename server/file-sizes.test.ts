@@ -21,8 +21,8 @@ function sourceFiles(folder: string): string[] {
 const lineCount = (file: string) => readFileSync(path.join(ROOT, file), "utf8").trimEnd().split("\n").length;
 
 describe("file sizes", () => {
-  it(`no source file under server/, app/ or agent/ is over ${MAX_LINES} lines; those over ${WARN_LINES} are named`, () => {
-    const files = ["server", "app", "agent"].flatMap(sourceFiles);
+  it(`no source file under server/, app/, core/ or agent/ is over ${MAX_LINES} lines; those over ${WARN_LINES} are named`, () => {
+    const files = ["server", "app", "core", "agent"].flatMap(sourceFiles);
     expect(files.length).toBeGreaterThan(100);
     const sizes = files.map((file) => ({ file, lines: lineCount(file) }));
     const long = sizes.filter(({ lines }) => lines > WARN_LINES);

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { ACCOUNT_PATH } from "#app/lib/device-actions.ts";
+import { ACCOUNT_PATH } from "#core/device-actions.ts";
 
 /**
  * A server or page message that names `/account`, with that address as a link (issue 24: a

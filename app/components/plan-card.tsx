@@ -2,7 +2,7 @@ import { Check } from "lucide-react";
 import type { ReactNode } from "react";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
-import type { Plan } from "#app/lib/plans.ts";
+import type { Plan } from "#core/plans.ts";
 import { cn } from "#app/lib/utils.ts";
 
 /** One plan of the catalogue; the page decides what its button does. */

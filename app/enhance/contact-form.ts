@@ -1,4 +1,4 @@
-// The /contact form (spec §4/§5/§8): idle → Sending... → cleared on success; every failure
+// The /contact form (docs/product.md §2.8): idle → Sending... → cleared on success; every failure
 // says how else to reach us, in a message under the button. The markup is
 // app/components/marketing/contact-form.tsx.
 import { noticeAfter } from "./notice.ts";

@@ -1,14 +1,14 @@
 // The enhancement script of the static marketing pages: the only script those
 // pages load. The server renders every page completely; this adds what React's event handlers
 // did there, reading what it needs from the markup (data-* attributes), and nothing else.
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import { storeSelectedPlan } from "#app/lib/purchase-storage.ts";
 import { enhanceContactForm } from "./contact-form.ts";
 import { DNS_CHECK } from "#app/lib/dns-check.ts";
 import { runDnsCheck } from "./dns-check.ts";
 import { noticeAfter, type Notice } from "./notice.ts";
 
-/** How long the /pricing welcome notice is read before the setup guide opens (DESIGN.md §2a). */
+/** How long the /pricing welcome notice is read before the setup guide opens (docs/product.md §2.4). */
 const NOTICE_READ_MS = 1200;
 
 const MENU_ID = "mobile-menu";

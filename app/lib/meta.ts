@@ -7,7 +7,7 @@ import {
   shareCardPath,
   siteCard,
   type ShareCard,
-} from "./share-card.ts";
+} from "#core/share-card.ts";
 
 interface PageMeta {
   /** Page title without the brand; omit for the home page. */

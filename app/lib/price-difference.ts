@@ -1,4 +1,4 @@
-import { formatUsd } from "./format.ts";
+import { formatUsd } from "#core/format.ts";
 
 /** A plan change's price difference in words: charged now, on the next invoice, or credited. */
 export function priceDifference(quote: { amountCents: number; chargedNow: boolean }): string {

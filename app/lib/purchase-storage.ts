@@ -1,6 +1,6 @@
-// Browser storage of the purchase flow, under the keys the spec names. No zod here: this
+// Browser storage of the purchase flow, under the keys docs/product.md §4.1 names. No zod here: this
 // module is in the client bundle of every page with a plan button.
-import { findPlan, type Plan } from "./plans.ts";
+import { findPlan, type Plan } from "#core/plans.ts";
 
 export const SELECTED_PLAN_KEY = "selectedPlan";
 export const SUBSCRIBER_DETAILS_KEY = "subscriberDetails";

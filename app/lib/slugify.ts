@@ -1,5 +1,5 @@
 /**
- * The editor's slug rule (spec §5): lowercase; drop everything but word characters,
+ * The editor's slug rule (docs/product.md §9.4): lowercase; drop everything but word characters,
  * spaces and hyphens; each run of whitespace becomes one hyphen; repeated hyphens
  * collapse; no hyphen or space at either end.
  */

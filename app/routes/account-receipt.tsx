@@ -1,7 +1,7 @@
 // A plain receipt for a plan the built-in checkout sold (demo); Stripe's portal holds the rest.
 import { Link, redirect } from "react-router";
 import { Card, CardContent, CardHeader } from "#app/components/ui/card.tsx";
-import { formatLongDate, formatMoney } from "#app/lib/format.ts";
+import { formatLongDate, formatMoney } from "#core/format.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { accountReceipt } from "#server/domain/account/billing.ts";
 import { customerOf } from "#server/domain/account/customer-auth.ts";

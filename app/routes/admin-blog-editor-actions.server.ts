@@ -1,6 +1,6 @@
 // The post editor's saves: a new post (as /api/blog-admin/create) or changes to one (as
 // /api/blog-admin/update), the same schemas and audited domain calls; a save that worked goes
-// back to the list with the spec's toast, a refused one stays with its message (decision 108).
+// back to the list with the list's toast (docs/product.md §9.3), a refused one stays with its message (decision 108).
 import { createPostInput, updatePostInput } from "#server/domain/blog/admin.ts";
 import { createPostAsStaff, updatePostAsStaff } from "#server/domain/blog/staff-posts.ts";
 import { staffIntent, staffIntentAction } from "#server/http/staff-form.ts";

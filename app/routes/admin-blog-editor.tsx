@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = ({ matches, params }) => [
 ];
 
 /**
- * Anyone but staff is sent home without a word (spec §6), staff who must enrol two-factor first
+ * Anyone but staff is sent home without a word (docs/product.md §9.2), staff who must enrol two-factor first
  * to the enrolment on /admin/blog; an unknown post is a 404.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {

@@ -23,7 +23,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 ];
 
 /**
- * Signed out → the login page; signed in but not staff → sent home, told so there (spec §6);
+ * Signed out → the login page; signed in but not staff → sent home, told so there (docs/product.md §9.2);
  * staff who must enrol two-factor first (`STAFF_REQUIRE_TOTP`) → only the enrolment.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -108,7 +108,7 @@ function PostList() {
 
   const load = useCallback(async () => {
     const result = await blogAdminCall<{ posts: AdminPost[] }>("list");
-    // Failures are silent (spec §8): an empty table rather than an error.
+    // Failures are silent (docs/product.md §9.3): an empty table rather than an error.
     setPosts(result?.posts ?? []);
   }, []);
 

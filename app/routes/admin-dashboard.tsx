@@ -1,9 +1,11 @@
 import { Link } from "react-router";
 import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { DailyBarChart } from "#app/components/admin/daily-bar-chart.tsx";
+import { BooksPanel } from "#app/components/admin/books-panel.tsx";
 import { OrderSearch } from "#app/components/admin/order-search.tsx";
-import { formatUsd } from "#app/lib/format.ts";
+import { formatUsd } from "#core/format.ts";
 import { adminPageMeta } from "#app/lib/meta.ts";
+import { reconciliationStatus } from "#server/domain/billing/reconciliation.ts";
 import { dashboardFigures, type DashboardWindow, type WindowFigures } from "#server/domain/ops/dashboard.ts";
 import { requireStaffPage } from "#server/http/staff-pages.ts";
 import type { Route } from "./+types/admin-dashboard";
@@ -11,8 +13,9 @@ import type { Route } from "./+types/admin-dashboard";
 export const meta: Route.MetaFunction = ({ matches }) => adminPageMeta("Dashboard", "/admin", matches);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db, config } = context.services;
   await requireStaffPage(request, context.services, "admin");
-  return dashboardFigures(context.services.db);
+  return { ...(await dashboardFigures(db)), books: await reconciliationStatus(db, config) };
 }
 
 // Values from server modules stay out of the component: only the loader may touch them.
@@ -74,6 +77,8 @@ export default function AdminDashboard({ loaderData: figures }: Route.ComponentP
           alert={figures.outbox.failed > 0}
         />
       </dl>
+
+      <BooksPanel books={figures.books} />
 
       <h2 className="mt-8 text-lg font-semibold">Sales and subscriptions</h2>
       <ScrollRegion label="Sales and subscriptions" className="mt-3">

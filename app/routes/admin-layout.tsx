@@ -7,7 +7,7 @@ import type { Route } from "./+types/admin-layout";
 
 /**
  * The shell of every /admin page but the login. It refuses nobody itself: each page's loader
- * decides who it turns away and how (spec §6 fixes that for the blog pages), and loaders run in
+ * decides who it turns away and how (docs/product.md §9.2 fixes that for the blog pages), and loaders run in
  * parallel, so the frame only shows whom it greets and which sections their role opens.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,5 +1,5 @@
 import { EmailAddress } from "#app/components/ui/email-address.tsx";
-import { formatDateTimeUtc, formatMoney } from "#app/lib/format.ts";
+import { formatDateTimeUtc, formatMoney } from "#core/format.ts";
 import { data, Link } from "react-router";
 import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { ActionNotice } from "#app/components/admin/action-notice.tsx";
@@ -77,7 +77,7 @@ function Table({ head, rows }: { head: string[]; rows: React.ReactNode[][] }) {
 }
 
 export default function AdminSubscription({ loaderData, actionData }: Route.ComponentProps) {
-  const { subscription, actions, history, payments, devices, emails } = loaderData;
+  const { subscription, actions, history, payments, awaitingPayments, devices, emails } = loaderData;
   return (
     <section className="px-4 py-8 md:px-8">
       <p className="text-sm">
@@ -149,17 +149,30 @@ export default function AdminSubscription({ loaderData, actionData }: Route.Comp
       <Section title="Payments">
         <Table
           head={["When", "What", "Order", "Amount", "Reference"]}
-          rows={payments.map((payment) => [
-            when(payment.at),
-            payment.kind,
-            <span key="o" className="font-mono text-xs">
-              {payment.orderNumber}
-            </span>,
-            `${payment.sign < 0 ? "−" : ""}${formatMoney(payment.amountCents, payment.currency)}`,
-            <span key="r" className="font-mono text-xs">
-              {payment.reference ?? "—"}
-            </span>,
-          ])}
+          rows={[
+            ...awaitingPayments.map((awaiting) => [
+              when(awaiting.at),
+              <span key="w" data-testid="awaiting-payment">
+                {awaiting.kind} — awaiting payment
+              </span>,
+              <span key="o" className="font-mono text-xs">
+                {awaiting.orderNumber}
+              </span>,
+              formatMoney(awaiting.amountCents, awaiting.currency),
+              "Stripe invoice not paid yet",
+            ]),
+            ...payments.map((payment) => [
+              when(payment.at),
+              payment.kind,
+              <span key="o" className="font-mono text-xs">
+                {payment.orderNumber}
+              </span>,
+              `${payment.sign < 0 ? "−" : ""}${formatMoney(payment.amountCents, payment.currency)}`,
+              <span key="r" className="font-mono text-xs">
+                {payment.reference ?? "—"}
+              </span>,
+            ]),
+          ]}
         />
       </Section>
 

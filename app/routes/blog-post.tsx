@@ -3,13 +3,13 @@ import { data, Link, useNavigation } from "react-router";
 import { rssDiscoveryLink } from "#app/components/blog/feed-link.ts";
 import { MarkdownContent } from "#app/components/blog/markdown-content.tsx";
 import { PostPageSkeleton } from "#app/components/blog/post-card.tsx";
-import { formatLongDate } from "#app/lib/format.ts";
-import { metaDescription, readingTimeMinutes } from "#app/lib/markdown.ts";
+import { formatLongDate } from "#core/format.ts";
+import { metaDescription, readingTimeMinutes } from "#core/markdown.ts";
 import { pageMeta, rootPublicConfig } from "#app/lib/meta.ts";
-import { postCard } from "#app/lib/share-card.ts";
+import { postCard } from "#core/share-card.ts";
 import { findAdjacentPosts, findVisiblePostBySlug } from "#server/domain/blog/public.ts";
 import { BlogErrorBoundary } from "#app/components/blog/blog-error-boundary.tsx";
-import type { PageHandle } from "#app/lib/static-page.ts";
+import type { PageHandle } from "#core/static-page.ts";
 import type { Route } from "./+types/blog-post";
 
 export async function loader({ params, context }: Route.LoaderArgs) {

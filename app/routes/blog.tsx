@@ -5,12 +5,12 @@ import { PageHero } from "#app/components/page-hero.tsx";
 import { EMPTY_BLOG_MESSAGE, rssDiscoveryLink } from "#app/components/blog/feed-link.ts";
 import { BlogPagination, blogPageHref } from "#app/components/blog/pagination.tsx";
 import { PostCard, PostListSkeleton, type PostSummary } from "#app/components/blog/post-card.tsx";
-import { excerpt } from "#app/lib/markdown.ts";
+import { excerpt } from "#core/markdown.ts";
 import { pageMeta, rootPublicConfig } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import { listVisiblePosts, parsePageParam } from "#server/domain/blog/public.ts";
 import { BlogErrorBoundary } from "#app/components/blog/blog-error-boundary.tsx";
-import type { PageHandle } from "#app/lib/static-page.ts";
+import type { PageHandle } from "#core/static-page.ts";
 import type { Route } from "./+types/blog";
 
 interface BlogListData {
@@ -25,7 +25,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const page = parsePageParam(url.searchParams.get("page"));
   if (page === undefined) throw data(null, { status: 404 });
   const list = await loadList(services, page).catch((error: unknown) => {
-    // Spec §8: a failed list shows the empty message, not an error page.
+    // docs/product.md §8.2: a failed list shows the empty message, not an error page.
     services.logger.error({ err: error }, "blog list query failed");
     return undefined;
   });
@@ -60,7 +60,7 @@ async function loadList(
 
 /**
  * On a client-side navigation the route renders at once with the skeleton and the cards
- * replace it when the server's data arrives (spec §2: "Loading shows a skeleton of 6 cards").
+ * replace it when the server's data arrives (docs/product.md §8.2: a skeleton of 6 cards).
  * The first page load is server-rendered and does not run this.
  */
 export function clientLoader({ serverLoader }: Route.ClientLoaderArgs) {

@@ -2,10 +2,10 @@ import { CheckCircle2, XCircle } from "lucide-react";
 import { data, Link } from "react-router";
 import { DnsCheck } from "#app/components/check/dns-check.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { regionLabel } from "#app/lib/locations.ts";
+import { regionLabel } from "#core/locations.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
-import type { PageHandle } from "#app/lib/static-page.ts";
+import type { PageHandle } from "#core/static-page.ts";
 import { checkConnection } from "#server/domain/vpn/exit-addresses.ts";
 import type { Route } from "./+types/check";
 

@@ -55,7 +55,7 @@ export default function GetStartedPayment({ loaderData }: Route.ComponentProps) 
   const [method, setMethod] = useState<PaymentMethod | null>("card");
   const [agreed, setAgreed] = useState(false);
   const [processing, setProcessing] = useState(false);
-  // Spec §5: unavailable without a method, with a coming-soon method, or with the terms unticked.
+  // docs/product.md §4.3: unavailable without a method, with a coming-soon method, or with the terms unticked.
   // It stays focusable (aria-disabled) so a click can say why in a toast (decision 054).
   const blocked = !method || isComingSoon(method) || !agreed;
 

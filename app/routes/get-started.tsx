@@ -5,7 +5,7 @@ import { PlanCard } from "#app/components/plan-card.tsx";
 import { PurchaseStepPage } from "#app/components/purchase/purchase-steps.tsx";
 import { Button, buttonVariants } from "#app/components/ui/button.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
-import { PLANS, type Plan } from "#app/lib/plans.ts";
+import { PLANS, type Plan } from "#core/plans.ts";
 import { readSelectedPlan, storeSelectedPlan } from "#app/lib/purchase-storage.ts";
 import { cn } from "#app/lib/utils.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { NotFound } from "#app/components/not-found.tsx";
 import type { Route } from "./+types/not-found";
 
-export { handle } from "#app/lib/static-page.ts";
+export { handle } from "#core/static-page.ts";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Page not found | NaijaLink" },

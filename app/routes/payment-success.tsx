@@ -11,7 +11,7 @@ import {
 } from "#app/components/purchase/success-parts.tsx";
 import { usePaymentVerification } from "#app/components/purchase/use-payment-verification.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { addDeviceRefusal, addDeviceRefusalMessage } from "#app/lib/device-actions.ts";
+import { addDeviceRefusal, addDeviceRefusalMessage } from "#core/device-actions.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import type { Route } from "./+types/payment-success";
 

@@ -6,7 +6,7 @@ import { PageHero } from "#app/components/page-hero.tsx";
 import { OrdersPaused } from "#app/components/purchase/orders-paused.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
-import type { PageHandle } from "#app/lib/static-page.ts";
+import type { PageHandle } from "#core/static-page.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import type { Route } from "./+types/pricing";
 

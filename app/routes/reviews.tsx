@@ -7,7 +7,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import type { Route } from "./+types/reviews";
 
-export { handle } from "#app/lib/static-page.ts";
+export { handle } from "#core/static-page.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(

@@ -2,7 +2,7 @@
 // Page meta links each with `?v=` the digest of what it draws; that exact URL never changes its
 // bytes, so it may be kept for a year. Any other `v` (or none) gets the current card, revalidated.
 import { findVisiblePostBySlug } from "#server/domain/blog/public.ts";
-import { postCard, shareCardVersion, siteCard, type ShareCard } from "#app/lib/share-card.ts";
+import { postCard, shareCardVersion, siteCard, type ShareCard } from "#core/share-card.ts";
 import type { Route } from "./+types/share-card";
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

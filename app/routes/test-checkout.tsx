@@ -1,6 +1,6 @@
 import { Lock } from "lucide-react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { formatUsd } from "#app/lib/format.ts";
+import { formatUsd } from "#core/format.ts";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardHeader } from "#app/components/ui/card.tsx";

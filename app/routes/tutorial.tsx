@@ -9,7 +9,7 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import type { Route } from "./+types/tutorial";
 
-export { handle } from "#app/lib/static-page.ts";
+export { handle } from "#core/static-page.ts";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(

@@ -1,4 +1,4 @@
-import { isActivatingFetch } from "#app/lib/config-activation.ts";
+import { isActivatingFetch } from "#core/config-activation.ts";
 import { configLinkQuerySchema, handOutConfig } from "#server/domain/vpn/config-downloads.ts";
 import { parseInput, type ApiCall } from "./api.ts";
 

@@ -80,7 +80,7 @@ export interface StaffIntent<S extends ZodType = ZodType, T = unknown> {
   run: (input: z.infer<S>, staff: SignedInStaff) => Promise<T>;
   /** What the page says when it worked (a toast, or the page's notice without JavaScript). */
   done: string | ((result: T) => string);
-  /** The toast's title when `done` is its description (the blog admin's "Success", spec §8). */
+  /** The toast's title when `done` is its description (the blog admin's "Success", docs/product.md §9.3). */
   toastTitle?: string;
   /** Where a success sends the browser (the toast follows as a flash, with or without JavaScript). */
   redirectTo?: string;

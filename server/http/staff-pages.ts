@@ -14,7 +14,7 @@ export const ACCESS_DENIED: Flash = {
 
 /**
  * The gate of every /admin page loader but the blog list (which also hosts two-factor enrolment):
- * signed out → the login page; signed in but not staff → home, told so there (spec §6); staff who
+ * signed out → the login page; signed in but not staff → home, told so there (docs/product.md §9.2); staff who
  * must enrol two-factor first → the blog list, where the enrolment is; an editor on an admin page
  * → 403 inside the admin shell.
  */

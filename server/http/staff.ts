@@ -23,7 +23,7 @@ export const ENROL_TWO_FACTOR_FIRST =
 export const ROLE_NOT_ALLOWED = "Your staff role does not include this part of the admin area.";
 
 /**
- * The server-side gate of every admin call (DESIGN.md §2): a signed-in, e-mail-verified
+ * The server-side gate of every admin call (docs/product.md §9.2): a signed-in, e-mail-verified
  * user on the staff list (enrolled in TOTP when `STAFF_REQUIRE_TOTP` is on) whose role
  * covers `role` (an admin covers both), or an `ApiError` 401 (no session) / 403 (anyone else).
  */

@@ -1,10 +1,10 @@
 // Static pages rendered once. A page whose route says `handle.hydrate === false`
 // depends only on the build and the public config, both fixed for the life of the process, so
 // the page cache renders it on the first request and answers from memory from then on. This
-// is "prerender where static" (DESIGN.md §3) at run time: a build-time prerender could not know
+// is "prerender where static" (docs/product.md §11.6) at run time: a build-time prerender could not know
 // the deployment's config (brand, support address, public URL, video id).
 import type { ServerBuild } from "react-router";
-import type { PageHandle } from "#app/lib/static-page.ts";
+import type { PageHandle } from "#core/static-page.ts";
 import type { Executor } from "#server/db/client.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import type { PageSource } from "./page-cache.ts";

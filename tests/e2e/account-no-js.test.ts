@@ -3,7 +3,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
 import { signInLinkFromOutboxFiles } from "../support/account.ts";
 import { useBrowserApp } from "../support/browser.ts";
@@ -27,7 +27,7 @@ describe("the buyer's account page without JavaScript", () => {
   const notice = (page: Page) => page.getByTestId("account-notice").innerText();
 
   it("signs in by the e-mailed link, renames, adds and revokes a device, cancels and resumes", async () => {
-    // The purchase itself is the checkout's business (with JavaScript, as the spec's pages are).
+    // The purchase itself is the checkout's business (with JavaScript, as the purchase pages are).
     const paying = await app.browser.newContext();
     const buyPage = await paying.newPage();
     await buyUntilCheckout(buyPage, app.server.url, findPlan("pro-monthly")!, EMAIL);

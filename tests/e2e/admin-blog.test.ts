@@ -158,7 +158,7 @@ describe("the staff blog admin in a real browser", () => {
     await page.getByRole("tab", { name: "Scheduled" }).click();
     await scheduled.waitFor();
     expect(await posts.getByRole("listitem").count()).toBe(1);
-    // The spec's four tabs stay, Scheduled beside them.
+    // The four tabs of docs/product.md §9.3 stay, Scheduled beside them.
     expect(await page.getByRole("tab").allInnerTexts()).toEqual([
       "All",
       "Draft",

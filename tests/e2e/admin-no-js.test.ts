@@ -5,7 +5,7 @@
 import { eq } from "drizzle-orm";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import { devices, outboxMessages, subscriptions } from "#server/db/schema/index.ts";
 import { confirmationLinkFromOutbox } from "../support/admin-browser.ts";
 import { PASSWORD, STAFF_EMAIL, totp } from "../support/staff.ts";

@@ -3,7 +3,7 @@
 // server gets room.
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import { vpnServers } from "#server/db/schema/index.ts";
 import { useBrowserApp } from "../support/browser.ts";
 import { addTestVpnServer } from "../support/vpn.ts";

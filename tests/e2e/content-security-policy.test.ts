@@ -4,7 +4,7 @@
 // pages a buyer goes through.
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { PLANS } from "#app/lib/plans.ts";
+import { PLANS } from "#core/plans.ts";
 import { useBrowserApp, waitForHydration } from "../support/browser.ts";
 import { insertPosts } from "../support/blog.ts";
 import { PAGE_ROUTES } from "../support/routes.ts";

@@ -40,7 +40,7 @@ describe("the shared layout in a real browser", () => {
       }
       await expect.poll(() => nav.getByRole("link", { name: "Get Started" }).count()).toBe(1);
       const footer = page.locator("footer");
-      // The spec's links in its order, then one's account (issue 14) and the reviews (issue 17).
+      // The footer's links of docs/product.md §2.2 in its order, then one's account (issue 14) and the reviews (issue 17).
       expect(await footer.getByRole("link").allInnerTexts()).toEqual([
         "Blog",
         "Terms of Service",

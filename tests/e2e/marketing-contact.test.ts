@@ -43,7 +43,7 @@ describe("the contact form in a real browser", () => {
     await page.close();
   });
 
-  it("refuses an incomplete form with the spec's error under the button and sends nothing", async () => {
+  it("refuses an incomplete form with the product's error under the button and sends nothing", async () => {
     const page = await openContact();
     let posted = 0;
     page.on("request", (request) => {
@@ -116,7 +116,7 @@ describe("the contact form in a real browser", () => {
       (route: Route) => route.fulfill({ status: 500, json: { error: "Internal error", message: "x" } }),
     ],
     ["the network is down", (route: Route) => route.abort("connectionrefused")],
-  ])("keeps the message and shows the spec's failure message when %s", async (_case, handler) => {
+  ])("keeps the message and shows the product's failure message when %s", async (_case, handler) => {
     const page = await openContact();
     await page.route("**/api/send-contact-email", handler);
     const values = {

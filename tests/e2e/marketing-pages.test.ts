@@ -1,10 +1,10 @@
-// The public marketing pages in a real browser: spec texts, catalogue, 320 px layout, axe.
+// The public marketing pages in a real browser: the product's texts, catalogue, 320 px layout, axe.
 import fs from "node:fs/promises";
 import path from "node:path";
 import { createRequire } from "node:module";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { PLANS } from "#app/lib/plans.ts";
+import { PLANS } from "#core/plans.ts";
 import { useBrowserApp, waitForHydration } from "../support/browser.ts";
 import { MARKETING_PAGES } from "../support/routes.ts";
 
@@ -13,7 +13,7 @@ const AXE_SOURCE_PATH = require.resolve("axe-core/axe.min.js");
 const SCREENSHOT_DIR = path.resolve(import.meta.dirname, "../../test-results/marketing-320");
 const VIDEO_ID = "NaijaTest_01";
 
-/** Expected words, copied from the spec (§1, §2, §4, §9) rather than from the components. */
+/** Expected words, copied from docs/product.md §1 to §4 rather than from the components. */
 const SPEC_TEXTS: Record<string, Array<string | RegExp>> = {
   "/": [
     "Access Nigerian Content From Anywhere",
@@ -140,7 +140,7 @@ describe("the marketing pages in a real browser", () => {
 
   // One visit per page checks both what it shows and what its head says.
   it.each(MARKETING_PAGES)(
-    "%s shows the texts and numbers of the spec, and has its own title, description, canonical link and Open Graph tags",
+    "%s shows the texts and numbers of docs/product.md, and has its own title, description, canonical link and Open Graph tags",
     async (pathname) => {
       const page = await open(pathname);
       const text = await page.locator("main").innerText();
@@ -197,7 +197,7 @@ describe("the marketing pages in a real browser", () => {
     await page.close();
   });
 
-  it("shows each savings comparison of the spec with its logo row", async () => {
+  it("shows each savings comparison of docs/product.md with its logo row", async () => {
     const page = await open("/pricing");
     for (const [service, nigeria, abroad, saving] of SAVINGS_FROM_SPEC) {
       const card = page.locator(`[data-service="${service}"]`);
@@ -230,7 +230,7 @@ describe("the marketing pages in a real browser", () => {
         expect(text).toContain("Instant Setup Delivery");
       }
     }
-    // Spec §9 prices, written out here rather than read from the catalogue.
+    // The prices of docs/product.md §3.1, written out here rather than read from the catalogue.
     const prices = await cards.evaluateAll((nodes) =>
       nodes.map((node) => [node.getAttribute("data-plan-id"), node.textContent]),
     );

@@ -1,7 +1,7 @@
 // Decision 012: the marketing pages are static documents. They ship no React, load one small
 // enhancement script, and that script does everything React's handlers did there.
 import { describe, expect, it } from "vitest";
-import { PLANS } from "#app/lib/plans.ts";
+import { PLANS } from "#core/plans.ts";
 import { flashCookie, type Flash } from "#server/http/flash.ts";
 import { useBrowserApp, waitForHydration, waitForStaticDocument } from "../support/browser.ts";
 import { MARKETING_PAGES } from "../support/routes.ts";

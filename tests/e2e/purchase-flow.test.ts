@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { PLANS, PLAN_TYPE_LABELS } from "#app/lib/plans.ts";
+import { PLANS, PLAN_TYPE_LABELS } from "#core/plans.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
 import { useBrowserApp } from "../support/browser.ts";
 import {

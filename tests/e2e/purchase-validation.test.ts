@@ -6,7 +6,7 @@ import { expectToast, open } from "../support/purchase-browser.ts";
 const PRO_MONTHLY = { id: "pro-monthly", name: "Pro Monthly", price: "$7.99" };
 const ADA = { firstName: "Ada", lastName: "Obi", email: "ada@example.com", phone: "", country: "", city: "" };
 
-describe("the validation messages of the purchase steps (spec §5, §8)", () => {
+describe("the validation messages of the purchase steps (docs/product.md §4.2 and §4.3)", () => {
   const app = useBrowserApp();
 
   async function freshPage(storage: Record<string, unknown> = {}): Promise<Page> {

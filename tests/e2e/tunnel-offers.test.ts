@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { and, eq, isNull } from "drizzle-orm";
 import type { BrowserContext, Download, Locator, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import { devices, outboxMessages, subscriptions } from "#server/db/schema/index.ts";
 import type { OutgoingEmail } from "#server/domain/mail/transport.ts";
 import { clientSettingChange } from "#server/domain/vpn/client-setting-commands.ts";

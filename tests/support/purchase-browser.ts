@@ -2,7 +2,7 @@
 import fs from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
-import type { Plan } from "#app/lib/plans.ts";
+import type { Plan } from "#core/plans.ts";
 import { waitForHydration } from "./browser.ts";
 
 export async function open(page: Page, url: string) {

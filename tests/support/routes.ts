@@ -1,4 +1,4 @@
-/** Every page route of spec §2 with a heading it must render (spec words where the spec gives them). */
+/** Every page route of docs/product.md §2.1 with a heading it must render (the product's words where docs/product.md quotes them). */
 export const PAGE_ROUTES: Array<{ path: string; heading: string | RegExp }> = [
   { path: "/", heading: "Access Nigerian Content From Anywhere" },
   { path: "/pricing", heading: "Choose Your Plan" },
@@ -17,11 +17,11 @@ export const PAGE_ROUTES: Array<{ path: string; heading: string | RegExp }> = [
   { path: "/payment-success", heading: /Payment|No payment session found/ },
   { path: "/admin/login", heading: /Sign In|Login/i },
   { path: "/admin/blog", heading: /Blog Admin|Sign In|Login/i },
-  // Signed out, the editor silently sends the visitor to / (spec §6).
+  // Signed out, the editor silently sends the visitor to / (docs/product.md §9.2).
   { path: "/admin/blog/new", heading: /New Post|Sign In|Login|Access Nigerian Content From Anywhere/i },
 ];
 
-/** The public marketing pages (spec §2); static, not hydrated (decision 012). */
+/** The public marketing pages (docs/product.md §2.3 to §2.9); static, not hydrated (decision 012). */
 export const MARKETING_PAGES = [
   "/",
   "/pricing",

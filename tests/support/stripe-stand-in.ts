@@ -65,6 +65,33 @@ export interface StandInPrice {
   recurring: { interval: string } | null;
 }
 
+/** A Stripe object as the list endpoints answer it: at least its id and creation time (seconds). */
+export type StandInListedObject = { id: string; created: number } & Record<string, unknown>;
+
+export interface StandInListed {
+  charges: StandInListedObject[];
+  refunds: StandInListedObject[];
+  disputes: StandInListedObject[];
+  invoices: StandInListedObject[];
+}
+
+/** One page of `objects` as Stripe lists them: newest first, `created[gte]`, `limit`, `starting_after`. */
+function listPage(objects: StandInListedObject[], query: URLSearchParams, path: string) {
+  const gte = query.get("created[gte]");
+  const sorted = objects
+    .filter((object) => gte === null || object.created >= Number(gte))
+    .sort((a, b) => b.created - a.created || (a.id < b.id ? 1 : -1));
+  const after = query.get("starting_after");
+  const start = after ? sorted.findIndex((object) => object.id === after) + 1 : 0;
+  const limit = Math.min(100, Number(query.get("limit") ?? 10));
+  const data = sorted.slice(start, start + limit);
+  return { object: "list", url: path, has_more: start + limit < sorted.length, data };
+}
+
+/** The `expand[]` paths of a GET request (`expand[0]=data.charge`). */
+const expanded = (query: URLSearchParams) =>
+  [...query.entries()].filter(([name]) => /^expand\[\d*\]$/.test(name)).map(([, value]) => value);
+
 export interface RecordedRequest {
   /** The object's id in the path, when the call names one. */
   id?: string;
@@ -95,6 +122,15 @@ export interface StripeStandIn {
     status: "enabled" | "disabled";
     enabled_events: string[];
   }>;
+  /**
+   * What the list calls reconciliation makes answer (`GET /v1/charges`, `/v1/refunds`,
+   * `/v1/disputes`, `/v1/invoices` without a subscription): newest first, filtered by
+   * `created[gte]`, paged by `limit` and `starting_after` as the SDK's auto-pagination asks.
+   * A refund listed with `expand[]=data.charge` carries its charge from `listed.charges`.
+   */
+  listed: StandInListed;
+  /** Each of those list calls, with its query. */
+  listRequests: Array<{ path: string; query: URLSearchParams }>;
   /** Runs before a new refund is answered, e.g. to deliver its `charge.refunded` event first. */
   beforeRefundAnswer?: (refund: {
     charge: string;
@@ -104,6 +140,13 @@ export interface StripeStandIn {
   }) => Promise<void>;
   /** The payment intent of a Stripe subscription's paid invoice, as `GET /v1/invoices` reports it. */
   invoicePaymentIntentOf(subscriptionId: string): string;
+  /**
+   * A later invoice Stripe charged (a renewal, a plan change): `GET /v1/invoices/:id` names its
+   * payment intent, which `POST /v1/refunds` may then refund up to `amount`. Answers the intent.
+   */
+  payInvoice(invoiceId: string, amount: number, currency?: string): string;
+  /** What each payment intent's charge has had refunded so far, in cents. */
+  refundedOf(paymentIntentId: string): number;
   /** What Stripe reports once the buyer paid on its hosted page. */
   markPaid(sessionId: string, extra?: Partial<StandInSession>): StandInSession;
   close(): Promise<void>;
@@ -123,18 +166,27 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     subscriptionCancels: [] as RecordedRequest[],
     webhookEndpoints: [] as StripeStandIn["webhookEndpoints"],
     beforeRefundAnswer: undefined as StripeStandIn["beforeRefundAnswer"],
+    listed: { charges: [], refunds: [], disputes: [], invoices: [] } as StandInListed,
+    listRequests: [] as StripeStandIn["listRequests"],
   };
   const refundsByKey = new Map<string, unknown>();
+  /** Invoices paid after the first one: id → their payment intent, amount and currency. */
+  const invoices = new Map<string, { paymentIntent: string; amount: number; currency: string }>();
+  /** What each payment intent's charge has had refunded so far. */
+  const refunded = new Map<string, number>();
   /** The billing interval each subscription-mode session asked for, for the subscription it starts. */
   const intervalOf = new Map<string, string>();
   const invoicePaymentIntentOf = (subscriptionId: string) => `pi_inv_${subscriptionId.slice(4)}`;
   /** What the session that paid with this payment intent (or its subscription's invoice) charged. */
-  const chargedBy = (paymentIntentId: string) =>
+  const chargedBy = (paymentIntentId: string): { amount_total: number; currency: string } | undefined =>
     [...standIn.sessions.values()].find(
       (session) =>
         session.payment_intent === paymentIntentId ||
         (session.subscription !== null && invoicePaymentIntentOf(session.subscription) === paymentIntentId),
-    );
+    ) ??
+    [...invoices.values()]
+      .filter((invoice) => invoice.paymentIntent === paymentIntentId)
+      .map((invoice) => ({ amount_total: invoice.amount, currency: invoice.currency }))[0];
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -270,6 +322,18 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         standIn.subscriptions.set(id, canceled);
         return send(200, canceled);
       }
+      const listing = /^\/v1\/(charges|refunds|disputes|invoices)$/.exec(url.pathname);
+      if (request.method === "GET" && listing && !url.searchParams.has("subscription")) {
+        standIn.listRequests.push({ path: url.pathname, query: url.searchParams });
+        const kind = listing[1] as keyof StandInListed;
+        const page = listPage(standIn.listed[kind], url.searchParams, url.pathname);
+        if (kind === "refunds" && expanded(url.searchParams).includes("data.charge"))
+          page.data = page.data.map((refund) => ({
+            ...refund,
+            charge: standIn.listed.charges.find((known) => known.id === refund.charge) ?? refund.charge,
+          }));
+        return send(200, page);
+      }
       if (request.method === "GET" && url.pathname === "/v1/invoices") {
         const subscription = url.searchParams.get("subscription") ?? "";
         const known = standIn.subscriptions.has(subscription);
@@ -294,6 +358,26 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
             : [],
         });
       }
+      const invoicePath = /^\/v1\/invoices\/([^/]+)$/.exec(url.pathname);
+      if (request.method === "GET" && invoicePath) {
+        const id = decodeURIComponent(invoicePath[1]!);
+        const known = invoices.get(id);
+        if (!known)
+          return send(404, { error: { type: "invalid_request_error", message: "No such invoice" } });
+        const payment = { type: "payment_intent", payment_intent: known.paymentIntent };
+        return send(200, {
+          id,
+          object: "invoice",
+          status: "paid",
+          amount_paid: known.amount,
+          currency: known.currency,
+          payments: {
+            object: "list",
+            has_more: false,
+            data: [{ id: `inpay_${id.slice(3)}`, object: "invoice_payment", payment }],
+          },
+        });
+      }
       if (request.method === "POST" && url.pathname === "/v1/refunds") {
         const params = form();
         const idempotencyKey = request.headers["idempotency-key"] as string | undefined;
@@ -305,19 +389,43 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         if (!session) {
           return send(404, { error: { type: "invalid_request_error", message: "No such payment_intent" } });
         }
+        // As Stripe: `amount` defaults to what is left of the charge, and no refund exceeds it.
+        const before = refunded.get(paymentIntent) ?? 0;
+        const amount = params.has("amount") ? Number(params.get("amount")) : session.amount_total - before;
+        if (!(amount > 0) || before + amount > session.amount_total) {
+          return send(400, {
+            error: {
+              type: "invalid_request_error",
+              message: `Refund amount ($${amount / 100}) is greater than unrefunded amount on charge`,
+            },
+          });
+        }
+        refunded.set(paymentIntent, before + amount);
+        const chargeId = `ch_${paymentIntent.slice(3)}`;
+        const chargeObject = {
+          id: chargeId,
+          object: "charge",
+          amount: session.amount_total,
+          amount_refunded: before + amount,
+          refunded: before + amount === session.amount_total,
+          currency: session.currency,
+          payment_intent: paymentIntent,
+        };
+        const expandCharge =
+          params.getAll("expand[]").includes("charge") || params.get("expand[0]") === "charge";
         const refund = {
           id: `re_standin_${++counter}`,
           object: "refund",
           status: "succeeded",
           payment_intent: paymentIntent,
-          charge: `ch_${paymentIntent.slice(3)}`,
-          amount: session.amount_total,
+          charge: expandCharge ? chargeObject : chargeId,
+          amount,
           currency: session.currency,
         };
         if (idempotencyKey) refundsByKey.set(idempotencyKey, refund);
         const hook = standIn.beforeRefundAnswer;
         if (!hook) return send(200, refund);
-        hook(refund).then(
+        hook({ ...refund, charge: chargeId }).then(
           () => send(200, refund),
           (error: unknown) => send(500, { error: { type: "api_error", message: String(error) } }),
         );
@@ -368,6 +476,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     },
     base: `http://127.0.0.1:${port}`,
     invoicePaymentIntentOf,
+    payInvoice(invoiceId, amount, currency = "usd") {
+      const paymentIntent = `pi_${invoiceId.replace(/^in_/, "")}`;
+      invoices.set(invoiceId, { paymentIntent, amount, currency });
+      return paymentIntent;
+    },
+    refundedOf: (paymentIntentId) => refunded.get(paymentIntentId) ?? 0,
     markPaid(sessionId, extra = {}) {
       const session = standIn.sessions.get(sessionId);
       if (!session) throw new Error(`stand-in has no session ${sessionId}`);

@@ -1,12 +1,12 @@
 import { Link } from "react-router";
 import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
-import { formatLongDate, formatMoney } from "#app/lib/format.ts";
+import { formatLongDate, formatMoney } from "#core/format.ts";
 import type { BillingHistoryEntry } from "#server/domain/billing/history.ts";
 
 const STATUS_BADGES: Record<
   BillingHistoryEntry["status"],
-  { label: string; variant: "success" | "purple" | "danger" }
+  { label: string; variant: "success" | "purple" | "danger" | "warning" }
 > = {
   paid: { label: "Paid", variant: "success" },
   refunded: { label: "Refunded", variant: "purple" },
@@ -14,6 +14,7 @@ const STATUS_BADGES: Record<
   credited: { label: "Credited", variant: "purple" },
   won: { label: "Won", variant: "success" },
   lost: { label: "Lost", variant: "danger" },
+  awaiting: { label: "Awaiting payment", variant: "warning" },
 };
 
 /** Each row of the ledger: date, what, plan, amount, status, and a payment's receipt. */
@@ -37,7 +38,11 @@ export function BillingHistoryTable({ entries }: { entries: BillingHistoryEntry[
             const badge = STATUS_BADGES[entry.status];
             const amount = formatMoney(entry.amountCents, entry.currency);
             return (
-              <tr key={`${entry.kind}:${entry.orderNumber}:${entry.at}`} className="border-b align-top">
+              <tr
+                key={`${entry.kind}:${entry.status}:${entry.orderNumber}:${entry.at}`}
+                className="border-b align-top"
+                data-status={entry.status}
+              >
                 <td className="py-2 pr-4 whitespace-nowrap">{formatLongDate(entry.at)}</td>
                 <td className="py-2 pr-4">{entry.what}</td>
                 <td className="py-2 pr-4">{entry.planName}</td>
@@ -48,7 +53,7 @@ export function BillingHistoryTable({ entries }: { entries: BillingHistoryEntry[
                   <Badge variant={badge.variant}>{badge.label}</Badge>
                 </td>
                 <td className="py-2 pr-4">
-                  {entry.kind === "payment" ? (
+                  {entry.kind === "payment" && entry.status !== "awaiting" ? (
                     <Link
                       to={`/account/receipts/${entry.subscriptionId}?order=${entry.orderNumber}`}
                       aria-label={`Receipt of order ${entry.orderNumber}`}

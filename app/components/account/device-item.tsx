@@ -8,9 +8,9 @@ import {
   saveConfig,
 } from "#app/components/purchase/config-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { configFileName } from "#app/lib/config-file-name.ts";
-import { formatLongDate } from "#app/lib/format.ts";
-import { regionLabel } from "#app/lib/locations.ts";
+import { configFileName } from "#core/config-file-name.ts";
+import { formatLongDate } from "#core/format.ts";
+import { regionLabel } from "#core/locations.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import type { AccountDevice } from "#server/domain/account/account.ts";
 import { ConfirmDeviceChange, StepButton } from "./account-form.tsx";

@@ -1,6 +1,6 @@
 import { Button } from "#app/components/ui/button.tsx";
 import { Label, Select } from "#app/components/ui/input.tsx";
-import { regionLabel } from "#app/lib/locations.ts";
+import { regionLabel } from "#core/locations.ts";
 import type { AccountDevice } from "#server/domain/account/account.ts";
 import { RefusalMessage, StepCancel, useAccountFetcher } from "./account-form.tsx";
 

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { formatLongDate } from "#app/lib/format.ts";
+import { formatLongDate } from "#core/format.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
 
 /** A refunded or disputed plan on /account: since when, and where to ask about it. */

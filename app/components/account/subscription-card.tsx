@@ -5,17 +5,17 @@ import { dateLabel } from "#app/components/purchase/verification.ts";
 import { SubscriptionStatusBadge } from "#app/components/subscription-status-badge.tsx";
 import { Button, type ButtonProps } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardFooter, CardHeader } from "#app/components/ui/card.tsx";
-import { formatLongDate } from "#app/lib/format.ts";
+import { formatLongDate, formatMoney } from "#core/format.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
 import { AddDeviceRefusalNote } from "#app/components/purchase/add-device-refusal-note.tsx";
-import { addDeviceRefusalMessage } from "#app/lib/device-actions.ts";
+import { addDeviceRefusalMessage } from "#core/device-actions.ts";
 import type { PlanChangeView } from "#app/routes/account/changes.ts";
 import { RefusalMessage, useAccountFetcher } from "./account-form.tsx";
 import { DeviceItem } from "./device-item.tsx";
 import { PlanChangePanel } from "./plan-change-panel.tsx";
 import { ReversedNotice, statusLabel } from "./reversed-notice.tsx";
 
-/** Spec §4's label, except once the subscription will not (or did not) renew. */
+/** The date label of docs/product.md §4.5, except once the subscription will not (or did not) renew. */
 function expiryLabel(subscription: AccountSubscription): string {
   if (subscription.status === "cancels") return "Cancels on";
   if (!subscription.usable) return "Ended on";
@@ -66,6 +66,19 @@ function SubscriptionAction({
   );
 }
 
+/** A Stripe plan change whose invoice is not paid yet: the order it will be, and what was quoted. */
+function AwaitingPaymentNotice({ subscription }: { subscription: AccountSubscription }) {
+  const awaiting = subscription.awaitingPayment;
+  if (!awaiting) return null;
+  return (
+    <p className="rounded-md bg-yellow-50 p-3 text-sm text-yellow-900" data-testid="awaiting-payment">
+      Awaiting payment: the move to {awaiting.planName} (
+      {formatMoney(awaiting.amountCents, awaiting.currency)}, order {awaiting.orderNumber}) is recorded as
+      paid once Stripe confirms its invoice.
+    </p>
+  );
+}
+
 export function SubscriptionCard({
   subscription,
   now,
@@ -111,6 +124,7 @@ export function SubscriptionCard({
         </dl>
         <ReversedNotice subscription={subscription} />
         <DemoPurchaseNotice subscription={subscription} />
+        <AwaitingPaymentNotice subscription={subscription} />
       </CardHeader>
       {subscription.devices.length ? (
         <CardContent>

@@ -1,5 +1,5 @@
 // "1.2 GB this period": the data a device moved in its subscription's current period.
-import { formatDataAmount } from "#app/lib/format.ts";
+import { formatDataAmount } from "#core/format.ts";
 import type { AccountDevice } from "#server/domain/account/account.ts";
 
 export function transferLabel(transfer: NonNullable<AccountDevice["transfer"]>): string {

@@ -1,5 +1,5 @@
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
-import { formatDateTimeUtc } from "#app/lib/format.ts";
+import { formatDateTimeUtc } from "#core/format.ts";
 // Type-only: erased from the browser bundle.
 import type { SubscriptionPage } from "#server/domain/ops/subscription-page.ts";
 

@@ -12,7 +12,7 @@ export type LoginAnswer =
   | { ok: false; error: string; message: string; email?: string };
 
 /**
- * A fetcher for one of the page's forms: its answer is toasted once (spec §8's texts). `pageAnswer`
+ * A fetcher for one of the page's forms: its answer is toasted once (the texts of docs/product.md §9.1). `pageAnswer`
  * is the action's answer when the browser posted the form itself (no JavaScript): shown inline.
  */
 export function useLoginFetcher(pageAnswer?: LoginAnswer) {

@@ -3,7 +3,7 @@ import { useFetcher } from "react-router";
 import { toast } from "sonner";
 import { Button } from "#app/components/ui/button.tsx";
 import { Textarea } from "#app/components/ui/input.tsx";
-import { formatDateTimeUtc } from "#app/lib/format.ts";
+import { formatDateTimeUtc } from "#core/format.ts";
 // Type-only: erased from the browser bundle.
 import type { ContactMessageStatus } from "#server/db/schema/index.ts";
 import type { StaffMessage } from "#server/domain/contact/messages.ts";

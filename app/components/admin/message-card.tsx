@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { EmailAddress } from "#app/components/ui/email-address.tsx";
-import { formatDateTimeUtc } from "#app/lib/format.ts";
+import { formatDateTimeUtc } from "#core/format.ts";
 import { ReplyForm, ReplyThread, StatusButtons } from "./message-actions.tsx";
 // Type-only: erased from the browser bundle.
 import type { ContactMessageStatus } from "#server/db/schema/index.ts";

@@ -9,7 +9,7 @@ import { Button } from "#app/components/ui/button.tsx";
 import { EmailAddress } from "#app/components/ui/email-address.tsx";
 import { Input } from "#app/components/ui/input.tsx";
 import { ResponsiveTable, type Column } from "#app/components/ui/responsive-table.tsx";
-import { formatShortDate, formatUsd } from "#app/lib/format.ts";
+import { formatShortDate, formatUsd } from "#core/format.ts";
 // Type-only: erased from the browser bundle.
 import type { OrderPage, OrderRow } from "#server/domain/ops/order-search.ts";
 import { DemoBadge } from "./demo-badge.tsx";

@@ -21,7 +21,7 @@ function dateInputValue(iso: string | null | undefined): string {
 
 /**
  * The editor of a new or an existing post. A refused save shows the server's message (a duplicate
- * slug, an empty title): a deliberate departure from the spec's silent failures (decision 108).
+ * slug, an empty title): a deliberate departure from the other blog-admin calls' silent failures (decision 108).
  */
 export function PostEditor({ post }: { post: AdminPost | null }) {
   const fetcher = useFetcher<FormRefusal>();

@@ -6,12 +6,12 @@ import { Button } from "#app/components/ui/button.tsx";
 import { ResponsiveTable, type Column } from "#app/components/ui/responsive-table.tsx";
 import { ScrollRegion } from "#app/components/ui/scroll-region.tsx";
 import { Skeleton } from "#app/components/ui/skeleton.tsx";
-import { formatShortDate } from "#app/lib/format.ts";
+import { formatShortDate } from "#core/format.ts";
 // Type-only: erased from the browser bundle.
 import type { AdminPost } from "#server/domain/blog/admin.ts";
 import type { IntentResult } from "#server/http/staff-form.ts";
 
-/** The spec's four tabs, and Scheduled: published posts dated in the future (not public yet). */
+/** The four tabs of docs/product.md §9.3, and Scheduled: published posts dated in the future (not public yet). */
 export const POST_TABS = ["all", "draft", "published", "scheduled", "deleted"] as const;
 export type PostTab = (typeof POST_TABS)[number];
 
@@ -28,7 +28,7 @@ export function postsInTab(posts: AdminPost[], tab: PostTab): AdminPost[] {
   }
 }
 
-/** Deleted wins over the status (spec §4): red; scheduled blue; published green; draft yellow. */
+/** Deleted wins over the status (docs/product.md §9.3): red; scheduled blue; published green; draft yellow. */
 export function StatusBadge({ post }: { post: AdminPost }) {
   if (post.deleted_at) return <Badge variant="danger">Deleted</Badge>;
   if (post.scheduled) return <Badge variant="info">Scheduled</Badge>;

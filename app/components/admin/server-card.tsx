@@ -4,8 +4,8 @@ import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { NodeTokenNotice } from "#app/components/admin/node-token-notice.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Input } from "#app/components/ui/input.tsx";
-import { formatDateTimeUtc } from "#app/lib/format.ts";
-import { regionLabel } from "#app/lib/locations.ts";
+import { formatDateTimeUtc } from "#core/format.ts";
+import { regionLabel } from "#core/locations.ts";
 // Type-only: erased from the browser bundle.
 import type { ServerHealth } from "#server/domain/ops/server-health.ts";
 

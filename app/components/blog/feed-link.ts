@@ -9,5 +9,5 @@ export function rssDiscoveryLink(brand: string) {
   } as const;
 }
 
-/** Spec §2/§8: the list's text when there are no posts or the list could not be read. */
+/** docs/product.md §8.2: the list's text when there are no posts or the list could not be read. */
 export const EMPTY_BLOG_MESSAGE = "No blog posts available yet";

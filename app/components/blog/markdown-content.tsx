@@ -27,7 +27,7 @@ const proseClasses = [
 /**
  * A post's markdown as HTML: GFM (tables, strikethrough, task lists, footnotes, autolinks),
  * no raw HTML (react-markdown shows it as text), and react-markdown's default URL rule
- * (spec §5: http, https, irc, ircs, mailto, xmpp or relative; anything else becomes "").
+ * (docs/product.md §8.4: http, https, irc, ircs, mailto, xmpp or relative; anything else becomes "").
  * The admin editor's live preview renders this same component.
  */
 export function MarkdownContent({ content, className }: { content: string; className?: string }) {

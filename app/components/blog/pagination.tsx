@@ -6,7 +6,7 @@ export function blogPageHref(page: number): string {
   return page <= 1 ? "/blog" : `/blog?page=${page}`;
 }
 
-/** DESIGN.md §2a: Previous whenever a page before exists, Next whenever a page after exists. */
+/** docs/product.md §8.2: Previous whenever a page before exists, Next whenever a page after exists. */
 export function BlogPagination({
   page,
   hasPrevious,

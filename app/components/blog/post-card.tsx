@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { Card, CardContent, CardHeader } from "#app/components/ui/card.tsx";
 import { Skeleton } from "#app/components/ui/skeleton.tsx";
-import { formatLongDate } from "#app/lib/format.ts";
+import { formatLongDate } from "#core/format.ts";
 
 export interface PostSummary {
   slug: string;
@@ -33,7 +33,7 @@ export function PostCard({ post }: { post: PostSummary }) {
 
 export const LIST_SKELETON_CARDS = 6;
 
-/** Spec §9: six placeholder cards while the list loads. */
+/** docs/product.md §8.2: six placeholder cards while the list loads. */
 export function PostListSkeleton() {
   return (
     <div

@@ -79,7 +79,7 @@ export const PLATFORMS: Platform[] = [
   { name: "Linux", file: "linux.svg" },
 ];
 
-/** The "Trusted by thousands" row of spec §2 /pricing. */
+/** The "Trusted by thousands" row of /pricing (docs/product.md §2.4). */
 export const SERVICE_LOGOS: Logo[] = [
   { name: "Spotify", icon: (props) => <BrandIcon icon={BRAND_ICONS.spotify} {...props} /> },
   { name: "Netflix", icon: (props) => <BrandIcon icon={BRAND_ICONS.netflix} {...props} /> },

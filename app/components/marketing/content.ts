@@ -1,4 +1,4 @@
-// Static marketing copy shared by several pages (spec §1, §2, §9).
+// Static marketing copy shared by several pages (docs/product.md §1, §2 and §3).
 
 export interface SavingsComparison {
   service: string;
@@ -9,7 +9,7 @@ export interface SavingsComparison {
   logo: string;
 }
 
-/** Spec §9: Nigeria vs US/Canada monthly price. */
+/** docs/product.md §3.2: Nigeria vs US/Canada monthly price. */
 export const SAVINGS_COMPARISONS: SavingsComparison[] = [
   { service: "Spotify Premium", africaPrice: "$1.80", abroadPrice: "$9.99", savings: "82%", logo: "Spotify" },
   {

@@ -20,7 +20,7 @@ export interface Feature {
   text: string;
 }
 
-/** Spec §1's marketing claims. */
+/** The marketing claims (docs/product.md §1.1). */
 export const LANDING_FEATURES: Feature[] = [
   {
     icon: Zap,
@@ -48,7 +48,7 @@ export const LANDING_FEATURES: Feature[] = [
   { icon: Lock, title: "256-bit SSL Payments", text: "Pay by card through a secure hosted checkout." },
 ];
 
-/** The four benefits of spec §2 /how-it-works. */
+/** The four benefits of /how-it-works (docs/product.md §2.5). */
 export const HOW_IT_WORKS_BENEFITS: Feature[] = [
   {
     icon: ShieldCheck,

@@ -1,4 +1,4 @@
-/** The legal pages' titles, search descriptions and paths (spec §2: /terms, /privacy, /refund-policy). */
+/** The legal pages' titles, search descriptions and paths (docs/product.md §2.9). */
 export const LEGAL_PAGES = {
   privacy: {
     title: "Privacy Policy",

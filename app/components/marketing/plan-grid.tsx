@@ -1,9 +1,9 @@
 import { Clock, ShieldCheck } from "lucide-react";
 import { PlanCard } from "#app/components/plan-card.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import { PLANS, type Plan } from "#app/lib/plans.ts";
+import { PLANS, type Plan } from "#core/plans.ts";
 
-/** "$95.88" and "$79.99" → "Save $16": the dollar reading of the yearly discount (spec §9). */
+/** "$95.88" and "$79.99" → "Save $16": the dollar reading of the yearly discount (docs/product.md §3.2). */
 export function dollarSaving(plan: Plan): string | null {
   if (!plan.originalPrice) return null;
   const original = Number(plan.originalPrice.replace(/[^0-9.]/g, ""));
@@ -25,7 +25,7 @@ export function PlanGrid({
   /** No plan can be bought now: the buttons say so and lead nowhere. */
   ordersPaused?: boolean;
   notice?: { title: string; description: string };
-  /** The pricing page's per-card promises (spec §2 /pricing). */
+  /** The pricing page's per-card promises (docs/product.md §2.4). */
   guarantees?: boolean;
 }) {
   return (

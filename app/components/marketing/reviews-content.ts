@@ -1,4 +1,4 @@
-// Hard-coded reviews content (spec §2 /reviews).
+// Hard-coded reviews content (docs/product.md §2.7).
 
 export const REVIEW_STATS = [
   { value: "50,000+", label: "Happy Customers" },

@@ -39,7 +39,7 @@ export function Section({
 
 const stepIcons: LucideIcon[] = [Download, FileDown, PlayCircle];
 
-/** The three steps (spec §2 /how-it-works): short cards, or with `detailed` the longer text. */
+/** The three steps (docs/product.md §2.5): short cards, or with `detailed` the longer text. */
 export function SetupSteps({ detailed = false }: { detailed?: boolean }) {
   return (
     <ol className="grid gap-6 md:grid-cols-3">

@@ -2,8 +2,8 @@ import { Download, QrCode } from "lucide-react";
 import { useEffect, useState } from "react";
 import { toast } from "sonner";
 import { Button, type ButtonProps } from "#app/components/ui/button.tsx";
-import { activatingFetchHeaders } from "#app/lib/config-activation.ts";
-import { configFileName } from "#app/lib/config-file-name.ts";
+import { activatingFetchHeaders } from "#core/config-activation.ts";
+import { configFileName } from "#core/config-file-name.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 // Type-only: erased from the browser bundle.
 import type { AlternateOffer } from "#server/domain/vpn/config-file.ts";

@@ -1,9 +1,9 @@
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Skeleton } from "#app/components/ui/skeleton.tsx";
-import { formatUsd } from "#app/lib/format.ts";
-import { DEFAULT_PLAN_ID, findPlan, type Plan } from "#app/lib/plans.ts";
+import { formatUsd } from "#core/format.ts";
+import { DEFAULT_PLAN_ID, findPlan, type Plan } from "#core/plans.ts";
 
-/** Spec §9: the monthly price times the duration when the plan is monthly and runs longer than a month. */
+/** docs/product.md §3.2: the monthly price times the duration when the plan is monthly and runs longer than a month. */
 export function orderTotalCents(plan: Plan): number {
   return plan.period === "/month" && plan.duration > 1
     ? Math.round(plan.priceCents * plan.duration)

@@ -2,7 +2,7 @@ import { Check } from "lucide-react";
 import { Link } from "react-router";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { Skeleton } from "#app/components/ui/skeleton.tsx";
-import type { Plan } from "#app/lib/plans.ts";
+import type { Plan } from "#core/plans.ts";
 import { Button } from "#app/components/ui/button.tsx";
 
 /** The side panel of the details step: the chosen plan, or a way back to choose one. */

@@ -1,7 +1,7 @@
 import { Undo2 } from "lucide-react";
 import { Link } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
-import { formatLongDate } from "#app/lib/format.ts";
+import { formatLongDate } from "#core/format.ts";
 import type { ReversedOrder } from "./verification.ts";
 
 /**

@@ -3,8 +3,8 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent } from "#app/components/ui/card.tsx";
-import { formatLongDate } from "#app/lib/format.ts";
-import { PLAN_TYPE_LABELS } from "#app/lib/plans.ts";
+import { formatLongDate } from "#core/format.ts";
+import { PLAN_TYPE_LABELS } from "#core/plans.ts";
 import type { Verified } from "./use-payment-verification.tsx";
 import { dateLabel } from "./verification.ts";
 

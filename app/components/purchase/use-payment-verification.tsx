@@ -39,7 +39,7 @@ function verifiedView(result: VerificationResponse & { subscription: Verified["s
   return {
     subscription: result.subscription,
     configs: configsOf(result),
-    // An answer of the spec's shape alone (no flags) keeps the button; the server still decides.
+    // An answer of the basic shape alone (no flags) keeps the button; the server still decides.
     mayClaimSlot: result.mayClaimSlot ?? true,
     roomForDevice: result.roomForDevice ?? true,
     configEmailed: result.configEmailed === true,

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { Plan } from "#app/lib/plans.ts";
+import type { Plan } from "#core/plans.ts";
 import {
   readSelectedPlan,
   readSubscriberDetails,

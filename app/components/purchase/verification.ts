@@ -1,4 +1,4 @@
-import type { PlanType } from "#app/lib/plans.ts";
+import type { PlanType } from "#core/plans.ts";
 import type { IssuedConfig } from "#app/components/purchase/config-card.tsx";
 // Type-only: erased from the browser bundle.
 import type { AlternateOffer } from "#server/domain/vpn/config-file.ts";
@@ -56,7 +56,7 @@ export async function requestVerification(
 
 /**
  * The configs a successful verification lists, by slot (none while the configuration is pending).
- * An answer of the spec's shape alone (no `devices`) still shows its one config.
+ * An answer of the basic shape alone (no `devices`) still shows its one config.
  */
 export function configsOf(result: VerificationResponse): IssuedConfig[] {
   if (result.devices)
@@ -77,7 +77,7 @@ export const NO_ROOM_ERROR = "No VPN server available";
 /** Asked too often (per client); the pending page's next ask tries again. */
 export const RATE_LIMITED_ERROR = "Too many requests";
 
-/** Spec §4: Expires on for the pass, Renews on for the yearly plan, Next Billing otherwise. */
+/** docs/product.md §4.5: Expires on for the pass, Renews on for the yearly plan, Next Billing otherwise. */
 export function dateLabel(planType: PlanType): string {
   if (planType === "unlock") return "Expires on";
   if (planType === "pro_yearly") return "Renews on";

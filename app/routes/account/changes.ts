@@ -1,9 +1,9 @@
 import { data, redirect, type AppLoadContext } from "react-router";
 import { z } from "zod";
 import { flashCookie, type Flash } from "#server/http/flash.ts";
-import { formatLongDate } from "#app/lib/format.ts";
-import { regionLabel } from "#app/lib/locations.ts";
-import { PLANS } from "#app/lib/plans.ts";
+import { formatLongDate } from "#core/format.ts";
+import { regionLabel } from "#core/locations.ts";
+import { PLANS } from "#core/plans.ts";
 import {
   addAccountDevice,
   moveAccountDevice,

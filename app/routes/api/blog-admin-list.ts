@@ -4,7 +4,7 @@ import { listPosts } from "#server/domain/blog/admin.ts";
 import { handleApi, methodNotAllowed } from "#server/http/api.ts";
 import type { Route } from "./+types/blog-admin-list";
 
-// The spec's client sends no body (or `{}`), so none is required; GET reads the same list.
+// The blog admin's list call sends no body (or `{}`), so none is required; GET reads the same list.
 async function list(args: Route.ActionArgs | Route.LoaderArgs) {
   return handleApi(args, async () => {
     if (!["GET", "POST"].includes(args.request.method)) throw methodNotAllowed(["GET", "POST"]);

@@ -1,4 +1,4 @@
-import { regionLabel } from "#app/lib/locations.ts";
+import { regionLabel } from "#core/locations.ts";
 import { handleApi, methodNotAllowed } from "#server/http/api.ts";
 import { checkConnection } from "#server/domain/vpn/exit-addresses.ts";
 import type { Route } from "./+types/check";

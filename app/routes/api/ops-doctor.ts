@@ -17,7 +17,11 @@ export function action({ request, context, params }: Route.ActionArgs) {
     if (!(await isAdminAuthorization(services.config.DATA_DIR, request.headers.get("authorization"))))
       throw nodeUnauthorized("Send the token from DATA_DIR/vpn-admin.json as Authorization: Bearer <token>.");
     parseInput(doctorSchema, await readJsonBody(request));
-    return { checks: await storeChecks(services.db, services.dbKind, services.config) };
+    return {
+      checks: await storeChecks(services.db, services.dbKind, services.config, new Date(), {
+        reconcile: true,
+      }),
+    };
   });
 }
 

@@ -1,7 +1,7 @@
 import { buildSitemap } from "#server/domain/blog/feeds.ts";
 import type { Route } from "./+types/sitemap";
 
-// Spec §7 "sitemap | none | XML text": the same document as /sitemap.xml, by GET or POST.
+// docs/product.md §2.11: the same document as /sitemap.xml, by GET or POST.
 async function answer({ context }: Route.LoaderArgs | Route.ActionArgs) {
   const { db, config } = context.services;
   return new Response(await buildSitemap(db, config.PUBLIC_URL), {

@@ -14,7 +14,7 @@ const verifyPaymentSchema = z.object({
 
 export const loader = postOnlyLoader;
 
-/** Verdicts keep the spec's shape `{ success: false, error, message }` with a telling status (decision 052). */
+/** Verdicts keep the storefront's shape (docs/product.md §10.1) `{ success: false, error, message }` with a telling status (decision 052). */
 export function action({ request, context, params }: Route.ActionArgs) {
   return jsonEndpoint(verifyPaymentSchema, async (input) => {
     try {

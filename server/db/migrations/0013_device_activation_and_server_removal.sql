@@ -9,5 +9,5 @@ ALTER TABLE "devices" ADD CONSTRAINT "devices_vpn_server_id_vpn_servers_id_fk" F
 --> statement-breakpoint
 ALTER TABLE "devices" ADD CONSTRAINT "devices_live_on_a_server" CHECK ("devices"."revoked_at" is not null or "devices"."vpn_server_id" is not null);
 --> statement-breakpoint
--- Activation (spec §4 refund rules) by page download, QR shown, or the first WireGuard handshake.
+-- Activation (docs/product.md §3.3) by page download, QR shown, or the first WireGuard handshake.
 ALTER TABLE "devices" ADD CONSTRAINT "devices_activated_via_check" CHECK ("devices"."activated_via" in ('download', 'qr', 'handshake'));

@@ -1,4 +1,4 @@
-// Tables better-auth expects (written by hand: its CLI needs Node 22, see DESIGN.md §6).
+// Tables better-auth expects (written by hand: its CLI needs Node 22, see docs/product.md §11.7).
 import { bigint, boolean, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 export const user = pgTable("user", {

@@ -232,3 +232,57 @@ export const ledgerEntries = pgTable(
 );
 
 export type LedgerEntry = typeof ledgerEntries.$inferSelect;
+
+/** Money Stripe moved that the books lack, a book row Stripe does not have, or amounts that differ. */
+export const RECONCILIATION_KINDS = ["missing_from_ledger", "missing_from_stripe", "amount_differs"] as const;
+export type ReconciliationKind = (typeof RECONCILIATION_KINDS)[number];
+
+/**
+ * A difference between the ledger and Stripe that reconciliation found (decision 124): one open
+ * row per difference (its key), seen again by each run that still finds it, resolved when a run
+ * no longer does. The same difference found after it was resolved is a new row.
+ */
+export const reconciliationFindings = pgTable(
+  "reconciliation_findings",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    /** What differs, e.g. `refund-missing:re_…`, `charge-amount:ch_…`, `ledger-unknown:<ledger row id>`. */
+    key: text().notNull(),
+    kind: text({ enum: RECONCILIATION_KINDS }).notNull(),
+    /** The Stripe object it is about (charge, refund or dispute id), when Stripe has one. */
+    stripeId: text(),
+    orderNumber: text(),
+    ledgerCents: integer(),
+    ledgerCurrency: text(),
+    stripeCents: integer(),
+    stripeCurrency: text(),
+    /** What differs, in a sentence. */
+    detail: text().notNull(),
+    /** What to do about it. */
+    fix: text().notNull(),
+    firstSeenAt: timestamp({ withTimezone: true }).notNull(),
+    lastSeenAt: timestamp({ withTimezone: true }).notNull(),
+    resolvedAt: timestamp({ withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex("reconciliation_findings_open_key_unique")
+      .on(table.key)
+      .where(sql`${table.resolvedAt} is null`),
+  ],
+);
+
+export type ReconciliationFinding = typeof reconciliationFindings.$inferSelect;
+
+/** Each completed comparison with Stripe: when, from when, and how much it compared. */
+export const reconciliationRuns = pgTable(
+  "reconciliation_runs",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    ranAt: timestamp({ withTimezone: true }).notNull(),
+    since: timestamp({ withTimezone: true }).notNull(),
+    stripeObjects: integer().notNull(),
+    ledgerRows: integer().notNull(),
+    openFindings: integer().notNull(),
+  },
+  (table) => [index("reconciliation_runs_ran_at_idx").on(table.ranAt)],
+);

@@ -82,7 +82,7 @@ export const devices = pgTable(
     downloadTokenHash: text().notNull().unique(),
     /** The capability token itself, sealed, so the success page can show the same link again. */
     downloadTokenSealed: text().notNull(),
-    /** The first use (spec §4 refund rules): page download, QR shown or WireGuard handshake (decision 064). */
+    /** The first use (docs/product.md §3.3): page download, QR shown or WireGuard handshake (decision 064). */
     activatedAt: timestamp({ withTimezone: true }),
     activatedVia: text({ enum: ACTIVATION_KINDS }),
     revokedAt: timestamp({ withTimezone: true }),

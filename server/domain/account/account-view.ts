@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
-import { addDeviceRefusal, type AddDeviceRefusal } from "#app/lib/device-actions.ts";
-import { findPlan, type PlanType } from "#app/lib/plans.ts";
+import { awaitingPayments, type AwaitingPayment } from "#server/domain/billing/awaiting-payment.ts";
+import { addDeviceRefusal, type AddDeviceRefusal } from "#core/device-actions.ts";
+import { findPlan, type PlanType } from "#core/plans.ts";
 import {
   checkoutSessions,
   devices,
@@ -60,6 +61,8 @@ export interface AccountSubscription {
   reversedAt: string | null;
   /** Bought with the demo's test card before the store took real payments: it ends, never renews or changes. */
   demoPurchase: boolean;
+  /** A plan change whose Stripe invoice is not paid yet (billing/awaiting-payment.ts), or null. */
+  awaitingPayment: AwaitingPayment | null;
   devices: AccountDevice[];
 }
 
@@ -111,6 +114,7 @@ export async function listAccount(
         addDevice: null,
         reversedAt: null,
         demoPurchase: provider !== null && isDemoPurchase(provider, services.config),
+        awaitingPayment: null,
         devices: [],
       };
       byId.set(subscription.id, entry);
@@ -142,6 +146,11 @@ export async function listAccount(
       mayClaimSlot: true,
       roomForDevice: roomIn.length > 0,
     });
+  for (const awaiting of await awaitingPayments(
+    services.db,
+    listed.map((entry) => entry.id),
+  ))
+    byId.get(awaiting.subscriptionId)!.awaitingPayment = awaiting;
   const reversed = listed.filter((entry) => entry.status === "refunded" || entry.status === "disputed");
   if (reversed.length > 0) {
     const dates = await reversalDates(

@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { regionLabel } from "#app/lib/locations.ts";
+import { regionLabel } from "#core/locations.ts";
 import type { Executor } from "#server/db/client.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
 import type { BillingServices } from "#server/domain/billing/fulfil.ts";

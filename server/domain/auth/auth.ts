@@ -15,7 +15,7 @@ import { clearSignInFailures, consumeSignInAttempt, consumeSignUpAttempt } from 
 import { confirmationPageUrl, emailConfirmation } from "./confirmation.ts";
 import { checkPassword } from "./credentials.ts";
 
-/** Where a confirmed staff member lands (spec §7: sign-up redirect target). */
+/** Where a confirmed staff member lands (docs/product.md §9.1: where the confirmation link leads). */
 export const ADMIN_HOME = "/admin/blog";
 
 /**

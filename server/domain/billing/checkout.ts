@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { findPlan, type Plan } from "#app/lib/plans.ts";
+import { findPlan, type Plan } from "#core/plans.ts";
 import { usesTestCheckout } from "#server/config.ts";
 import type { Executor } from "#server/db/client.ts";
 import { checkoutSessions, type CheckoutSession, type CheckoutStatus } from "#server/db/schema/index.ts";

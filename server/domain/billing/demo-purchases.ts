@@ -1,5 +1,5 @@
 import { and, asc, eq, notExists, sql, type SQL } from "drizzle-orm";
-import { formatLongDate } from "#app/lib/format.ts";
+import { formatLongDate } from "#core/format.ts";
 import { usesTestCheckout, type Config } from "#server/config.ts";
 import type { Executor } from "#server/db/client.ts";
 import { checkoutSessions, subscriptions, type CheckoutSession } from "#server/db/schema/index.ts";

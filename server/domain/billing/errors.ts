@@ -1,8 +1,8 @@
 import { DomainError } from "#server/domain/errors.ts";
-import { addDeviceRefusalMessage } from "#app/lib/device-actions.ts";
-import { formatLongDate } from "#app/lib/format.ts";
+import { addDeviceRefusalMessage } from "#core/device-actions.ts";
+import { formatLongDate } from "#core/format.ts";
 
-// verify-payment's verdicts: answered in the spec's shape (`success: false`, `error`, `message`)
+// verify-payment's verdicts: answered in the storefront's shape (`success: false`, `error`, `message`)
 // with a status that says what happened. Device limit reached is the VPN area's
 // `DeviceLimitReached`.
 

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import type { Transaction } from "#server/db/client.ts";
 import {
   checkoutSessions,

@@ -1,5 +1,5 @@
 import { and, asc, inArray, isNotNull } from "drizzle-orm";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import {
   chargeReversals,
@@ -7,6 +7,7 @@ import {
   type LedgerKind,
   type LedgerPurpose,
 } from "#server/db/schema/index.ts";
+import { awaitingPayments, type AwaitingPayment } from "./awaiting-payment.ts";
 import { LEDGER_SIGN, ledgerOfSubscriptions } from "./ledger.ts";
 
 // The payment history a Stripe Customer Portal would show: every row of the ledger (ledger.ts)
@@ -24,8 +25,11 @@ export interface BillingHistoryEntry {
   amountCents: number;
   sign: 1 | 0 | -1;
   currency: string;
-  /** A payment's state now: paid, or refunded / disputed once its order was reversed in full. */
-  status: "paid" | "refunded" | "disputed" | "credited" | "won" | "lost";
+  /**
+   * A payment's state now: paid, or refunded / disputed once its order was reversed in full;
+   * `awaiting`: a Stripe plan change whose invoice is not paid yet (no ledger row: sign 0).
+   */
+  status: "paid" | "refunded" | "disputed" | "credited" | "won" | "lost" | "awaiting";
 }
 
 const PURPOSE_WORDS: Record<LedgerPurpose, string> = {
@@ -44,12 +48,32 @@ const KIND_WORDS: Record<LedgerKind, string> = {
   dispute_lost: "Dispute lost",
 };
 
-/** Newest first. */
+/** Newest first: the payments still awaited (awaiting-payment.ts), then the ledger's rows. */
 export async function billingHistory(
   executor: Executor,
   subscriptionIds: string[],
 ): Promise<BillingHistoryEntry[]> {
-  return historyEntries(await ledgerOfSubscriptions(executor, subscriptionIds));
+  const [awaiting, rows] = await Promise.all([
+    awaitingPayments(executor, subscriptionIds),
+    ledgerOfSubscriptions(executor, subscriptionIds),
+  ]);
+  return [...awaiting.map(awaitingEntry), ...historyEntries(rows)];
+}
+
+/** A plan change Stripe has not been paid for yet: listed, counted nowhere. */
+export function awaitingEntry(awaiting: AwaitingPayment): BillingHistoryEntry {
+  return {
+    kind: "payment",
+    what: `Payment: ${PURPOSE_WORDS.plan_change}`,
+    at: awaiting.requestedAt,
+    subscriptionId: awaiting.subscriptionId,
+    orderNumber: awaiting.orderNumber,
+    planName: awaiting.planName,
+    amountCents: awaiting.amountCents,
+    sign: 0,
+    currency: awaiting.currency,
+    status: "awaiting",
+  };
 }
 
 /** The entries of these ledger rows, in their order. */

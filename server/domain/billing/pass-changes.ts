@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { PLAN_IDS } from "#app/lib/plans.ts";
+import { PLAN_IDS } from "#core/plans.ts";
 import type { Transaction } from "#server/db/client.ts";
 import {
   planChanges,

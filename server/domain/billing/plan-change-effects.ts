@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import type { Transaction } from "#server/db/client.ts";
 import { planChanges, subscriptions, type PlanChange, type Subscription } from "#server/db/schema/index.ts";
 import { queuePlanChangedEmail } from "#server/domain/mail/plan-change-emails.ts";
@@ -7,6 +7,7 @@ import { fitDevicesToLimit } from "#server/domain/vpn/device-limit-changes.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { planChangeTerms } from "./plan-change-rules.ts";
 import { stripePlanIdOf } from "./stripe-plan-change.ts";
+import { linkInvoicedChange } from "./awaiting-payment.ts";
 
 // A plan change taking effect: in the demo store when asked, at Stripe when its
 // webhook says so, for a pass when its checkout is paid. Callers hold the subscription row lock.
@@ -92,6 +93,12 @@ export async function applyStripePlanChange(
       .where(eq(planChanges.id, pending.id))
       .returning()) as [PlanChange];
   } else {
+    const [previous] = await tx
+      .select({ requestedAt: planChanges.requestedAt })
+      .from(planChanges)
+      .where(eq(planChanges.subscriptionId, subscription.id))
+      .orderBy(desc(planChanges.requestedAt))
+      .limit(1);
     const terms = planChangeTerms(subscription.planId, plan.id, subscription.expiresAt, now);
     [change] = (await tx
       .insert(planChanges)
@@ -106,6 +113,8 @@ export async function applyStripePlanChange(
         appliedAt: now,
       })
       .returning()) as [PlanChange];
+    // Made in Stripe's Dashboard, its invoice may have been paid before this event arrived.
+    await linkInvoicedChange(tx, subscription.id, change.id, previous?.requestedAt ?? null);
   }
   const chargedNow = findPlan(change.fromPlanId)?.interval !== plan.interval;
   await applyChange(tx, services, subscription, change, { chargedNow }, now);

@@ -1,7 +1,7 @@
 // The price of a plan change: Stripe's proration rule, to the second.
 import { describe, expect, it } from "vitest";
 import { planChangeKind, planChangeTerms } from "./plan-change-rules.ts";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 
 const DAY_MS = 86_400_000;
 const now = new Date("2026-11-26T12:00:00Z");

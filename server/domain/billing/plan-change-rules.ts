@@ -1,4 +1,4 @@
-import { findPlan, type Plan } from "#app/lib/plans.ts";
+import { findPlan, type Plan } from "#core/plans.ts";
 import type { PlanChangeKind } from "#server/db/schema/index.ts";
 import { conflict, invalidInput } from "#server/domain/errors.ts";
 import { DAY_MS } from "#server/domain/time.ts";

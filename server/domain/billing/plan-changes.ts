@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import { findPlan, PLAN_IDS, PLANS, type Plan } from "#app/lib/plans.ts";
+import { findPlan, PLAN_IDS, PLANS, type Plan } from "#core/plans.ts";
 import type { Transaction } from "#server/db/client.ts";
 import { planChanges, subscriptions, type PlanChange, type Subscription } from "#server/db/schema/index.ts";
 import type { SignedInStaff } from "#server/domain/auth/staff.ts";

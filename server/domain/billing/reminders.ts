@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, lte, notExists, or, sql } from "drizzle-orm";
-import { PLANS } from "#app/lib/plans.ts";
+import { PLANS } from "#core/plans.ts";
 import type { Database } from "#server/db/client.ts";
 import { subscriptionNotices, subscriptions } from "#server/db/schema/index.ts";
 import { queuePeriodEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";

@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { Transaction } from "#server/db/client.ts";
 import {
@@ -17,7 +17,7 @@ import { usableSubscription } from "#server/domain/vpn/usable.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { orderNumberOf } from "./self-service.ts";
 import { stripeIdOf, type DisputedCharge } from "./stripe-provider.ts";
-import { recordMoney, recordReversalMoney } from "./ledger.ts";
+import { recordMoney, recordReversalMoney, refundableCharges } from "./ledger.ts";
 
 export { disputedCharge, type DisputedCharge } from "./stripe-provider.ts";
 
@@ -54,7 +54,11 @@ function disputeOf(dispute: Stripe.Dispute, charge: DisputedCharge): Reversal {
   };
 }
 
-/** `charge.refunded`: a full refund ends what the charge paid for; a partial one keeps the service. */
+/**
+ * `charge.refunded`: the money given back is recorded against the order the charge paid. The plan
+ * ends when nothing of it is left to refund (the same rule as a staff refund): a partial refund,
+ * or a full refund of one charge among several, keeps the service.
+ */
 export async function refundCharge(
   tx: Transaction,
   services: BillingServices,
@@ -70,13 +74,12 @@ export async function refundCharge(
     currency: charge.currency,
     reason: null,
   };
-  if (!charge.refunded) {
-    // A partial refund keeps the service: the money it gave back is recorded all the same.
-    await lockPayer(tx, refund.customerId ?? refund.paymentIntentId);
-    const subscription = await chargedSubscription(tx, refund, now);
-    if (subscription) await recordReversalMoney(tx, refund, subscription, "stripe", now);
-    return;
-  }
+  await lockPayer(tx, refund.customerId ?? refund.paymentIntentId);
+  const subscription = await chargedSubscription(tx, refund, now);
+  if (subscription) {
+    await recordReversalMoney(tx, refund, subscription, "stripe", now);
+    if (!charge.refunded || (await refundableCharges(tx, subscription.id)).length > 0) return;
+  } else if (!charge.refunded) return;
   await reverse(tx, services, refund, now);
 }
 
@@ -168,33 +171,36 @@ async function reverse(
 }
 
 /**
- * A refund staff made: ends the subscription exactly as Stripe's `charge.refunded`
- * does and records the reversal as applied, so that event, arriving later for the same charge,
- * changes nothing more.
+ * A refund staff made of everything left: ends the subscription exactly as Stripe's
+ * `charge.refunded` does and records the reversal as applied, so that event, arriving later for
+ * the same charge, changes nothing more.
  */
 export async function recordRefund(
   tx: Transaction,
   services: CustomerEmailDeps,
   subscription: Subscription,
-  refund: Omit<Reversal, "kind">,
+  refund: Omit<Reversal, "kind"> & { orderNumber?: string },
   provider: LedgerEntry["provider"],
   now: Date,
+  /** What the customer is told was given back, when more than this one refund (several orders). */
+  refundedCents = refund.amountCents,
 ): Promise<void> {
-  const reversal: Reversal = { ...refund, kind: "refund" };
-  await endSubscription(tx, services, subscription, reversal, now);
+  const reversal = { ...refund, kind: "refund" as const };
+  await endSubscription(tx, services, subscription, { ...reversal, amountCents: refundedCents }, now);
   await recordApplied(tx, reversal, subscription, provider, now);
 }
 
 async function recordApplied(
   tx: Transaction,
-  reversal: Reversal,
+  reversal: Reversal & { orderNumber?: string },
   subscription: Subscription,
   provider: LedgerEntry["provider"],
   now: Date,
 ) {
+  const { orderNumber: _orderNumber, ...held } = reversal;
   await tx
     .insert(chargeReversals)
-    .values({ ...reversal, appliedAt: now, subscriptionId: subscription.id })
+    .values({ ...held, appliedAt: now, subscriptionId: subscription.id })
     .onConflictDoNothing({ target: chargeReversals.id });
   await recordReversalMoney(tx, reversal, subscription, provider, now);
 }
@@ -207,7 +213,10 @@ export async function lockPayer(tx: Transaction, key: string | null): Promise<vo
   if (key) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`stripe-payer:${key}`}))`);
 }
 
-/** The subscription a charge paid for: by its payment intent (a one-time pass), else the customer's latest. */
+/**
+ * The subscription a charge paid for: by its payment intent (a pass's checkout, or any charge
+ * whose ledger row keeps it), else the customer's latest.
+ */
 async function chargedSubscription(
   tx: Transaction,
   reversal: Reversal,
@@ -220,6 +229,16 @@ async function chargedSubscription(
       .innerJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
       .where(eq(checkoutSessions.paymentReference, reversal.paymentIntentId));
     if (row) return row.subscription;
+    // A later charge of a subscription (a pass extension's checkout, a renewal) is known by its ledger row.
+    const [charged] = await tx
+      .select({ subscription: subscriptions })
+      .from(ledgerEntries)
+      .innerJoin(subscriptions, eq(subscriptions.id, ledgerEntries.subscriptionId))
+      .where(
+        and(eq(ledgerEntries.kind, "charge"), eq(ledgerEntries.providerReference, reversal.paymentIntentId)),
+      )
+      .limit(1);
+    if (charged) return charged.subscription;
   }
   if (!reversal.customerId) return undefined;
   const [row] = await tx

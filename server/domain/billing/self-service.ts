@@ -1,6 +1,6 @@
 import { eq, inArray, and } from "drizzle-orm";
 import type Stripe from "stripe";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import type { Executor, Transaction } from "#server/db/client.ts";
 import { checkoutSessions, subscriptions, type Subscription } from "#server/db/schema/index.ts";
 import { invalidInput } from "#server/domain/errors.ts";

@@ -1,15 +1,19 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Transaction } from "#server/db/client.ts";
-import { chargeReversals, subscriptions, type Subscription } from "#server/db/schema/index.ts";
+import {
+  ledgerEntries,
+  subscriptions,
+  type LedgerEntry,
+  type Subscription,
+} from "#server/db/schema/index.ts";
 import type { SignedInStaff } from "#server/domain/auth/staff.ts";
 import { conflict } from "#server/domain/errors.ts";
 import { queueCancelledEmail } from "#server/domain/mail/customer-emails.ts";
-import { listAuditLog } from "#server/domain/ops/audit.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { lockSubscription } from "#server/domain/vpn/usable.ts";
 import type { BillingServices } from "./fulfil.ts";
-import { recordRefund, type Reversal } from "./reversals.ts";
+import { recordRefund } from "./reversals.ts";
 import { parseOrderNumber, recordReversalMoney, refundableCharges } from "./ledger.ts";
 import {
   atStripe,
@@ -23,9 +27,10 @@ import { cancelAtPeriodEnd, findSubscription } from "./self-service.ts";
 import { isDemoPurchase } from "./demo-purchases.ts";
 import {
   cancelStripeSubscription,
-  paymentIntentToRefund,
+  firstInvoicePaymentIntent,
+  invoicePaymentIntent,
   pushNextBillingDate,
-  refundPaymentIntent,
+  refundPayment,
 } from "./stripe-provider.ts";
 import { DAY_MS } from "#server/domain/time.ts";
 
@@ -138,9 +143,11 @@ export async function cancelSubscription(
 }
 
 /**
- * Gives the payment back (Stripe: a refund of its payment intent, and a recurring plan cancelled
- * there; the built-in checkout: recorded only) and ends the plan through the refund path Stripe's
- * `charge.refunded` takes, so that event changes nothing more when it arrives. Once only: 409.
+ * Gives back what staff chose: one order by its number, or every charge still refundable. The
+ * plan ends (devices revoked, customer told, Stripe's subscription cancelled) only when nothing
+ * refundable is left; a refund of one charge among several keeps it running. Stripe's refunds
+ * are made first, then recorded on the ledger keys Stripe's `charge.refunded` for the same refund
+ * uses, so that event changes nothing more. Nothing left to refund: 409.
  */
 export async function refundSubscription(
   services: BillingServices,
@@ -148,64 +155,113 @@ export async function refundSubscription(
   input: z.infer<typeof refundSubscriptionSchema>,
   now = new Date(),
 ): Promise<StaffSubscriptionResult> {
-  const { subscription, session, provider } = await findSubscription(services.db, input.subscriptionId);
+  const { subscription, provider } = await findSubscription(services.db, input.subscriptionId);
   requireApplicable(
     { ...subscription, demoPurchase: isDemoPurchase(provider, services.config) },
     "refund",
     now,
   );
   if (provider === "test") return refundDemoCharges(services, staff, input, subscription, now);
-  if (input.orderNumber !== undefined)
-    throw conflict(
-      "A plan billed by Stripe is refunded from its latest payment: leave out the order number.",
-    );
-  const refund: Omit<Reversal, "kind"> = await atStripe(
-    services,
-    "refunding a payment",
-    subscription.id,
-    async () => {
-      const paymentIntentId = await paymentIntentToRefund(services.config, {
-        paymentReference: session.paymentReference,
-        stripeSubscriptionId: subscription.stripeSubscriptionId,
-      });
-      if (!paymentIntentId) throw conflict("Stripe holds no payment of this subscription to refund.");
-      const made = await refundPaymentIntent(
+  const refundable = await refundableCharges(services.db, subscription.id);
+  const chosen = chooseCharges(refundable, input.orderNumber);
+  const endsPlan = chosen.length === refundable.length;
+  const made = await atStripe(services, "refunding a payment", subscription.id, async () => {
+    // Every payment is found before any is refunded: an order Stripe holds no payment of refunds nothing.
+    const payments = [];
+    for (const entry of chosen) {
+      const paymentIntentId = await stripePaymentOf(services, subscription, entry.charge);
+      if (!paymentIntentId)
+        throw conflict(`Stripe holds no payment of order ${entry.charge.orderNumber} to refund.`);
+      payments.push({ ...entry, paymentIntentId });
+    }
+    const refunds = [];
+    for (const { charge, refundableCents, paymentIntentId } of payments) {
+      const refund = await refundPayment(
         services.config,
         paymentIntentId,
-        `staff-refund-${subscription.id}`,
+        refundableCents,
+        `staff-refund-${charge.id}-${refundableCents}`,
       );
-      if (subscription.stripeSubscriptionId)
-        await cancelStripeSubscription(services.config, subscription.stripeSubscriptionId);
-      return {
-        id: made.chargeId ?? `refund:${subscription.id}`,
-        paymentIntentId,
-        customerId: subscription.stripeCustomerId,
-        amountCents: made.amountCents,
-        currency: made.currency,
-        reason: input.reason,
-      };
-    },
-  );
+      refunds.push({ charge, paymentIntentId, refund });
+    }
+    if (endsPlan && subscription.stripeSubscriptionId)
+      await cancelStripeSubscription(services.config, subscription.stripeSubscriptionId);
+    return refunds;
+  });
   const row = await services.db.transaction(async (tx) => {
     const current = await lockSubscription(tx, subscription.id);
-    if (current.status !== "refunded") await recordRefund(tx, services, current, refund, provider, now);
-    // Stripe's `charge.refunded` for this very refund may have landed first: still ours to record.
-    else if (!(await ownRefundAppliedByWebhook(tx, current.id, refund.id))) throw alreadyRefunded();
+    const reversals = [];
+    for (const { charge, paymentIntentId, refund } of made) {
+      // The charge's own payment, kept for the next refund and for Stripe's events about it.
+      if (charge.providerReference !== paymentIntentId)
+        await tx
+          .update(ledgerEntries)
+          .set({ providerReference: paymentIntentId })
+          .where(eq(ledgerEntries.id, charge.id));
+      const reversal = {
+        id: refund.chargeId,
+        paymentIntentId,
+        customerId: current.stripeCustomerId,
+        // The charge's refunded total, as Stripe's `charge.refunded` reports it: one ledger key.
+        amountCents: refund.refundedTotalCents,
+        currency: refund.currency,
+        reason: input.reason,
+        orderNumber: charge.orderNumber,
+      };
+      reversals.push(reversal);
+      await recordReversalMoney(tx, { ...reversal, kind: "refund" }, current, "stripe", now);
+    }
+    const refundedCents = made.reduce((sum, { refund }) => sum + refund.amountCents, 0);
+    if (endsPlan) await recordRefund(tx, services, current, reversals[0]!, "stripe", now, refundedCents);
     await subscriptionAudit(
       staff,
       "subscription.refund",
       input,
       now,
     )(tx, {
-      amountCents: refund.amountCents,
-      currency: refund.currency,
+      amountCents: refundedCents,
+      currency: made[0]!.refund.currency,
       provider,
-      refundOf: refund.id,
+      orders: made.map(({ charge }) => charge.orderNumber),
+      refundOf: made.map(({ refund }) => refund.chargeId),
     });
     return lockSubscription(tx, current.id);
   });
   services.mail.wake();
   return resultOf(row);
+}
+
+/** The charges a refund gives back: the order named, or all still refundable (409 when none). */
+function chooseCharges(
+  refundable: Awaited<ReturnType<typeof refundableCharges>>,
+  orderNumberInput: string | undefined,
+) {
+  if (orderNumberInput === undefined) {
+    if (refundable.length === 0) throw alreadyRefunded();
+    return refundable;
+  }
+  const orderNumber = parseOrderNumber(orderNumberInput);
+  const chosen = refundable.filter(({ charge }) => charge.orderNumber === orderNumber);
+  if (chosen.length === 0)
+    throw conflict("That order is not a charge of this subscription with anything left to refund.");
+  return chosen;
+}
+
+/**
+ * The payment intent a charge was paid with: recorded on its ledger row, else asked of Stripe —
+ * its invoice's (a renewal or plan change), or the subscription's first invoice's (its purchase).
+ */
+async function stripePaymentOf(
+  services: BillingServices,
+  subscription: Subscription,
+  charge: LedgerEntry,
+): Promise<string | null> {
+  if (charge.providerReference?.startsWith("pi_")) return charge.providerReference;
+  const invoiceId = /^charge:invoice:(.+)$/.exec(charge.key)?.[1];
+  if (invoiceId) return invoicePaymentIntent(services.config, invoiceId);
+  if (charge.purpose === "purchase" && subscription.stripeSubscriptionId)
+    return firstInvoicePaymentIntent(services.config, subscription.stripeSubscriptionId);
+  return null;
 }
 
 /**
@@ -224,15 +280,7 @@ async function refundDemoCharges(
     const current = await lockSubscription(tx, subscription.id);
     requireApplicable({ ...current, demoPurchase: isDemoPurchase("test", services.config) }, "refund", now);
     const refundable = await refundableCharges(tx, current.id);
-    const orderNumber = input.orderNumber === undefined ? null : parseOrderNumber(input.orderNumber);
-    const chosen =
-      input.orderNumber === undefined
-        ? refundable
-        : refundable.filter(({ charge }) => charge.orderNumber === orderNumber);
-    if (chosen.length === 0)
-      throw input.orderNumber === undefined
-        ? alreadyRefunded()
-        : conflict("That order is not a charge of this subscription with anything left to refund.");
+    const chosen = chooseCharges(refundable, input.orderNumber);
     const refunds = chosen.map(({ charge, refundableCents }) => ({
       id: `test-refund:${charge.id}:${now.getTime()}`,
       paymentIntentId: charge.providerReference,
@@ -262,19 +310,4 @@ async function refundDemoCharges(
   });
   services.mail.wake();
   return resultOf(row);
-}
-
-async function ownRefundAppliedByWebhook(tx: Transaction, subscriptionId: string, refundId: string) {
-  const [reversal] = await tx
-    .select({ id: chargeReversals.id })
-    .from(chargeReversals)
-    .where(and(eq(chargeReversals.id, refundId), eq(chargeReversals.subscriptionId, subscriptionId)));
-  if (!reversal) return false;
-  const { entries } = await listAuditLog(tx, {
-    action: "subscription.refund",
-    targetType: "subscription",
-    targetId: subscriptionId,
-    limit: 1,
-  });
-  return entries.length === 0;
 }

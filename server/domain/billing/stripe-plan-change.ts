@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import type { Config } from "#server/config.ts";
-import type { Plan } from "#app/lib/plans.ts";
+import type { Plan } from "#core/plans.ts";
 import { stripeClient } from "./stripe-provider.ts";
 
 /** The plan id a Stripe subscription carries in its metadata (set at checkout and by `changeStripePlan`). */

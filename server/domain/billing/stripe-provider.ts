@@ -1,18 +1,21 @@
 import type Stripe from "stripe";
 import type { Config } from "#server/config.ts";
 import type { Subscription } from "#server/db/schema/index.ts";
-import type { Plan } from "#app/lib/plans.ts";
+import type { Plan } from "#core/plans.ts";
 import type { ReceivedPayment } from "./checkout.ts";
 import { providerUnavailable } from "./errors.ts";
 import type { BillingServices } from "./fulfil.ts";
 
-const clients = new WeakMap<Config, Stripe>();
+const clients = new WeakMap<StripeSettings, Stripe>();
+
+/** The settings the SDK client is made from. */
+export type StripeSettings = Pick<Config, "STRIPE_SECRET_KEY" | "STRIPE_API_BASE">;
 
 /**
  * One SDK client per configuration; `STRIPE_API_BASE` points it at a local stand-in in tests.
  * The SDK is loaded on first use: a shop on the built-in checkout never holds it in memory.
  */
-export async function stripeClient(config: Config): Promise<Stripe> {
+export async function stripeClient(config: StripeSettings): Promise<Stripe> {
   const existing = clients.get(config);
   if (existing) return existing;
   if (!config.STRIPE_SECRET_KEY) throw new Error("STRIPE_SECRET_KEY is not set");
@@ -151,37 +154,85 @@ export function subscriptionChangesFrom(
 }
 
 /**
- * The payment intent a staff refund gives back: a pass's own (recorded at checkout), or the
- * latest paid invoice's for a Stripe subscription. Null when Stripe knows of none.
+ * The payment intent of a Stripe subscription's first invoice (the checkout's own payment: a
+ * subscription-mode checkout names no payment intent). Null when Stripe knows of none.
  */
-export async function paymentIntentToRefund(
+export async function firstInvoicePaymentIntent(
   config: Config,
-  paid: { paymentReference: string | null; stripeSubscriptionId: string | null },
+  stripeSubscriptionId: string,
 ): Promise<string | null> {
-  if (paid.paymentReference?.startsWith("pi_")) return paid.paymentReference;
-  if (!paid.stripeSubscriptionId) return null;
   const invoices = await (
     await stripeClient(config)
   ).invoices.list({
-    subscription: paid.stripeSubscriptionId,
+    subscription: stripeSubscriptionId,
     status: "paid",
-    limit: 1,
+    limit: 100,
     expand: ["data.payments"],
   });
-  const payment = invoices.data[0]?.payments?.data.find((entry) => entry.payment.payment_intent);
-  return stripeIdOf(payment?.payment.payment_intent);
+  // Newest first: the first invoice is the one Stripe says created the subscription, else the oldest.
+  const first =
+    invoices.data.find((invoice) => invoice.billing_reason === "subscription_create") ?? invoices.data.at(-1);
+  return paymentIntentOfInvoice(first);
 }
 
-/** A full refund of a payment intent; the key makes a retried staff refund one refund at Stripe. */
-export async function refundPaymentIntent(
+/** The payment intent that paid one invoice (a renewal's, a plan change's); null when none did. */
+export async function invoicePaymentIntent(config: Config, invoiceId: string): Promise<string | null> {
+  const invoice = await (await stripeClient(config)).invoices.retrieve(invoiceId, { expand: ["payments"] });
+  return paymentIntentOfInvoice(invoice);
+}
+
+/**
+ * The payment intent an invoice names: in its payments (API versions since 2025-03-31), or on the
+ * invoice itself (older versions, and webhook payloads signed for them).
+ */
+export function paymentIntentOfInvoice(
+  invoice: Pick<Stripe.Invoice, "payments"> | null | undefined,
+): string | null {
+  const payment = invoice?.payments?.data.find((entry) => entry.payment.payment_intent);
+  const legacy = (invoice as { payment_intent?: string | { id: string } | null } | undefined)?.payment_intent;
+  return stripeIdOf(payment?.payment.payment_intent) ?? stripeIdOf(legacy);
+}
+
+export interface StripeRefund {
+  /** The refunded charge: Stripe's `charge.refunded` for this refund names it. */
+  chargeId: string;
+  /** This refund's amount. */
+  amountCents: number;
+  /** What the charge has had refunded in all, this refund included (as `charge.refunded` reports it). */
+  refundedTotalCents: number;
+  currency: string;
+}
+
+/**
+ * Refunds `amountCents` of a payment intent; the key makes a retried staff refund one refund at
+ * Stripe. The charge comes back expanded, so its refunded total is Stripe's own figure.
+ */
+export async function refundPayment(
   config: Config,
   paymentIntentId: string,
+  amountCents: number,
   idempotencyKey: string,
-): Promise<{ chargeId: string | null; amountCents: number; currency: string }> {
+): Promise<StripeRefund> {
   const refund = await (
     await stripeClient(config)
-  ).refunds.create({ payment_intent: paymentIntentId, reason: "requested_by_customer" }, { idempotencyKey });
-  return { chargeId: stripeIdOf(refund.charge), amountCents: refund.amount, currency: refund.currency };
+  ).refunds.create(
+    {
+      payment_intent: paymentIntentId,
+      amount: amountCents,
+      reason: "requested_by_customer",
+      expand: ["charge"],
+    },
+    { idempotencyKey },
+  );
+  const charge = typeof refund.charge === "object" ? refund.charge : null;
+  const chargeId = stripeIdOf(refund.charge);
+  if (!chargeId) throw new Error(`Stripe refund ${refund.id} names no charge`);
+  return {
+    chargeId,
+    amountCents: refund.amount,
+    refundedTotalCents: charge?.amount_refunded ?? refund.amount,
+    currency: refund.currency,
+  };
 }
 
 /**

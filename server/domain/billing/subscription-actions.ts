@@ -1,8 +1,8 @@
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import type { Subscription } from "#server/db/schema/index.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import { isPaidUp } from "#server/domain/vpn/usable.ts";
-import { formatLongDate } from "#app/lib/format.ts";
+import { formatLongDate } from "#core/format.ts";
 import { demoPurchaseStaffReason } from "./demo-purchases.ts";
 
 // The one rule for which staff actions apply to a subscription in its state: the

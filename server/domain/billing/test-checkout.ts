@@ -1,4 +1,4 @@
-import { findPlan, type Plan } from "#app/lib/plans.ts";
+import { findPlan, type Plan } from "#core/plans.ts";
 import { usesTestCheckout } from "#server/config.ts";
 import { generateToken } from "#server/secrets.ts";
 import { findCheckoutSession, recordPayment } from "./checkout.ts";

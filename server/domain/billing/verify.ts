@@ -1,4 +1,4 @@
-import type { PlanType } from "#app/lib/plans.ts";
+import type { PlanType } from "#core/plans.ts";
 import { eq, sql } from "drizzle-orm";
 import {
   checkoutSessions,

@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { Transaction } from "#server/db/client.ts";
-import { subscriptions, type Subscription } from "#server/db/schema/index.ts";
+import { ledgerEntries, subscriptions, type Subscription } from "#server/db/schema/index.ts";
 import { queueCancelledEmail, queuePeriodEmail } from "#server/domain/mail/customer-emails.ts";
 import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { isPaidUp } from "#server/domain/vpn/usable.ts";
@@ -9,8 +9,15 @@ import { findCheckoutSession, recordPayment } from "./checkout.ts";
 import { fulfilCheckout, type BillingServices } from "./fulfil.ts";
 import { closeDispute, disputeCharge, refundCharge, type DisputedCharge } from "./reversals.ts";
 import { applyStripePlanChange } from "./plan-change-effects.ts";
-import { queueReceipt, recordMoney } from "./ledger.ts";
-import { receivedPayment, sessionState, stripeIdOf, subscriptionChangesFrom } from "./stripe-provider.ts";
+import { orderNumberOf, queueReceipt, recordMoney } from "./ledger.ts";
+import { unpaidPlanChange } from "./awaiting-payment.ts";
+import {
+  paymentIntentOfInvoice,
+  receivedPayment,
+  sessionState,
+  stripeIdOf,
+  subscriptionChangesFrom,
+} from "./stripe-provider.ts";
 
 // What each Stripe event the webhook accepts changes, inside the transaction that records the
 // event's id (webhook.ts verifies the signature and keeps replays out).
@@ -159,8 +166,11 @@ export async function applyEvent(
 /**
  * The ledger's record of a paid invoice: a renewal, or the charge of a plan change Stripe invoiced
  * at once. Its negative lines (prorations of the unused part of the old plan) are recorded as a
- * credit and the charge as what was paid plus them, so the two net to what was paid. The first
- * invoice of a subscription is the checkout's payment, recorded with the checkout.
+ * credit and the charge as what was paid plus them, so the two net to what was paid. The charge
+ * keeps the invoice's payment intent, which a staff refund of its order gives back. A plan
+ * change's rows name the change and take its order number, which ends its "awaiting payment".
+ * The first invoice of a subscription is the checkout's payment, recorded with the checkout: its
+ * payment intent is kept on that row.
  */
 async function recordInvoiceMoney(
   tx: Transaction,
@@ -169,21 +179,39 @@ async function recordInvoiceMoney(
   invoice: Stripe.Invoice,
   options: { receipt: boolean },
 ) {
-  if (invoice.billing_reason === "subscription_create") return;
+  const paymentIntentId = paymentIntentOfInvoice(invoice);
+  if (invoice.billing_reason === "subscription_create") {
+    if (paymentIntentId)
+      await tx
+        .update(ledgerEntries)
+        .set({ providerReference: paymentIntentId })
+        .where(
+          and(
+            eq(ledgerEntries.subscriptionId, subscription.id),
+            eq(ledgerEntries.kind, "charge"),
+            eq(ledgerEntries.purpose, "purchase"),
+            eq(ledgerEntries.provider, "stripe"),
+            sql`coalesce(${ledgerEntries.providerReference}, '') not like ${"pi\\_%"}`,
+          ),
+        );
+    return;
+  }
   const creditedCents = -invoice.lines.data
     .map((line) => line.amount)
     .filter((amount) => amount < 0)
     .reduce((sum, amount) => sum + amount, 0);
   const chargedCents = invoice.amount_paid + creditedCents;
   const planChange = invoice.billing_reason === "subscription_update";
+  const change = planChange ? await unpaidPlanChange(tx, subscription.id) : undefined;
   const movement = {
     purpose: planChange ? ("plan_change" as const) : ("renewal" as const),
     currency: invoice.currency,
-    planId: subscription.planId,
+    planId: change?.toPlanId ?? subscription.planId,
     customerEmail: subscription.customerEmail,
     provider: "stripe" as const,
     providerReference: invoice.id,
     occurredAt: new Date((invoice.status_transitions?.paid_at ?? invoice.created) * 1000),
+    ...(change ? { planChangeId: change.id, orderNumber: orderNumberOf(change.id) } : {}),
   };
   const charge =
     chargedCents > 0
@@ -193,6 +221,7 @@ async function recordInvoiceMoney(
           kind: "charge",
           amountCents: chargedCents,
           subscriptionId: subscription.id,
+          providerReference: paymentIntentId ?? invoice.id,
         })
       : undefined;
   if (creditedCents > 0)
@@ -200,7 +229,7 @@ async function recordInvoiceMoney(
       ...movement,
       key: `credit:invoice:${invoice.id}`,
       kind: "credit",
-      orderNumber: charge?.orderNumber,
+      orderNumber: charge?.orderNumber ?? movement.orderNumber,
       amountCents: creditedCents,
       subscriptionId: subscription.id,
     });

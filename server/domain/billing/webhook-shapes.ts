@@ -33,6 +33,11 @@ const invoice = z.looseObject({
   }),
   parent: optionalObject({ subscription_details: optionalObject({ subscription: ref }) }),
   subscription: ref,
+  // The payment that paid it: on the invoice (older API versions), or in its payments when expanded.
+  payment_intent: ref,
+  payments: optionalObject({
+    data: z.array(z.looseObject({ payment: optionalObject({ payment_intent: ref }) })),
+  }),
 });
 
 const subscription = z.looseObject({

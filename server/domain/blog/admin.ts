@@ -1,4 +1,4 @@
-// The staff's blog operations (spec §7 blog-admin/*). Callers have passed requireStaff.
+// The staff's blog operations (blog-admin/*, docs/product.md §9.3 and §10.1). Callers have passed requireStaff.
 import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { isUniqueViolation, type Executor } from "#server/db/client.ts";
@@ -8,7 +8,7 @@ import { isSamplePost } from "./seed.ts";
 
 export const DEFAULT_AUTHOR = "NaijaLink Team";
 
-/** A post as the admin API returns it: the spec's snake_case field names. */
+/** A post as the admin API returns it: the snake_case field names of docs/product.md §10.1. */
 export interface AdminPost {
   id: string;
   title: string;
@@ -58,7 +58,7 @@ const author = z
   .trim()
   .max(200)
   .transform((value) => value || DEFAULT_AUTHOR);
-/** An ISO date or date-time; an empty string means "no date" (spec §5). */
+/** An ISO date or date-time; an empty string means "no date" (docs/product.md §9.4). */
 const publishedAt = z.union([z.string(), z.null()]).transform((value, ctx) => {
   if (value === null || value.trim() === "") return null;
   const date = new Date(value);

@@ -1,9 +1,9 @@
 // The crawler outputs: /sitemap.xml (sitemaps.org 0.9) and /blog/rss.xml (RSS 2.0).
-import { excerpt } from "#app/lib/markdown.ts";
+import { excerpt } from "#core/markdown.ts";
 import type { Executor } from "#server/db/client.ts";
 import { lastModified, listAllVisiblePosts, type SitemapPost } from "./public.ts";
 
-/** Public, indexable pages (spec §2); the purchase steps after plan choice and the admin are left out. */
+/** Public, indexable pages (docs/product.md §2.11); the purchase steps after plan choice and the admin are left out. */
 export const SITEMAP_PAGES = [
   "/",
   "/pricing",

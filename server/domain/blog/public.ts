@@ -1,4 +1,4 @@
-// What the public reads from blog_posts (spec §4, §7). Every query here applies the same
+// What the public reads from blog_posts (docs/product.md §8.1). Every query here applies the same
 // visibility rule, so a draft, a deleted post or a scheduled one never leaks through a side door.
 import { and, asc, desc, eq, gt, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 // Types only from client.ts: the route modules import this file and it reaches the browser bundle.
@@ -75,7 +75,7 @@ export interface AdjacentPosts {
 }
 
 /**
- * Spec §2/§7: Previous goes to the newer post, Next to the older one, one post each.
+ * docs/product.md §8.3: Previous goes to the newer post, Next to the older one, one post each.
  * Order is (published_at, id), the list's order, so two posts published at the same instant
  * still link to each other instead of being skipped.
  */

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import type { Database } from "#server/db/client.ts";
 import {
   CONTACT_MESSAGE_STATUSES,

@@ -1,11 +1,7 @@
+import { configFileName } from "#core/config-file-name.ts";
 import type { Executor } from "#server/db/client.ts";
 import type { Device, Subscription, VpnServer } from "#server/db/schema/index.ts";
-import {
-  alternateOffer,
-  configFileName,
-  downloadUrl,
-  renderClientConfig,
-} from "#server/domain/vpn/config-file.ts";
+import { alternateOffer, downloadUrl, renderClientConfig } from "#server/domain/vpn/config-file.ts";
 import type { Sealer } from "#server/secrets.ts";
 import { planName, queueToCustomer, type CustomerEmailDeps } from "./customer-emails.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { formatMoney } from "#app/lib/format.ts";
-import { findPlan, PLAN_TYPE_LABELS } from "#app/lib/plans.ts";
+import { formatMoney } from "#core/format.ts";
+import { findPlan, PLAN_TYPE_LABELS } from "#core/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import type { Device, Subscription } from "#server/db/schema/index.ts";
 import type { DeviceChange, EmailContent, EmailData, EmailRequest } from "./email-data.ts";

@@ -166,6 +166,13 @@ export const EMAIL_DATA = {
         .max(LISTED_WAITING_BUYERS),
     }),
     z.object({
+      alert: z.literal("ledger-differences"),
+      /** The differences this reconciliation found for the first time (the first 50 of them). */
+      differences: z.array(z.object({ detail: z.string(), fix: z.string() })).max(50),
+      total: z.number().int().positive(),
+      now: timestamp,
+    }),
+    z.object({
       alert: z.literal("sales-stopped"),
       /** Each VPN server and what it is doing (server-state.ts), so the e-mail says why. */
       servers: z.array(z.object({ name: z.string(), explanation: z.string() })).max(100),

@@ -194,4 +194,36 @@ describe("staff e-mails", () => {
     expect(email.text).toContain("npm run doctor");
     expectLinks(email, []);
   });
+
+  it("books alert: each new difference with its fix, the count beyond those listed; no links", async () => {
+    const differences = [
+      {
+        detail: "refund re_1 in Stripe (3.00 USD of charge ch_1, 2026-11-23) is not in the books",
+        fix: "resend the charge's charge.refunded event",
+      },
+      {
+        detail: "charge ch_2 (order AAAA-BBBB-CCCC) is 10.99 USD in the books but 9.99 USD in Stripe",
+        fix: "check it",
+      },
+    ];
+    const email = await preview("staff-alert", {
+      alert: "ledger-differences",
+      differences,
+      total: 3,
+      now: new Date("2026-11-24T03:00:00Z"),
+    });
+    expect(email.subject).toBe("The books differ from Stripe in 3 new places");
+    expect(email.text).toContain("found 3 differences not reported before");
+    expect(email.text).toContain(`${differences[0]!.detail}: ${differences[0]!.fix}`);
+    expect(email.text).toContain(differences[1]!.detail);
+    expect(email.text).toContain("And 1 more on /admin.");
+    expectLinks(email, []);
+    const one = {
+      alert: "ledger-differences" as const,
+      differences: differences.slice(0, 1),
+      total: 1,
+      now: new Date(),
+    };
+    expect((await preview("staff-alert", one)).subject).toBe("The books differ from Stripe in 1 new place");
+  });
 });

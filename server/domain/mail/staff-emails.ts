@@ -1,4 +1,4 @@
-import { formatMoney } from "#app/lib/format.ts";
+import { formatMoney } from "#core/format.ts";
 import type { Executor } from "#server/db/client.ts";
 import type { EmailRequest } from "./email-data.ts";
 

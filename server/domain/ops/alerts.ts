@@ -151,3 +151,27 @@ export async function checkStaffAlerts(
   for (const { key } of resolved) services.logger.info({ alert: key }, "staff alert resolved");
   return { alertsOpened: opened.length, alertsResolved: resolved.length };
 }
+
+/** How many differences one alert e-mail lists; the rest are on /admin. */
+export const LISTED_LEDGER_DIFFERENCES = 50;
+
+/**
+ * Reconciliation's alert (decision 124): one e-mail per run listing the differences it found for
+ * the first time, queued in the run's transaction. A difference already reported is never in
+ * another: the caller passes only those it opened, and logs the alert once its transaction commits.
+ */
+export async function alertLedgerDifferences(
+  tx: Transaction,
+  services: Pick<AlertServices, "config" | "mail">,
+  differences: Array<{ detail: string; fix: string }>,
+  now: Date,
+): Promise<void> {
+  if (differences.length === 0) return;
+  const listed = differences.slice(0, LISTED_LEDGER_DIFFERENCES).map(({ detail, fix }) => ({ detail, fix }));
+  for (const to of services.config.STAFF_ADMINS)
+    await services.mail.enqueue(tx, {
+      template: "staff-alert",
+      to,
+      data: { alert: "ledger-differences", differences: listed, total: differences.length, now },
+    });
+}

@@ -1,6 +1,6 @@
 import { gte, sql } from "drizzle-orm";
 import { z } from "zod";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
 import { outboxBacklog } from "#server/domain/mail/backlog.ts";

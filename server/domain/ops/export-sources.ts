@@ -1,6 +1,6 @@
 import { asc, eq, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgSelect } from "drizzle-orm/pg-core";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import { checkoutSessions, ledgerEntries, subscriptions } from "#server/db/schema/index.ts";
 import { LEDGER_SIGN, orderNumberOf } from "#server/domain/billing/ledger.ts";

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } 
 import { union } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { canonicalIpAddress } from "#agent/node-api.ts";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import {
   CHECKOUT_STATUSES,

@@ -1,7 +1,8 @@
 import { asc, desc, eq, sql } from "drizzle-orm";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import { devices, outboxMessages, subscriptionEvents, vpnServers } from "#server/db/schema/index.ts";
 import { demoPurchaseStaffReason, isDemoPurchase } from "#server/domain/billing/demo-purchases.ts";
+import { awaitingPayments } from "#server/domain/billing/awaiting-payment.ts";
 import { historyEntries } from "#server/domain/billing/history.ts";
 import { ledgerOfSubscriptions } from "#server/domain/billing/ledger.ts";
 import { planChangeOptions } from "#server/domain/billing/plan-changes.ts";
@@ -23,13 +24,14 @@ export async function subscriptionPage(
 ) {
   const { subscription, session } = await findSubscription(services.db, subscriptionId);
   const demoPurchase = isDemoPurchase(session.provider, services.config);
-  const [history, ledger, deviceRows, emails] = await Promise.all([
+  const [history, ledger, awaiting, deviceRows, emails] = await Promise.all([
     services.db
       .select()
       .from(subscriptionEvents)
       .where(eq(subscriptionEvents.subscriptionId, subscription.id))
       .orderBy(desc(subscriptionEvents.id)),
     ledgerOfSubscriptions(services.db, [subscription.id]),
+    awaitingPayments(services.db, [subscription.id]),
     services.db
       .select({ device: devices, server: vpnServers })
       .from(devices)
@@ -93,6 +95,14 @@ export async function subscriptionPage(
       cancelAtPeriodEnd: event.cancelAtPeriodEnd,
     })),
     payments,
+    /** A plan change whose Stripe invoice is not paid yet: on the ledger (in `payments`) once it is. */
+    awaitingPayments: awaiting.map((entry) => ({
+      kind: `Payment: plan change to ${entry.planName}`,
+      orderNumber: entry.orderNumber,
+      at: entry.requestedAt,
+      amountCents: entry.amountCents,
+      currency: entry.currency,
+    })),
     /** The plans staff may move it to, with the price difference now. */
     planChanges: planChangeOptions(subscription, new Date(), demoPurchase),
     devices: deviceRows.map(({ device, server }) => ({

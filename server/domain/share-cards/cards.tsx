@@ -12,7 +12,7 @@ import {
   type PostCard,
   type ShareCard,
   type SiteCard,
-} from "#app/lib/share-card.ts";
+} from "#core/share-card.ts";
 
 const BRAND_DARK = "#003d21";
 const PRIMARY = "#00753f";

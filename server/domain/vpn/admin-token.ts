@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { bearerTokenMatches, generateToken } from "#server/secrets.ts";
 
-// `npm run vpn` must not open PGlite while the server holds it (DESIGN.md §6), so it asks the
+// `npm run vpn` must not open PGlite while the server holds it (docs/product.md §11.7), so it asks the
 // running server instead. The server proves who may ask by writing a fresh token into DATA_DIR
 // (mode 0600) at every start: whoever can read the file can administer VPN servers.
 

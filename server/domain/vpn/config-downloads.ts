@@ -3,6 +3,7 @@
 // Every config handed out is current, which `configIssuedAt` records.
 import { eq, inArray } from "drizzle-orm";
 import { z } from "zod";
+import { configFileName } from "#core/config-file-name.ts";
 import type { Config } from "#server/config.ts";
 import type { Executor } from "#server/db/client.ts";
 import {
@@ -16,13 +17,7 @@ import {
 } from "#server/db/schema/index.ts";
 import { DomainError, notFound } from "#server/domain/errors.ts";
 import { hashToken, type Sealer } from "#server/secrets.ts";
-import {
-  alternateOffer,
-  configFileName,
-  downloadUrl,
-  renderClientConfig,
-  type AlternateOffer,
-} from "./config-file.ts";
+import { alternateOffer, downloadUrl, renderClientConfig, type AlternateOffer } from "./config-file.ts";
 import { markActivated } from "./devices.ts";
 import { isUsable } from "./usable.ts";
 

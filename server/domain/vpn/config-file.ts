@@ -124,9 +124,6 @@ export function alternateOffer(
   return port === undefined ? undefined : { port, downloadUrl: `${downloadUrl}?port=${port}` };
 }
 
-/** One rule for the browser's save name and the server's download header and attachment. */
-export { configFileName } from "#app/lib/config-file-name.ts";
-
 /** The capability URL of a device's config (`GET /api/configs/{token}`); only the token's hash is looked up. */
 export function downloadUrl(
   services: { config: Pick<Config, "PUBLIC_URL">; sealer: Sealer },

@@ -3,11 +3,12 @@
 // whose config was last handed out before that is told so on the account page and, once per
 // change, by e-mail with fresh download links.
 import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { configFileName } from "#core/config-file-name.ts";
 import type { Database } from "#server/db/client.ts";
 import { devices, subscriptions, vpnServers, type Device, type VpnServer } from "#server/db/schema/index.ts";
 import { planName, queueToCustomer, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
 import type { Sealer } from "#server/secrets.ts";
-import { alternateOffer, configFileName, downloadUrl } from "./config-file.ts";
+import { alternateOffer, downloadUrl } from "./config-file.ts";
 import { usableSubscription } from "./usable.ts";
 
 /** An operator's changes within this long of each other lead to one e-mail, after the last. */

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
-import { regionLabel } from "#app/lib/locations.ts";
+import { regionLabel } from "#core/locations.ts";
 import type { Database, Transaction } from "#server/db/client.ts";
 import { devices, subscriptions, vpnServers, type Device, type VpnServer } from "#server/db/schema/index.ts";
 import { DomainError } from "#server/domain/errors.ts";

@@ -16,7 +16,7 @@ function wg(args: string[], input: string): string {
 
 describe("WireGuard keys", () => {
   it("makes thousands of distinct key pairs in a row, each matching `wg pubkey`", () => {
-    // More than the few thousand after which JWK export deadlocked on Node 20 (DESIGN.md §6).
+    // More than the few thousand after which JWK export deadlocked on Node 20 (docs/product.md §11.7).
     const pairs = Array.from({ length: 5000 }, () => generateKeyPair());
     expect(new Set(pairs.map((pair) => pair.privateKey)).size).toBe(5000);
     for (const pair of pairs) {

@@ -7,7 +7,7 @@ import { generateToken, hashToken, type Sealer } from "#server/secrets.ts";
 // WireGuard keys: making them, checking them, and giving a live device new ones.
 
 // DER headers of X25519 keys; the raw 32-byte key follows them. Exporting DER instead of JWK
-// avoids a deadlock seen on Node 20 after a few thousand JWK exports (DESIGN.md §6).
+// avoids a deadlock seen on Node 20 after a few thousand JWK exports (docs/product.md §11.7).
 const PKCS8_PREFIX = Buffer.from("302e020100300506032b656e04220420", "hex");
 
 export interface WireGuardKeyPair {

@@ -74,8 +74,8 @@ export async function recordNodeStatus(
       ),
       sql`, `,
     );
-    // A handshake is use: the device counts as activated from the earliest one (spec §4
-    // refund rules), unless a download or QR view came even earlier (decision 064).
+    // A handshake is use: the device counts as activated from the earliest one (docs/product.md §3.3),
+    // unless a download or QR view came even earlier (decision 064).
     const result = (await executor.execute(sql`
       update devices d set last_handshake_at = v.at,
         activated_via = case when d.activated_at is null or v.at < d.activated_at

@@ -1,5 +1,5 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
-import { PLANS } from "#app/lib/plans.ts";
+import { PLANS } from "#core/plans.ts";
 import type { Executor } from "#server/db/client.ts";
 import type { Device, VpnServer } from "#server/db/schema/index.ts";
 

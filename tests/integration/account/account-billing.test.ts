@@ -2,7 +2,7 @@
 // and the payment-method link, which without Stripe is the customer's own payment history
 // (decision 103) with a plain receipt per order.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
 import { orderNumberOf } from "#server/domain/billing/self-service.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";

@@ -3,7 +3,7 @@
 // with the same authorisation, once a server has room (decision 111).
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addDeviceRefusal } from "#app/lib/device-actions.ts";
+import { addDeviceRefusal } from "#core/device-actions.ts";
 import { outboxMessages, subscriptions, vpnServers } from "#server/db/schema/index.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
 import type { VerifiedPayment } from "#server/domain/billing/verify.ts";

@@ -156,7 +156,7 @@ describe.each(databaseKinds)("staff access to the blog admin API (%s)", (kind) =
     expect(deniedList.status).toBe(302);
     expect(deniedList.headers.get("location")).toBe("/");
     expect(await deniedList.text()).not.toContain("New Post");
-    // The reason travels in a flash cookie that the next page shows once (spec §6).
+    // The reason travels in a flash cookie that the next page shows once (docs/product.md §9.2).
     const flash = deniedList.headers.get("set-cookie") ?? "";
     expect(flash).toMatch(/^flash=[^;]+; Path=\/; Max-Age=60; HttpOnly; SameSite=Lax$/);
     const home = await app.request("/", { headers: { cookie: flash.split(";")[0]! } });

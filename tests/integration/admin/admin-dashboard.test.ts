@@ -2,7 +2,7 @@
 // the API that answers them, and the page.
 import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import {
   checkoutSessions,
   devices,

@@ -1,13 +1,17 @@
 // The books match the money (issue 34, decision 120): every charge, credit, refund and dispute is
 // one ledger row, and the receipts, /account/billing, the console's search, revenue figures and
 // CSV export all read those rows, so they agree to the cent.
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatMoney } from "#app/lib/format.ts";
-import { ledgerEntries, subscriptions, type LedgerEntry } from "#server/db/schema/index.ts";
+import { formatMoney } from "#core/format.ts";
+import { findPlan } from "#core/plans.ts";
+import { ledgerEntries, planChanges, subscriptions, type LedgerEntry } from "#server/db/schema/index.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
-import { netCents } from "#server/domain/billing/ledger.ts";
+import { invoicedAtOnce } from "#server/domain/billing/awaiting-payment.ts";
+import { billingHistory } from "#server/domain/billing/history.ts";
+import { LEDGER_SIGN, netCents, orderNumberOf } from "#server/domain/billing/ledger.ts";
+import { subscriptionPage } from "#server/domain/ops/subscription-page.ts";
 import type { DashboardFigures } from "#server/domain/ops/dashboard.ts";
 import type { OrderPage } from "#server/domain/ops/order-search.ts";
 import { accountRequest, buy, signedInCustomer } from "../../support/account.ts";
@@ -352,12 +356,14 @@ describe.each(databaseKinds)("the ledger of a demo store, on %s", (kind) => {
 describe.each(databaseKinds)("the ledger of a Stripe store, on %s", (kind) => {
   let app: TestApp;
   let standIn: StripeStandIn;
+  let staff: string;
   let views: ReturnType<typeof storeViews>;
   let buyers = 0;
 
   beforeAll(async () => {
     ({ app, standIn } = await createStripeTestApp({ kind, env: { METRICS_TOKEN } }));
-    views = storeViews(app, (await createAccount(app, STAFF_EMAIL)).cookie);
+    staff = (await createAccount(app, STAFF_EMAIL)).cookie;
+    views = storeViews(app, staff);
   }, 120_000);
   afterAll(async () => {
     await app?.close();
@@ -479,5 +485,377 @@ describe.each(databaseKinds)("the ledger of a Stripe store, on %s", (kind) => {
     expect(rows.map((row) => row.kind).sort()).toEqual(["charge", "dispute", "dispute_won"]);
     expect(netCents(rows)).toBe(other.paid.amount_total);
     await expectViewsAgree(views);
+  });
+
+  const staffRefund = (body: object) =>
+    app.request("/api/admin/subscriptions/refund", { json: body, headers: { cookie: staff } });
+  const reread = async (id: string) =>
+    (await app.services.db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!;
+  let invoices = 0;
+  /** An invoice Stripe charged and paid for a subscription, as its `invoice.paid` event carries it. */
+  function paidInvoice(
+    stripeSubscriptionId: string,
+    reason: string,
+    lines: number[],
+    paymentIntent?: string,
+  ) {
+    const id = `in_ledger_${++invoices}_${buyers}`;
+    const amountPaid = lines.reduce((sum, amount) => sum + amount, 0);
+    return {
+      id,
+      object: "invoice",
+      billing_reason: reason,
+      amount_paid: amountPaid,
+      currency: "usd",
+      created: Math.floor(Date.now() / 1000),
+      payment_intent:
+        paymentIntent ?? (reason === "subscription_create" ? null : standIn.payInvoice(id, amountPaid)),
+      parent: { subscription_details: { subscription: stripeSubscriptionId } },
+      lines: {
+        data: lines.map((amount) => ({
+          amount,
+          period: { end: Math.floor((Date.now() + 40 * 86_400_000) / 1000) },
+        })),
+      },
+    };
+  }
+  /** Stripe's `charge.refunded` for what a payment intent's charge has had refunded so far. */
+  const chargeRefunded = (paymentIntent: string, amount: number, customer: string | null) => ({
+    id: `ch_${paymentIntent.slice(3)}`,
+    object: "charge",
+    amount,
+    amount_refunded: standIn.refundedOf(paymentIntent),
+    refunded: standIn.refundedOf(paymentIntent) === amount,
+    currency: "usd",
+    customer,
+    payment_intent: paymentIntent,
+  });
+
+  it("refunds the one Stripe order staff choose, then everything left; Stripe's charge.refunded for each meets it on one key", async () => {
+    const { paid, subscription } = await bought("pro-monthly");
+    const stripeSubscriptionId = paid.subscription!;
+    const firstIntent = standIn.invoicePaymentIntentOf(stripeSubscriptionId);
+    // The first invoice is the checkout's payment: its payment intent is kept on the purchase's row.
+    await deliverStripeEvent(
+      app,
+      "invoice.paid",
+      paidInvoice(stripeSubscriptionId, "subscription_create", [799], firstIntent),
+    );
+    const renewal = paidInvoice(stripeSubscriptionId, "subscription_cycle", [799]);
+    await deliverStripeEvent(app, "invoice.paid", renewal);
+    let rows = await views.ledgerOf(subscription.id);
+    const purchase = rows.find((row) => row.purpose === "purchase")!;
+    const renewed = rows.find((row) => row.purpose === "renewal")!;
+    expect(purchase.providerReference).toBe(firstIntent);
+    expect(renewed.providerReference).toBe(renewal.payment_intent);
+
+    const calls = standIn.refunds.length;
+    const one = await staffRefund({
+      subscriptionId: subscription.id,
+      reason: "renewal charged after cancelling",
+      orderNumber: renewed.orderNumber,
+    });
+    expect(one.status, await one.clone().text()).toBe(200);
+    expect(standIn.refunds).toHaveLength(calls + 1);
+    expect(standIn.refunds.at(-1)!.params.get("payment_intent")).toBe(renewal.payment_intent);
+    expect(standIn.refunds.at(-1)!.params.get("amount")).toBe("799");
+    // One order of two refunded: the plan keeps running and Stripe keeps billing it.
+    expect((await reread(subscription.id)).status).toBe("active");
+    expect(standIn.subscriptionCancels.map((call) => call.id)).not.toContain(stripeSubscriptionId);
+    // Stripe's event for that very refund (a full refund of its charge) records nothing more, ends nothing.
+    await deliverStripeEvent(
+      app,
+      "charge.refunded",
+      chargeRefunded(renewal.payment_intent!, 799, paid.customer),
+    );
+    rows = await views.ledgerOf(subscription.id);
+    expect(
+      rows.filter((row) => row.kind === "refund").map((row) => [row.orderNumber, row.amountCents]),
+    ).toEqual([[renewed.orderNumber, 799]]);
+    expect((await reread(subscription.id)).status).toBe("active");
+    // That order has nothing left: naming it again is refused and asks Stripe nothing.
+    const again = await staffRefund({
+      subscriptionId: subscription.id,
+      reason: "again",
+      orderNumber: renewed.orderNumber,
+    });
+    expect(again.status).toBe(409);
+    expect(standIn.refunds).toHaveLength(calls + 1);
+
+    // Everything left: the purchase, from its own payment intent; the plan ends and Stripe stops billing.
+    expect((await staffRefund({ subscriptionId: subscription.id, reason: "refund the rest" })).status).toBe(
+      200,
+    );
+    expect(standIn.refunds.at(-1)!.params.get("payment_intent")).toBe(firstIntent);
+    expect(standIn.refunds.at(-1)!.params.get("amount")).toBe("799");
+    expect((await reread(subscription.id)).status).toBe("refunded");
+    expect(standIn.subscriptionCancels.at(-1)!.id).toBe(stripeSubscriptionId);
+    await deliverStripeEvent(app, "charge.refunded", chargeRefunded(firstIntent, 799, paid.customer));
+    rows = await views.ledgerOf(subscription.id);
+    expect(sumOf(rows, "refund")).toBe(1598);
+    expect(netCents(rows)).toBe(0);
+    expect((await staffRefund({ subscriptionId: subscription.id, reason: "once more" })).status).toBe(409);
+    const refundedMails = (await queuedEmails(app, subscription.customerEmail!)).filter(
+      (mail) => mail.kind === "subscription-refunded",
+    );
+    expect(refundedMails).toHaveLength(1);
+    await expectViewsAgree(views);
+  });
+
+  it("shows a Stripe plan change as awaiting payment until its invoice is paid, then as a paid order with its number", async () => {
+    const { paid, subscription, email } = await bought("pro-monthly");
+    const stripeSubscriptionId = paid.subscription!;
+    const cookie = await signedInCustomer(app, email);
+    const changed = await accountRequest(
+      app,
+      "subscriptions/plan-change",
+      { subscriptionId: subscription.id, planId: "pro-yearly" },
+      cookie,
+    );
+    expect(changed.status, await changed.clone().text()).toBe(200);
+    await deliverStripeEvent(
+      app,
+      "customer.subscription.updated",
+      standIn.subscriptions.get(stripeSubscriptionId)!,
+    );
+    const [change] = await app.services.db
+      .select()
+      .from(planChanges)
+      .where(eq(planChanges.subscriptionId, subscription.id));
+    expect(change).toMatchObject({ status: "applied", toPlanId: "pro-yearly" });
+    const orderNumber = orderNumberOf(change!.id);
+    const adminPage = async () => {
+      const response = await app.request(`/admin/subscriptions/${subscription.id}`, {
+        headers: { cookie: staff },
+      });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    const accountPage = async () => {
+      const response = await app.request("/account", { headers: { cookie } });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    // Awaiting payment everywhere, and counted nowhere.
+    expect(await accountPage()).toContain("Awaiting payment");
+    expect(await accountPage()).toContain(orderNumber);
+    const billing = await views.billingPage(cookie);
+    expect(billing).toMatch(new RegExp(`data-status="awaiting"[^]*?${orderNumber}`));
+    expect(await adminPage()).toMatch(new RegExp(`awaiting payment[^]*?${orderNumber}`));
+    expect((await views.ledgerOf(subscription.id)).map((row) => row.purpose)).toEqual(["purchase"]);
+    await expectViewsAgree(views);
+
+    const invoice = paidInvoice(stripeSubscriptionId, "subscription_update", [7999, -797]);
+    const delivered = await deliverStripeEvent(app, "invoice.paid", invoice);
+    await deliverStripeEvent(app, "invoice.paid", invoice, delivered.id);
+    await deliverStripeEvent(app, "invoice.paid", invoice);
+    const rows = await views.ledgerOf(subscription.id);
+    const charge = rows.find((row) => row.purpose === "plan_change" && row.kind === "charge")!;
+    expect(charge).toMatchObject({
+      orderNumber,
+      planChangeId: change!.id,
+      amountCents: 7999,
+      planId: "pro-yearly",
+    });
+    expect(rows.find((row) => row.kind === "credit")).toMatchObject({ orderNumber, amountCents: 797 });
+    expect(rows).toHaveLength(3);
+    expect(await accountPage()).not.toContain("Awaiting payment");
+    const after = await views.billingPage(cookie);
+    expect(after).not.toContain('data-status="awaiting"');
+    expect(after).toMatch(new RegExp(`data-status="paid"[^]*?${orderNumber}`));
+    expect(await adminPage()).not.toContain("awaiting payment");
+    const receipts = (await queuedEmails(app, email)).filter((mail) => mail.kind === "receipt");
+    expect(receipts.filter((mail) => mail.text.includes(orderNumber))).toHaveLength(1);
+    await expectViewsAgree(views);
+  });
+
+  it("keeps net revenue equal to the ledger's sum, and every view on the same rows, over random Stripe histories", async () => {
+    type Step =
+      | { op: "buy"; planId: string }
+      | { op: "renew" }
+      | { op: "extend" }
+      | { op: "change"; planId: string }
+      | { op: "refund"; all: boolean }
+      | { op: "dispute"; won: boolean };
+    const step = fc.oneof(
+      fc.record({
+        op: fc.constant("buy" as const),
+        planId: fc.constantFrom("unlock", "basic-monthly", "pro-monthly", "pro-yearly"),
+      }),
+      fc.record({ op: fc.constant("renew" as const) }),
+      fc.record({ op: fc.constant("extend" as const) }),
+      fc.record({
+        op: fc.constant("change" as const),
+        planId: fc.constantFrom("basic-monthly", "pro-monthly", "pro-yearly"),
+      }),
+      fc.record({ op: fc.constant("refund" as const), all: fc.boolean() }),
+      fc.record({ op: fc.constant("dispute" as const), won: fc.boolean() }),
+    );
+    let disputes = 0;
+    /** Stripe tells the app of every refund the stand-in made since `from`, as `charge.refunded`. */
+    async function deliverRefundEvents(from: number, customer: string | null) {
+      const rows = await views.ledger();
+      for (const call of standIn.refunds.slice(from)) {
+        const intent = call.params.get("payment_intent")!;
+        const charge = rows.find((row) => row.kind === "charge" && row.providerReference === intent)!;
+        await deliverStripeEvent(
+          app,
+          "charge.refunded",
+          chargeRefunded(intent, charge.amountCents, customer),
+        );
+      }
+    }
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 6 }), async (steps: Step[]) => {
+        let current: (Awaited<ReturnType<typeof bought>> & { cookie?: string }) | undefined;
+        const touched = new Set<string>();
+        for (const next of steps) {
+          if (next.op === "buy" || !current) {
+            current = await bought(next.op === "buy" ? next.planId : "pro-monthly");
+            touched.add(current.subscription.id);
+            if (current.paid.subscription)
+              await deliverStripeEvent(
+                app,
+                "invoice.paid",
+                paidInvoice(
+                  current.paid.subscription,
+                  "subscription_create",
+                  [current.paid.amount_total],
+                  standIn.invoicePaymentIntentOf(current.paid.subscription),
+                ),
+              );
+            continue;
+          }
+          const row = await reread(current.subscription.id);
+          const plan = findPlan(row.planId)!;
+          const usable = row.status === "active";
+          const stripeSubscriptionId = row.stripeSubscriptionId;
+          if (next.op === "renew" && usable && stripeSubscriptionId)
+            await deliverStripeEvent(
+              app,
+              "invoice.paid",
+              paidInvoice(stripeSubscriptionId, "subscription_cycle", [plan.priceCents]),
+            );
+          if (next.op === "extend" && usable && plan.id === "unlock") {
+            current.cookie ??= await signedInCustomer(app, current.email);
+            const started = await accountRequest(
+              app,
+              "subscriptions/pass-checkout",
+              { subscriptionId: row.id, planId: "unlock" },
+              current.cookie,
+            );
+            expect(started.status).toBe(200);
+            const paid = standIn.markPaid([...standIn.sessions.keys()].at(-1)!);
+            await deliverStripeEvent(app, "checkout.session.completed", paid);
+          }
+          if (next.op === "change" && usable && stripeSubscriptionId && plan.id !== next.planId) {
+            const answer = await app.request("/api/admin/subscriptions/change-plan", {
+              json: { subscriptionId: row.id, planId: next.planId, reason: "random history" },
+              headers: { cookie: staff },
+            });
+            expect(answer.status, await answer.clone().text()).toBe(200);
+            await deliverStripeEvent(
+              app,
+              "customer.subscription.updated",
+              standIn.subscriptions.get(stripeSubscriptionId)!,
+            );
+            const [change] = await app.services.db
+              .select()
+              .from(planChanges)
+              .where(eq(planChanges.subscriptionId, row.id))
+              .orderBy(desc(planChanges.requestedAt))
+              .limit(1);
+            // Stripe invoices a change of interval at once: the new price less the unused old one.
+            const to = findPlan(next.planId)!;
+            if (invoicedAtOnce(plan.id, to.id) && change!.amountCents > 0)
+              await deliverStripeEvent(
+                app,
+                "invoice.paid",
+                paidInvoice(stripeSubscriptionId, "subscription_update", [
+                  to.priceCents,
+                  change!.amountCents - to.priceCents,
+                ]),
+              );
+          }
+          if (next.op === "refund" && usable) {
+            const charges = (await views.ledgerOf(row.id)).filter((entry) => entry.kind === "charge");
+            const from = standIn.refunds.length;
+            const answer = await staffRefund({
+              subscriptionId: row.id,
+              reason: "random history",
+              ...(next.all ? {} : { orderNumber: charges.at(-1)!.orderNumber }),
+            });
+            expect([200, 409]).toContain(answer.status);
+            await deliverRefundEvents(from, current.paid.customer);
+          }
+          if (next.op === "dispute" && usable) {
+            const charge = (await views.ledgerOf(row.id)).find(
+              (entry) => entry.kind === "charge" && entry.providerReference?.startsWith("pi_"),
+            );
+            if (!charge) continue;
+            const dispute = {
+              id: `dp_ledger_${++disputes}_${buyers}`,
+              object: "dispute",
+              amount: charge.amountCents - standIn.refundedOf(charge.providerReference!),
+              currency: "usd",
+              charge: {
+                id: `ch_${charge.providerReference!.slice(3)}`,
+                object: "charge",
+                customer: current.paid.customer,
+                billing_details: { email: current.email },
+              },
+              payment_intent: charge.providerReference,
+              reason: "fraudulent",
+              status: "needs_response",
+            };
+            if (dispute.amount <= 0) continue;
+            await deliverStripeEvent(app, "charge.dispute.created", dispute);
+            await deliverStripeEvent(app, "charge.dispute.closed", {
+              ...dispute,
+              status: next.won ? "won" : "lost",
+            });
+          }
+        }
+        await expectViewsAgree(views);
+        const rows = await views.ledger();
+        const key = (entry: { orderNumber: string; kind: string; amountCents: number }) =>
+          `${entry.orderNumber}:${entry.kind}:${entry.amountCents}`;
+        for (const subscriptionId of touched) {
+          const own = rows.filter((row) => row.subscriptionId === subscriptionId).map(key);
+          // The customer's billing history and the console's subscription page list the ledger's rows.
+          const history = (await billingHistory(app.services.db, [subscriptionId]))
+            .filter((entry) => entry.status !== "awaiting")
+            .map((entry) => key({ ...entry, kind: entry.kind === "payment" ? "charge" : entry.kind }));
+          expect(history.sort()).toEqual([...own].sort());
+          // The console lists each row by what it was and which way it moved money.
+          const page = await subscriptionPage(app.services, subscriptionId);
+          expect(
+            page.payments
+              .map((payment) => `${payment.orderNumber}:${payment.sign}:${payment.amountCents}`)
+              .sort(),
+          ).toEqual(
+            rows
+              .filter((row) => row.subscriptionId === subscriptionId)
+              .map((row) => `${row.orderNumber}:${LEDGER_SIGN[row.kind]}:${row.amountCents}`)
+              .sort(),
+          );
+        }
+        // A refund or dispute never takes back more than its order was charged.
+        for (const charge of rows.filter((row) => row.kind === "charge"))
+          expect(
+            rows
+              .filter(
+                (row) =>
+                  (row.kind === "refund" || row.kind === "dispute") && row.orderNumber === charge.orderNumber,
+              )
+              .reduce((sum, row) => sum + row.amountCents, 0),
+          ).toBeLessThanOrEqual(
+            rows
+              .filter((row) => row.kind === "charge" && row.orderNumber === charge.orderNumber)
+              .reduce((sum, row) => sum + row.amountCents, 0),
+          );
+      }),
+      { numRuns: 10 },
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PLANS } from "#app/lib/plans.ts";
+import { PLANS } from "#core/plans.ts";
 import {
   checkoutSessions,
   devices,
@@ -171,7 +171,7 @@ describe.each(databaseKinds)("the built-in checkout and verify-payment on %s", (
     }
   });
 
-  it("limits verify-payment per client, answering 429 in the spec's shape; others holding the session id never block the buyer", async () => {
+  it("limits verify-payment per client, answering 429 in verify-payment's shape; others holding the session id never block the buyer", async () => {
     const { sessionId: session, buyerCookie } = await startCheckout(app, "basic-monthly");
     expect((await payWith(app, session, "4242 4242 4242 4242")).status).toBe(302);
     // Someone else holding the session id asks 100 times from 100 addresses within the minute...

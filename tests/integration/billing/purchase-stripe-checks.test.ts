@@ -3,7 +3,7 @@
 // and nothing revives a subscription whose money went back.
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findPlan } from "#app/lib/plans.ts";
+import { findPlan } from "#core/plans.ts";
 import {
   chargeReversals,
   checkoutSessions,

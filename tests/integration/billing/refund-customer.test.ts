@@ -4,8 +4,8 @@
 // and /account says "Refunded on <date>" with a way to contact support.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatLongDate } from "#app/lib/format.ts";
-import { findPlan } from "#app/lib/plans.ts";
+import { formatLongDate } from "#core/format.ts";
+import { findPlan } from "#core/plans.ts";
 import { chargeReversals, subscriptions } from "#server/db/schema/index.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
 import { orderNumberOf } from "#server/domain/billing/self-service.ts";

@@ -11,7 +11,7 @@ import {
 } from "../../support/blog.ts";
 import { databaseKinds } from "../../support/database.ts";
 
-// Expected texts come from the specification (§2, §8), not from the implementation.
+// Expected texts come from docs/product.md §8, not from the implementation.
 const EMPTY_MESSAGE = "No blog posts available yet";
 const NOT_FOUND_HEADING = "Oops! Page not found";
 
@@ -64,7 +64,7 @@ describe.each(databaseKinds)("the public blog on %s", (kind) => {
     };
     expect(controls(html[0]!)).toEqual({ previous: null, next: "/blog?page=2", label: "1" });
     expect(controls(html[1]!)).toEqual({ previous: "/blog", next: "/blog?page=3", label: "2" });
-    // DESIGN.md §2a: Previous also on a short last page.
+    // docs/product.md §8.2: Previous also on a short last page.
     expect(controls(html[2]!)).toEqual({ previous: "/blog?page=2", next: null, label: "3" });
   });
 
@@ -160,7 +160,7 @@ describe.each(databaseKinds)("the public blog on %s", (kind) => {
 
 describe.each(databaseKinds)("excerpts and meta descriptions on %s", (kind) => {
   let app: TestApp;
-  // Spec §2: stripped of markdown syntax, whitespace collapsed, 160 characters.
+  // docs/product.md §8.3: stripped of markdown syntax, whitespace collapsed, 160 characters.
   const longMarkdown = [
     "## Watching   *Super Sport*   abroad",
     "",

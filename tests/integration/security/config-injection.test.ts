@@ -8,7 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { activatingFetchHeaders } from "#app/lib/config-activation.ts";
+import { activatingFetchHeaders } from "#core/config-activation.ts";
 import { staffAuditLog, vpnServers } from "#server/db/schema/index.ts";
 import { DNS_RULE } from "#server/domain/vpn/server-fields.ts";
 import { rotateNodeToken } from "#server/domain/vpn/servers.ts";

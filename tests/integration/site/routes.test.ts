@@ -20,7 +20,7 @@ function footerLinks(html: string): Array<[string, string]> {
   ]);
 }
 
-/** Spec §"Shared navigation and footer" in its order, then one's account (issue 14) and the reviews (issue 17). */
+/** The footer of docs/product.md §2.2 in its order, then one's account (issue 14) and the reviews (issue 17). */
 const FOOTER_LINKS: Array<[string, string]> = [
   ["Blog", "/blog"],
   ["Terms of Service", "/terms"],

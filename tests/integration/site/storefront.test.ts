@@ -1,5 +1,5 @@
 // What a visitor notices on the storefront (issue 17): the tutorial never plays a foreign video,
-// names the official WireGuard apps, and Pro Monthly carries both of its badges from spec §9.
+// names the official WireGuard apps, and Pro Monthly carries both of its badges from docs/product.md §3.2.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devices, outboxMessages, subscriptions } from "#server/db/schema/index.ts";
 import { queueConfigEmail } from "#server/domain/mail/config-email.ts";
-import { activatingFetchHeaders } from "#app/lib/config-activation.ts";
+import { activatingFetchHeaders } from "#core/config-activation.ts";
 import { issueDevice, revokeDevice } from "#server/domain/vpn/devices.ts";
 import { generateKeyPair } from "#server/domain/vpn/keys.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";

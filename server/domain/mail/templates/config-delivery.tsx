@@ -1,6 +1,6 @@
 import { Img, Section, Text } from "@react-email/components";
 import type { CSSProperties } from "react";
-import { formatLongDate } from "#app/lib/format.ts";
+import { formatLongDate } from "#core/format.ts";
 import type { EmailData } from "../email-data.ts";
 import { qrCodePng } from "#server/qr-code.ts";
 import { renderEmail, type RenderedEmail } from "../render.ts";

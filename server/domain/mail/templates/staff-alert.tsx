@@ -132,6 +132,11 @@ export function staffAlertEmail(site: EmailSite, alert: StaffAlert): Promise<Ren
       return outboxStuckEmail(site, alert);
     case "configuration-pending":
       return configurationPendingEmail(site, alert);
+    case "ledger-differences":
+      return renderEmail(
+        `The books differ from Stripe in ${alert.total} new ${alert.total === 1 ? "place" : "places"}`,
+        <LedgerDifferencesEmail site={site} alert={alert} />,
+      );
     case "sales-stopped":
       return renderEmail(
         "Sales are stopped: no VPN server can take a device",
@@ -168,6 +173,35 @@ export function SalesStoppedEmail({
       <Paragraph>
         The Servers page of the staff console shows the same, and npm run doctor checks the whole store. You
         get one e-mail per outage; the next one comes only after sales have started again.
+      </Paragraph>
+    </EmailLayout>
+  );
+}
+
+export function LedgerDifferencesEmail({
+  site,
+  alert: { differences, total, now },
+}: {
+  site: EmailSite;
+  alert: Alert<"ledger-differences">;
+}) {
+  return (
+    <EmailLayout
+      site={site}
+      audience="staff"
+      preview={`Reconciliation found ${total} new difference(s) between the books and Stripe.`}
+      title="The books differ from Stripe"
+    >
+      <Paragraph>
+        Today&apos;s reconciliation ({now.toISOString().slice(0, 16).replace("T", " ")} UTC) compared the
+        ledger with Stripe&apos;s charges, refunds and disputes of the last 35 days and found{" "}
+        {total === 1 ? "a difference" : `${total} differences`} not reported before.
+      </Paragraph>
+      <Facts rows={differences.map((difference): [string, string] => [difference.detail, difference.fix])} />
+      {total > differences.length && <Paragraph>And {total - differences.length} more on /admin.</Paragraph>}
+      <Paragraph>
+        The staff dashboard lists every open difference. Each is e-mailed once; it leaves the list when a
+        later run no longer finds it. npm run doctor runs the same comparison.
       </Paragraph>
     </EmailLayout>
   );

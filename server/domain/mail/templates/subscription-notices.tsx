@@ -1,4 +1,4 @@
-import { formatLongDate } from "#app/lib/format.ts";
+import { formatLongDate } from "#core/format.ts";
 import type { EmailData } from "../email-data.ts";
 import { renderEmail, type RenderedEmail } from "../render.ts";
 import { accountUrl, EmailLayout, LinkLine, Paragraph, pricingUrl, type EmailSite } from "./layout.tsx";

@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { sql } from "drizzle-orm";
-import { formatLongDate } from "#app/lib/format.ts";
+import { formatLongDate } from "#core/format.ts";
 import { usesTestCheckout, type Config } from "#server/config.ts";
 import { openDatabase, queryRows, type Database, type DatabaseKind } from "#server/db/client.ts";
 import { listMigrations } from "#server/db/migrate.ts";
 import { runningDemoPurchases } from "#server/domain/billing/demo-purchases.ts";
+import { compareWithStripe } from "#server/domain/billing/reconciliation.ts";
 import { orderNumberOf } from "#server/domain/billing/self-service.ts";
 import { readLastBackup } from "#server/domain/ops/backup/last-backup.ts";
 import { listServerHealth, type ServerHealth } from "#server/domain/ops/server-health.ts";
@@ -18,24 +19,68 @@ import { ago, fail, pass, type DoctorCheck } from "./check.ts";
 
 export type StoreConfig = Pick<
   Config,
-  "NAIJALINK_MODE" | "DATA_DIR" | "STAFF_ADMINS" | "STAFF_REQUIRE_TOTP" | "PUBLIC_URL" | "STRIPE_SECRET_KEY"
+  | "NAIJALINK_MODE"
+  | "DATA_DIR"
+  | "STAFF_ADMINS"
+  | "STAFF_REQUIRE_TOTP"
+  | "PUBLIC_URL"
+  | "STRIPE_SECRET_KEY"
+  | "STRIPE_API_BASE"
 >;
 
 /** A backup older than this is a problem (the guide runs one nightly). */
 const BACKUP_MAX_AGE_MS = 48 * 3_600_000;
 
+/**
+ * The database's checks; with `reconcile` (what `npm run doctor` asks for), a live store's books
+ * are also compared with Stripe, one line per difference.
+ */
 export async function storeChecks(
   db: Database,
   kind: DatabaseKind,
   config: StoreConfig,
   now = new Date(),
+  options: { reconcile?: boolean } = {},
 ): Promise<DoctorCheck[]> {
   const checks = [await migrationsCheck(db, kind), await salesCheck(db)];
   for (const server of await listServerHealth(db, now)) checks.push(...nodeChecks(server, config, now));
   checks.push(await staffCheck(db, config), await backupCheck(config, now));
   const demo = await demoPurchasesCheck(db, config, now);
   if (demo) checks.push(demo);
+  if (options.reconcile && config.NAIJALINK_MODE === "live")
+    checks.push(...(await booksChecks(db, config, now)));
   return checks;
+}
+
+/**
+ * The ledger against Stripe (decision 124): ✓ when the last 35 days match, else one ✗ per
+ * difference with its fix. None blocks selling. The daily job stores and alerts the same
+ * differences; this only looks.
+ */
+export async function booksChecks(db: Database, config: StoreConfig, now: Date): Promise<DoctorCheck[]> {
+  const name = "books";
+  let comparison;
+  try {
+    comparison = await compareWithStripe(db, config, now);
+  } catch (error) {
+    let text = error instanceof Error ? error.message : String(error);
+    if (config.STRIPE_SECRET_KEY) text = text.split(config.STRIPE_SECRET_KEY).join("…");
+    return [
+      fail(
+        name,
+        `could not compare the ledger with Stripe: ${text.split("\n")[0]!.slice(0, 200)}`,
+        "see the Stripe line above; the daily reconciliation tries again tomorrow",
+      ),
+    ];
+  }
+  if (comparison.differences.length === 0)
+    return [
+      pass(
+        name,
+        `the ledger matches Stripe's charges, refunds and disputes since ${comparison.since.toISOString().slice(0, 10)} (${comparison.stripeObjects} in Stripe, ${comparison.ledgerRows} ledger rows)`,
+      ),
+    ];
+  return comparison.differences.map((difference) => fail(name, difference.detail, difference.fix));
 }
 
 async function migrationsCheck(db: Database, kind: DatabaseKind): Promise<DoctorCheck> {
@@ -204,7 +249,7 @@ export async function storeChecksOffline(config: Config, now = new Date()): Prom
     return [fail("database", `no database in ${config.DATA_DIR} yet`, "npm start creates it", true)];
   const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
   try {
-    return await storeChecks(database.db, database.kind, config, now);
+    return await storeChecks(database.db, database.kind, config, now, { reconcile: true });
   } finally {
     await database.close();
   }

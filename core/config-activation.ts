@@ -1,4 +1,4 @@
-// Spec §4: a config counts as activated once the buyer downloads it or is shown its QR. Only the
+// A config counts as activated once the buyer downloads it or is shown its QR. Only the
 // success page's own fetches count; they send this header. A link scanner's plain GET of the
 // e-mailed download link still gets the file but activates nothing (decision 064). A cross-site
 // page cannot add the header without a CORS preflight, which the config routes never approve.

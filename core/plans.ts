@@ -1,4 +1,4 @@
-// The plan catalogue (spec §3, §9): the single source for the browser and the server.
+// The plan catalogue: the single source for the browser and the server.
 
 export type PlanId = "unlock" | "basic-monthly" | "pro-monthly" | "pro-yearly";
 export type PlanType = "unlock" | "basic" | "pro_monthly" | "pro_yearly";
@@ -22,7 +22,7 @@ export interface Plan {
   isPopular: boolean;
   savings: string | null;
   originalPrice?: string;
-  /** Spec §9's badges, in the order shown; the first is highlighted on the popular plan. */
+  /** The badges, in the order shown; the first is highlighted on the popular plan. */
   badges: string[];
   planType: PlanType;
   /** How the provider charges it. */

@@ -49,7 +49,7 @@ function cut(text: string, length: number): { text: string; wasCut: boolean } {
 }
 
 /**
- * Card excerpt (spec §2, §9): stripped, whitespace collapsed, the first 160 characters and
+ * Card excerpt: stripped, whitespace collapsed, the first 160 characters and
  * then "..." — the ellipsis is added only when something was cut (decision record 020).
  */
 export function excerpt(markdown: string): string {
@@ -57,7 +57,7 @@ export function excerpt(markdown: string): string {
   return wasCut ? `${text}${ELLIPSIS}` : text;
 }
 
-/** Meta description (spec §2): stripped, whitespace collapsed, at most 160 characters, no ellipsis. */
+/** Meta description: stripped, whitespace collapsed, at most 160 characters, no ellipsis. */
 export function metaDescription(markdown: string): string {
   return cut(collapseWhitespace(stripMarkdown(markdown)), META_DESCRIPTION_LENGTH).text;
 }
