@@ -38,7 +38,9 @@ export function checkAlternatePorts(ports: unknown, endpoint: string): number[] 
   return parsed;
 }
 
-type Change = Partial<Pick<VpnServer, "clientMtu" | "alternatePorts" | "nodeResolver" | "dns">>;
+type Change = Partial<
+  Pick<VpnServer, "clientMtu" | "appliedClientMtu" | "alternatePorts" | "nodeResolver" | "dns">
+>;
 
 /**
  * Writes a change of the locked `server`'s settings. The node settings (MTU, ports, resolver) are
@@ -84,7 +86,10 @@ export async function changeClientMtu(tx: Executor, server: VpnServer, mtu: unkn
   const clientMtu = parse(vpnServerFields.clientMtu, mtu, "MTU");
   if (clientMtu === server.clientMtu)
     throw conflict(`VPN server ${server.name} already gives its clients MTU ${clientMtu}.`);
-  await applyChange(tx, server, { clientMtu }, false, now);
+  // Configs keep the MTU they carried until the node reports the new one applied; a node that has
+  // not reported its settings yet (an agent from before decision 129) carries the old one at best.
+  const carried = server.appliedClientMtu ?? (server.publicKey === null ? null : server.clientMtu);
+  await applyChange(tx, server, { clientMtu, appliedClientMtu: carried }, false, now);
 }
 
 /**
