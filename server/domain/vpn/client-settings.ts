@@ -88,8 +88,10 @@ export async function changeClientMtu(tx: Executor, server: VpnServer, mtu: unkn
     throw conflict(`VPN server ${server.name} already gives its clients MTU ${clientMtu}.`);
   // Configs keep the MTU they carried until the node reports the new one applied; a node that has
   // not reported its settings yet (an agent from before decision 129) carries the old one at best.
-  const carried = server.appliedClientMtu ?? (server.publicKey === null ? null : server.clientMtu);
-  await applyChange(tx, server, { clientMtu, appliedClientMtu: carried }, false, now);
+  // With no node to wait for (none registered, the development placeholder) configs follow at once.
+  const nodeFirst = server.publicKey !== null && !server.development;
+  const carried = nodeFirst ? (server.appliedClientMtu ?? server.clientMtu) : null;
+  await applyChange(tx, server, { clientMtu, appliedClientMtu: carried }, !nodeFirst, now);
 }
 
 /**
