@@ -54,7 +54,7 @@ describe("the `npm run vpn` client-settings commands", () => {
     });
     const list = await vpn("list-servers");
     expect(list.stdout).toMatch(
-      /ng-cli-settings .*MTU 1400 \(node still on 1280 since \d{4}-\d\d-\d\d \d\d:\d\d UTC\) {2}also UDP 443,53 {2}DNS 9\.9\.9\.9, 2620:fe::fe {2}node has not reported its settings \(settings version 3\)/,
+      /ng-cli-settings .*MTU 1400 \(node still on 1280 since \d{4}-\d\d-\d\d \d\d:\d\d UTC\) {2}also UDP 443,53 {2}DNS 9\.9\.9\.9, 2620:fe::fe {2}node has not reported its settings \(settings version 4\)/,
     );
     expect((await vpn("set-ports", "ng-cli-settings", "none")).code).toBe(0);
     expect((await row()).alternatePorts).toEqual([]);
