@@ -21,7 +21,10 @@ export interface SettingsPlan {
 type ManagedRecord = SetupRecord & Required<Pick<SetupRecord, "egress" | "firewall" | "dnsCheckPort">>;
 
 const managed = (record: SetupRecord | null): record is ManagedRecord =>
-  record !== null && Array.isArray(record.egress) && record.egress.length > 0 && record.firewall !== undefined;
+  record !== null &&
+  Array.isArray(record.egress) &&
+  record.egress.length > 0 &&
+  record.firewall !== undefined;
 
 export function buildSettingsPlan(
   facts: HostFacts,
