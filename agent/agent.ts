@@ -3,6 +3,7 @@ import { ControlPlane, ControlPlaneError } from "./control-plane.ts";
 import { dnsCheckZoneOf, type DnsCheckAnswerer } from "./dns-check.ts";
 import type { AgentMetrics } from "./metrics.ts";
 import { MAX_WAIT_SECONDS } from "./node-api.ts";
+import { createSettingsApplier, type SettingsHost } from "./node-settings.ts";
 import { changedPeerStatuses, markReported, type ReportedPeers } from "./peer-status.ts";
 import { ensureNodeKey, readInterface, type WgCommand } from "./wg.ts";
 
@@ -30,6 +31,11 @@ export interface AgentOptions {
   metrics?: AgentMetrics;
   /** Answers the /check zone for the node's resolver; its nonces go with the next report, sent soon. */
   dnsCheck?: DnsCheckAnswerer;
+  /**
+   * Applies the server's node settings (MTU, port redirects, resolver) as they change, with the
+   * setup record at `recordFile` (decision 129); without, the agent leaves them to setup.
+   */
+  nodeSettings?: { recordFile: string; host?: SettingsHost };
 }
 
 /** Structured log lines; callers pass counts and versions, never keys or tokens. */
@@ -81,12 +87,14 @@ export function startAgent(options: AgentOptions): RunningAgent {
     const peers = changedPeerStatuses(state.peers.values(), reportedPeers);
     const { exitAddresses, dnsCheck } = options;
     const dnsChecks = dnsCheck?.take() ?? [];
+    const settingsReport = settings?.report;
     try {
       await controlPlane.postStatus({
         publicKey,
         appliedVersion: applier?.version ?? null,
         appliedPeers: state.peers.size,
         ...(exitAddresses ? { exitAddresses } : {}),
+        ...(settingsReport ? { settings: settingsReport } : {}),
         ...(dnsChecks.length ? { dnsChecks } : {}),
         peers,
       });
@@ -105,8 +113,8 @@ export function startAgent(options: AgentOptions): RunningAgent {
     return next;
   };
   let reportSoon: ReturnType<typeof setTimeout> | undefined;
-  options.dnsCheck?.onNonce(() => {
-    // A visitor's /check page is waiting: report within a moment, gathering what else arrives.
+  /** Reports within a moment, gathering what else arrives. */
+  const soon = () => {
     if (reportSoon || !registered) return;
     reportSoon = setTimeout(() => {
       reportSoon = undefined;
@@ -115,7 +123,19 @@ export function startAgent(options: AgentOptions): RunningAgent {
           log("warn", "status report failed", { reason: (error as Error).message }),
         );
     }, DNS_CHECK_REPORT_DELAY_MS);
-  });
+  };
+  // A visitor's /check page is waiting.
+  options.dnsCheck?.onNonce(soon);
+  const settings = options.nodeSettings
+    ? createSettingsApplier({
+        iface: options.iface,
+        recordFile: options.nodeSettings.recordFile,
+        host: options.nodeSettings.host,
+        log,
+        // The operator's `list-servers` shows the applied version as soon as it is.
+        onApplied: soon,
+      })
+    : undefined;
 
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
@@ -200,6 +220,10 @@ export function startAgent(options: AgentOptions): RunningAgent {
         else {
           await applier!.take(answer);
           options.dnsCheck?.configure(dnsCheckZoneOf(answer.server));
+          // Not awaited: the peers keep flowing while unbound restarts.
+          settings?.take(answer.server).catch((error: unknown) => {
+            log("error", "node settings not applied", { reason: (error as Error).message });
+          });
         }
         if (failures > 0) log("info", "control plane reachable again", { after: failures });
         failures = 0;
@@ -219,7 +243,10 @@ export function startAgent(options: AgentOptions): RunningAgent {
 
   const timers = [
     every(options.statusMs ?? 30_000, "status report", report),
-    every(options.reconcileMs ?? 60_000, "reconcile", () => applier!.reconcile("timer")),
+    every(options.reconcileMs ?? 60_000, "reconcile", async () => {
+      await applier!.reconcile("timer");
+      await settings?.retry();
+    }),
   ];
 
   return {
@@ -228,7 +255,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
       stopped = true;
       clearTimeout(reportSoon);
       aborter.abort();
-      await Promise.all([loop, ...timers]);
+      await Promise.all([loop, ...timers, settings?.settled()]);
     },
   };
 }

@@ -24,6 +24,8 @@ const usage = `Usage: naijalink-agent [run] --api URL (--token-file FILE | --tok
              [--exit-addresses IP[,IP]]   the public addresses this node's traffic leaves from (for /check)
              [--metrics-port 9586]        Prometheus metrics on 127.0.0.1:PORT/metrics (0 = off)
              [--dns-check-port 9553]      answers the /check zone for the node's resolver on 127.0.0.1:PORT (0 = off)
+             [--state-file /var/lib/naijalink-agent/setup.json]  setup's record: with it the agent applies the
+                                          server's MTU, port redirects and resolver as they change
        naijalink-agent setup --api URL --token-file FILE --interface wg0 --egress eth0[,eth1]
              [--listen-port 51820] [--exit-addresses IP[,IP]] [--private-key-file FILE] [--dns-check-port 9553]
              [--state-file /var/lib/naijalink-agent/setup.json] [--firewall nft|iptables]
@@ -68,7 +70,6 @@ const hostFlags = [
   "yes",
   "egress",
   "listen-port",
-  "state-file",
   "firewall",
   "no-systemd",
   "systemd-dir",
@@ -231,6 +232,8 @@ const agent = startAgent({
   log: jsonLog,
   metrics,
   dnsCheck,
+  // Setup's record: the egress and firewall the agent needs to apply the server's settings itself.
+  nodeSettings: { recordFile },
 });
 
 agent.ready.catch(() => process.exit(1));

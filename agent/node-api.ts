@@ -51,6 +51,8 @@ export const dnsCheckZoneSchema = z
   .max(200)
   .regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+internal$/, DNS_CHECK_ZONE_RULE);
 
+const settingsVersionSchema = z.number().int().min(0).max(2_147_483_647);
+
 export const nodeServerSchema = z.object({
   name: z.string().min(1).max(63),
   listenPort: z.number().int().min(1).max(65_535),
@@ -69,6 +71,11 @@ export const nodeServerSchema = z.object({
   resolver: z.boolean().default(false),
   /** Names under this zone are answered by the agent itself (the /check DNS test). */
   dnsCheckZone: dnsCheckZoneSchema.optional(),
+  /**
+   * The version of the four settings above (decision 129): the running agent applies them and
+   * reports the version back. Absent from an older control plane.
+   */
+  settingsVersion: settingsVersionSchema.optional(),
 });
 export type NodeServer = z.infer<typeof nodeServerSchema>;
 
@@ -124,6 +131,17 @@ export const nodeStatusSchema = z.object({
   appliedPeers: z.number().int().min(0).max(10_000_000).optional(),
   /** The node's public exit addresses, when its operator configured them (NAIJALINK_EXIT_ADDRESSES). */
   exitAddresses: exitAddressesSchema.optional(),
+  /**
+   * The node settings the running agent last applied (decision 129): the settings version it
+   * tried, the interface's MTU as it is now, and why applying failed (absent when it worked).
+   */
+  settings: z
+    .object({
+      version: settingsVersionSchema,
+      mtu: z.number().int().min(576).max(65_535),
+      error: z.string().max(500).optional(),
+    })
+    .optional(),
   /** The /check names its resolver was asked for since the last report (their first labels). */
   dnsChecks: z.array(dnsCheckNonceSchema).max(MAX_DNS_CHECKS).optional(),
   /** Peers whose handshake or transfer counters changed since the last report. */

@@ -1,6 +1,7 @@
 // What `npm run vpn` prints for each answer (scripts/vpn.ts).
 import { nodeSetupAdvice } from "#app/lib/node-setup-advice.ts";
 import { describePorts } from "#server/domain/vpn/client-settings.ts";
+import { describeMtu, describeNodeSettings } from "#server/domain/vpn/node-settings-state.ts";
 import type { ServerCommand, ServerCommandResult } from "#server/domain/vpn/server-admin.ts";
 import type { ServerSummary } from "#server/domain/vpn/server-edits.ts";
 
@@ -27,17 +28,23 @@ export function describeServer(server: ServerSummary): string {
     STATE_WORDS[server.state],
     server.takesDevices ? "takes new devices" : "takes no new devices",
     server.exitAddresses.length ? `exits ${server.exitAddresses.join(",")}` : "no exit addresses",
-    `MTU ${server.clientMtu}`,
+    describeMtu(server.clientMtu, server.nodeSettings),
     server.alternatePorts.length ? `also UDP ${server.alternatePorts.join(",")}` : "no alternate port",
     server.nodeResolver ? "DNS node" : `DNS ${server.dns}`,
+    describeNodeSettings(server.nodeSettings),
     server.publicKey ? "key registered" : "waiting for its agent",
     plural(server.liveDevices, "live device"),
     `last seen ${server.lastSeenAt ? new Date(server.lastSeenAt).toISOString() : "never"}`,
   ].join("  ");
 }
 
-const CLIENT_SETTING_APPLIED =
-  "Its node applies it at once; configs downloaded from now on carry it, and owners of configs handed out before are e-mailed to download theirs again.";
+/** What happens after set-mtu / set-ports / set-dns (decision 129): the running agent applies it. */
+export const NODE_APPLIES =
+  "Its running agent applies it within seconds; `npm run vpn -- list-servers` shows when it has.";
+const MTU_APPLIED =
+  "Configs carry the new MTU once the node has applied it; owners of configs handed out before are then e-mailed to download theirs again.";
+const DNS_APPLIED =
+  "Configs downloaded from now on carry it, and owners of configs handed out before are e-mailed to download theirs again.";
 
 const STATUS_LINES: Partial<Record<ServerCommand["command"], (server: ServerSummary) => string>> = {
   "drain-server": ({ name }) =>
@@ -48,11 +55,13 @@ const STATUS_LINES: Partial<Record<ServerCommand["command"], (server: ServerSumm
   "set-endpoint": ({ name, endpoint }) =>
     `VPN server ${name} now at ${endpoint}: configs downloaded from now on carry it; configs handed out before keep the old endpoint.`,
   "set-mtu": ({ name, clientMtu }) =>
-    `VPN server ${name} gives its clients MTU ${clientMtu}. ${CLIENT_SETTING_APPLIED}`,
+    `VPN server ${name}: MTU ${clientMtu} for its node's interface and its clients. ${NODE_APPLIES} ${MTU_APPLIED}`,
   "set-ports": ({ name, alternatePorts }) =>
-    `VPN server ${name} accepts WireGuard on ${describePorts(alternatePorts)} besides its endpoint's port; its node is told at once.`,
+    `VPN server ${name} is to accept WireGuard on ${describePorts(alternatePorts)} besides its endpoint's port. ${NODE_APPLIES}`,
   "set-dns": ({ name, nodeResolver, dns }) =>
-    `VPN server ${name}'s configs name ${nodeResolver ? "its node's own resolver" : dns} for DNS. ${CLIENT_SETTING_APPLIED}`,
+    nodeResolver
+      ? `VPN server ${name}'s configs name its node's own resolver for DNS. ${NODE_APPLIES} ${DNS_APPLIED}`
+      : `VPN server ${name}'s configs name ${dns} for DNS. ${NODE_APPLIES} ${DNS_APPLIED}`,
 };
 
 export function printResult(

@@ -30,6 +30,9 @@ const usage = `Usage: npm run vpn -- add-server --name NAME --endpoint HOST:PORT
        npm run vpn -- set-ports SERVER PORT[,PORT…]   extra UDP ports its node accepts, such as 443 ("none" for none)
        npm run vpn -- set-dns SERVER node|IP[,IP…]    its configs' DNS: the node's own resolver, or these
 Every command takes [--url URL] (the running server; default http://127.0.0.1:$PORT) and --help.
+The node's running agent applies set-mtu, set-ports and set-dns within seconds; list-servers shows
+desired against applied ("MTU 1380 (node still on 1280 since …)"), and configs carry a new MTU
+once the node has applied it.
 SERVER is a server's name or id (list-servers shows both); an IPv6 endpoint goes in brackets: [2001:db8::1]:51820.`;
 
 /** A command whose values break a rule (exit status 1, as when the server refuses it). */

@@ -31,17 +31,7 @@ export function interfaceSetupSteps(
     steps.push(
       run("listen where the server's endpoint says", ["wg", "set", iface, "listen-port", String(listenPort)]),
     );
-  if (facts.iface.mtu !== server.mtu)
-    steps.push(
-      run("the clients' MTU, so TCP is clamped to fit their tunnels", [
-        "ip",
-        "link",
-        "set",
-        iface,
-        "mtu",
-        String(server.mtu),
-      ]),
-    );
+  steps.push(...mtuSteps(facts, iface, server.mtu));
   const wantedAddresses = [server.ipv4, server.ipv6].map(canonicalCidr);
   const present = facts.iface.addresses.map(canonicalCidr);
   for (const address of present.filter((address) => !wantedAddresses.includes(address)))
@@ -55,6 +45,21 @@ export function interfaceSetupSteps(
     );
   if (!facts.iface.up) steps.push(run("bring the interface up", ["ip", "link", "set", iface, "up"]));
   return { steps, wantedAddresses, addedNow };
+}
+
+/** Setting the interface's MTU to the clients' MTU when it differs (setup, and the running agent). */
+export function mtuSteps(facts: Pick<HostFacts, "iface">, iface: string, mtu: number): Step[] {
+  if (facts.iface.mtu === mtu) return [];
+  return [
+    run("the clients' MTU, so TCP is clamped to fit their tunnels", [
+      "ip",
+      "link",
+      "set",
+      iface,
+      "mtu",
+      String(mtu),
+    ]),
+  ];
 }
 
 /** The MTU to put back at uninstall: kept from the first setup that changed an operator's interface. */

@@ -72,7 +72,15 @@ export interface SetupRecord {
   /** The MTU of an interface setup did not create, before setup set it. */
   mtuBefore?: number;
   resolver?: ResolverRecord;
-  /** Used at boot when the control plane does not answer. */
+  /**
+   * What the running agent needs to rebuild the rules and the resolver when the server's settings
+   * change (decision 129): the egress, the firewall tool, the /check answerer's port. Absent in
+   * records of an older setup.
+   */
+  egress?: string[];
+  firewall?: "nft" | "iptables";
+  dnsCheckPort?: number;
+  /** Used at boot when the control plane does not answer; the running agent keeps it current. */
   server: NodeServer;
 }
 
@@ -177,6 +185,9 @@ export function buildSetupPlan(
     secretFiles: [...new Set([...(previous?.secretFiles ?? []), ...(settings.secretFiles ?? [])])],
     mtuBefore: mtuBefore(facts, settings.server.mtu, sameInterface ? previous : null, createdInterface),
     resolver: resolver.record,
+    egress: settings.egress,
+    firewall: facts.firewall.tool,
+    dnsCheckPort: settings.dnsCheckPort,
     server: settings.server,
   };
   const text = recordText(record);

@@ -142,6 +142,8 @@ export async function setup(options: SetupOptions): Promise<{ changed: number; e
           ...common,
           "--private-key-file",
           path.resolve(options.privateKeyFile),
+          "--state-file",
+          path.resolve(options.recordFile),
           ...(exitAddresses.length ? ["--exit-addresses", exitAddresses.join(",")] : []),
         ],
       }),

@@ -33,9 +33,18 @@ const status = (services: AppServices, to: "active" | "draining" | "disabled", d
   });
 
 export const serverIntents = (services: AppServices): Record<string, StaffIntent> => ({
-  "set-mtu": clientSetting(services, "MTU changed."),
-  "set-ports": clientSetting(services, "Alternate ports changed."),
-  "set-dns": clientSetting(services, "DNS changed."),
+  "set-mtu": clientSetting(
+    services,
+    "MTU saved: its node's agent applies it within seconds (Node settings shows when).",
+  ),
+  "set-ports": clientSetting(
+    services,
+    "Alternate ports saved: its node's agent applies them within seconds (Node settings shows when).",
+  ),
+  "set-dns": clientSetting(
+    services,
+    "DNS saved: its node's agent applies it within seconds (Node settings shows when).",
+  ),
   add: staffIntent({
     schema: addServerSchema,
     run: async (input, staff) => {

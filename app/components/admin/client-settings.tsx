@@ -13,7 +13,9 @@ export function ClientSettingsFacts({ server }: { server: ServerHealth }) {
   return (
     <>
       <dt className="text-muted-foreground">Client MTU</dt>
-      <dd data-testid="client-mtu">{server.clientMtu}</dd>
+      <dd data-testid="client-mtu">{server.mtuText}</dd>
+      <dt className="text-muted-foreground">Node settings</dt>
+      <dd data-testid="node-settings">{server.nodeSettingsText}</dd>
       <dt className="text-muted-foreground">Alternate ports</dt>
       <dd data-testid="alternate-ports">
         {server.alternatePorts.length ? `UDP ${server.alternatePorts.join(", ")}` : "None"}
@@ -25,7 +27,7 @@ export function ClientSettingsFacts({ server }: { server: ServerHealth }) {
 }
 
 const AFTER_CHANGE =
-  "Its node is told at once. Configs downloaded from now on carry it; owners of configs handed out before are told to download theirs again.";
+  "Its running agent applies it within seconds; this page shows when it has (Node settings). Configs carry a new MTU once the node has applied it; owners of configs handed out before are then told to download theirs again.";
 
 /** The set-mtu, set-ports and set-dns actions of one server, through the page's route action. */
 export function ClientSettingsActions({ server }: { server: ServerHealth }) {

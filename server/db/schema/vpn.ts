@@ -54,6 +54,19 @@ export const vpnServers = pgTable(
       .default(sql`'{443}'::integer[]`),
     /** Configs name the node's own resolver; false: the operator opted out and `dns` stays. */
     nodeResolver: boolean().notNull().default(true),
+    /**
+     * The node settings (MTU, alternate ports, resolver) as desired state (decision 129): a new
+     * version each change, when the last one was made, and what the agent reported it applied.
+     */
+    settingsVersion: integer().notNull().default(1),
+    settingsChangedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    appliedSettingsVersion: integer(),
+    /** When the node applied (or first failed to apply) the version it reports. */
+    appliedSettingsAt: timestamp({ withTimezone: true }),
+    /** Why the node's last apply failed; null when it succeeded. */
+    settingsApplyError: text(),
+    /** The MTU of the node's interface as its agent last reported; configs carry it (null: `clientMtu`). */
+    appliedClientMtu: integer(),
     /** The last change of what its configs say: configs handed out before are out of date. */
     clientConfigChangedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     /** The change whose re-download notices are all queued. */
@@ -73,6 +86,7 @@ export const vpnServers = pgTable(
       .where(sql`${table.status} = 'active' and ${table.publicKey} is not null`),
     check("vpn_servers_status_check", sql`${table.status} in ('active', 'draining', 'disabled')`),
     check("vpn_servers_client_mtu_check", sql`${table.clientMtu} between 1280 and 1420`),
+    check("vpn_servers_applied_client_mtu_check", sql`${table.appliedClientMtu} between 1280 and 1420`),
     check(
       "vpn_servers_alternate_ports_check",
       sql`cardinality(${table.alternatePorts}) <= 4

@@ -11,6 +11,12 @@ import { poolCapacity } from "#server/domain/vpn/addresses.ts";
 import { ACTIVE_HANDSHAKE_WINDOW_MS } from "#server/domain/vpn/nodes.ts";
 import { serverCondition, type ServerState } from "#server/domain/vpn/server-state.ts";
 import { realNodeRegistered } from "#server/domain/vpn/development-server.ts";
+import {
+  describeMtu,
+  describeNodeSettings,
+  nodeSettingsState,
+  type NodeSettingsState,
+} from "#server/domain/vpn/node-settings-state.ts";
 import { usableSubscription } from "#server/domain/vpn/usable.ts";
 
 // What the staff console's servers page shows of each VPN server (issue 15): its settings, what
@@ -60,6 +66,11 @@ export interface ServerHealth {
   nodeResolver: boolean;
   /** Live devices whose config was handed out before the server's last change of what configs say. */
   outdatedConfigs: number;
+  /** Desired against applied node settings (decision 129), and the words for them. */
+  nodeSettings: NodeSettingsState;
+  /** "1380", or "1380 (node still on 1280 since …)". */
+  mtuText: string;
+  nodeSettingsText: string;
 }
 
 export async function listServerHealth(executor: Executor, now = new Date()): Promise<ServerHealth[]> {
@@ -108,6 +119,7 @@ export async function listServerHealth(executor: Executor, now = new Date()): Pr
   return servers.map(({ server, desiredVersion }) => {
     const capacity = poolCapacity(server.ipv4Cidr, server.ipv6Cidr);
     const keyRegistered = server.publicKey !== null;
+    const nodeSettings = nodeSettingsState(server);
     return {
       id: server.id,
       name: server.name,
@@ -134,6 +146,9 @@ export async function listServerHealth(executor: Executor, now = new Date()): Pr
       alternatePorts: server.alternatePorts,
       nodeResolver: server.nodeResolver,
       outdatedConfigs: outdated.get(server.id) ?? 0,
+      nodeSettings,
+      mtuText: describeMtu(server.clientMtu, nodeSettings).replace(/^MTU /, ""),
+      nodeSettingsText: describeNodeSettings(nodeSettings),
     };
   });
 }

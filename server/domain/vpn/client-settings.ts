@@ -1,7 +1,7 @@
 // What a VPN server's client configs say besides keys and addresses: the MTU, the
 // alternate UDP ports, and whose resolver `DNS =` names. The operator's commands (`npm run vpn`
 // set-mtu / set-ports / set-dns, and the staff console) change them here, one rule each.
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "#server/db/client.ts";
 import { vpnServers, type VpnServer } from "#server/db/schema/index.ts";
@@ -38,12 +38,16 @@ export function checkAlternatePorts(ports: unknown, endpoint: string): number[] 
   return parsed;
 }
 
-type Change = Partial<Pick<VpnServer, "clientMtu" | "alternatePorts" | "nodeResolver" | "dns">>;
+type Change = Partial<
+  Pick<VpnServer, "clientMtu" | "appliedClientMtu" | "alternatePorts" | "nodeResolver" | "dns">
+>;
 
 /**
- * Writes a change of the locked `server`'s settings. Its node learns it at once (a new version
- * wakes the agent's held poll); `outdatesConfigs` marks configs handed out before as out of date,
- * which their owners are told (config-notices.ts).
+ * Writes a change of the locked `server`'s settings. The node settings (MTU, ports, resolver) are
+ * desired state (decision 129): a new settings version, and a new peer version that wakes the
+ * agent's held poll; the running agent applies them within seconds and reports the version back
+ * (nodes.ts). `outdatesConfigs` marks configs handed out before as out of date, which their owners
+ * are told (config-notices.ts); a new MTU does so only once the node has applied it.
  */
 async function applyChange(
   tx: Executor,
@@ -52,19 +56,42 @@ async function applyChange(
   outdatesConfigs: boolean,
   now: Date,
 ): Promise<void> {
+  const nodeSetting =
+    change.clientMtu !== undefined ||
+    change.alternatePorts !== undefined ||
+    (change.nodeResolver !== undefined && change.nodeResolver !== server.nodeResolver);
   await tx
     .update(vpnServers)
-    .set({ ...change, ...(outdatesConfigs ? { clientConfigChangedAt: now } : {}) })
+    .set({
+      ...change,
+      ...(outdatesConfigs ? { clientConfigChangedAt: now } : {}),
+      ...(nodeSetting
+        ? {
+            settingsVersion: sql`${vpnServers.settingsVersion} + 1`,
+            // "Differs since": the first change the node has not applied yet.
+            settingsChangedAt:
+              server.appliedSettingsVersion === server.settingsVersion ? now : server.settingsChangedAt,
+          }
+        : {}),
+    })
     .where(eq(vpnServers.id, server.id));
-  await bumpPeerVersion(tx, server.id);
+  if (nodeSetting) await bumpPeerVersion(tx, server.id);
 }
 
-/** `set-mtu`: the configs' `MTU =` and the node's interface MTU. */
+/**
+ * `set-mtu`: the node's interface MTU and, once the node reports it applied, the configs' `MTU =`
+ * (configs handed out before are then out of date: nodes.ts).
+ */
 export async function changeClientMtu(tx: Executor, server: VpnServer, mtu: unknown, now = new Date()) {
   const clientMtu = parse(vpnServerFields.clientMtu, mtu, "MTU");
   if (clientMtu === server.clientMtu)
     throw conflict(`VPN server ${server.name} already gives its clients MTU ${clientMtu}.`);
-  await applyChange(tx, server, { clientMtu }, true, now);
+  // Configs keep the MTU they carried until the node reports the new one applied; a node that has
+  // not reported its settings yet (an agent from before decision 129) carries the old one at best.
+  // With no node to wait for (none registered, the development placeholder) configs follow at once.
+  const nodeFirst = server.publicKey !== null && !server.development;
+  const carried = nodeFirst ? (server.appliedClientMtu ?? server.clientMtu) : null;
+  await applyChange(tx, server, { clientMtu, appliedClientMtu: carried }, !nodeFirst, now);
 }
 
 /**

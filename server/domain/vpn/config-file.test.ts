@@ -32,6 +32,7 @@ const server: ClientConfigServer = {
   ipv4Cidr: "10.66.0.0/16",
   ipv6Cidr: "fd66::/64",
   clientMtu: 1280,
+  appliedClientMtu: null,
   alternatePorts: [443],
 };
 
@@ -67,6 +68,13 @@ describe("client config text", () => {
     expect(section(renderClientConfig(device, { ...server, clientMtu: 1420 }, sealer), "Interface").MTU).toBe(
       "1420",
     );
+  });
+
+  it("carries the MTU the node applied while a new one is pending (decision 129)", () => {
+    const pending = { ...server, clientMtu: 1380, appliedClientMtu: 1280 };
+    expect(section(renderClientConfig(device, pending, sealer), "Interface").MTU).toBe("1280");
+    const applied = { ...server, clientMtu: 1380, appliedClientMtu: 1380 };
+    expect(section(renderClientConfig(device, applied, sealer), "Interface").MTU).toBe("1380");
   });
 
   it("names the node's own tunnel addresses for DNS, or the operator's resolvers when opted out", () => {
@@ -120,6 +128,7 @@ const plainServer = {
   ipv4Cidr: "10.66.0.0/16",
   ipv6Cidr: "fd66::/64",
   clientMtu: 1280,
+  appliedClientMtu: null,
   alternatePorts: [443],
 } as VpnServer;
 const plainDevice = {

@@ -19,8 +19,18 @@ export type ClientConfigServer = Pick<
   | "ipv4Cidr"
   | "ipv6Cidr"
   | "clientMtu"
+  | "appliedClientMtu"
   | "alternatePorts"
 >;
+
+/**
+ * The `MTU =` configs carry: the node's interface MTU as its agent last reported it, so a new MTU
+ * reaches configs only once the node has applied it (decision 129); `clientMtu` until a node
+ * reports one.
+ */
+export function configMtu(server: Pick<VpnServer, "clientMtu" | "appliedClientMtu">): number {
+  return server.appliedClientMtu ?? server.clientMtu;
+}
 
 /**
  * A config that cannot be issued because a stored value breaks its grammar: the server's settings
@@ -97,7 +107,7 @@ export function renderClientConfig(
     keyLine("PrivateKey", sealer.unseal(device.privateKeySealed)),
     line("Address", `${device.ipv4}/32, ${device.ipv6}/128`),
     line("DNS", clientDns(settings)),
-    line("MTU", String(settings.clientMtu)),
+    line("MTU", String(configMtu(settings))),
     "",
     "[Peer]",
     line("PublicKey", settings.publicKey),

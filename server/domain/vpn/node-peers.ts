@@ -24,6 +24,7 @@ export function nodeServerOf(server: VpnServer, dnsCheckZone?: string): NodeServ
     mtu: server.clientMtu,
     alternatePorts: server.alternatePorts,
     resolver: server.nodeResolver,
+    settingsVersion: server.settingsVersion,
     ...(dnsCheckZone === undefined ? {} : { dnsCheckZone }),
   };
 }

@@ -1,10 +1,11 @@
 import { and, count, eq, gte, isNull, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { nodeStatusSchema } from "#agent/node-api.ts";
+import { clientMtuSchema, type nodeStatusSchema } from "#agent/node-api.ts";
 import { isUniqueViolation, type Executor } from "#server/db/client.ts";
 import { devices, vpnServers, type VpnServer } from "#server/db/schema/index.ts";
 import { conflict } from "#server/domain/errors.ts";
 import { hashToken } from "#server/secrets.ts";
+import { configMtu } from "./config-file.ts";
 import { recordDnsChecks } from "./dns-checks.ts";
 import { recordPeerTransfers, type PeerTransfer } from "./transfer.ts";
 
@@ -44,6 +45,7 @@ export async function recordNodeStatus(
   now = new Date(),
 ): Promise<{ publicKeyChanged: boolean; handshakesRecorded: number }> {
   const publicKeyChanged = server.publicKey !== status.publicKey;
+  const settings = settingsReported(server, status, now);
   try {
     await executor
       .update(vpnServers)
@@ -54,8 +56,12 @@ export async function recordNodeStatus(
         appliedPeerCount: status.appliedPeers ?? null,
         // A node that reports its exit addresses overrides what the operator set (decision 069).
         ...(status.exitAddresses === undefined ? {} : { exitAddresses: status.exitAddresses }),
-        // Configs handed out before name the old key: their owners are told.
-        ...(publicKeyChanged && server.publicKey !== null ? { clientConfigChangedAt: now } : {}),
+        ...settings.columns,
+        // Configs handed out before name the old key (or the MTU before the node applied the
+        // new one): their owners are told.
+        ...((publicKeyChanged && server.publicKey !== null) || settings.mtuChanged
+          ? { clientConfigChangedAt: now }
+          : {}),
       })
       .where(eq(vpnServers.id, server.id));
   } catch (error) {
@@ -95,6 +101,29 @@ export async function recordNodeStatus(
   await recordPeerTransfers(executor, server, transfers);
   await recordDnsChecks(executor, server.id, status.dnsChecks ?? [], now);
   return { publicKeyChanged, handshakesRecorded };
+}
+
+/**
+ * The node's report of the settings it applied (decision 129), as columns: the version it tried,
+ * since when (kept while the same version is reported again), why it failed, and its interface
+ * MTU, which configs carry from now on (`mtuChanged`: configs handed out before are out of date).
+ * An MTU configs cannot carry (outside 1280-1420, a node set up by hand) is not taken.
+ */
+export function settingsReported(server: VpnServer, status: NodeStatus, now: Date) {
+  const reported = status.settings;
+  if (!reported) return { columns: {}, mtuChanged: false };
+  const mtu = clientMtuSchema.safeParse(reported.mtu).success ? reported.mtu : server.appliedClientMtu;
+  const error = reported.error ?? null;
+  const same = reported.version === server.appliedSettingsVersion && error === server.settingsApplyError;
+  return {
+    columns: {
+      appliedSettingsVersion: reported.version,
+      appliedSettingsAt: same ? server.appliedSettingsAt : now,
+      settingsApplyError: error,
+      appliedClientMtu: mtu,
+    },
+    mtuChanged: mtu !== null && mtu !== configMtu(server),
+  };
 }
 
 /** WireGuard re-handshakes every 2 minutes while traffic flows; 3 minutes leaves slack. */

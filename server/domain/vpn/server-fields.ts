@@ -107,5 +107,6 @@ export const configServerSchema = z.object({
   ipv4Cidr: vpnServerFields.ipv4Cidr,
   ipv6Cidr: vpnServerFields.ipv6Cidr,
   clientMtu: vpnServerFields.clientMtu,
+  appliedClientMtu: vpnServerFields.clientMtu.nullable(),
   alternatePorts: vpnServerFields.alternatePorts,
 });

@@ -10,6 +10,7 @@ import { realNodeRegistered } from "./development-server.ts";
 import { CLIENT_MTU } from "#agent/node-api.ts";
 import { checkAlternatePorts, defaultAlternatePorts } from "./client-settings.ts";
 import { vpnServerFields } from "./server-fields.ts";
+import { nodeSettingsState } from "./node-settings-state.ts";
 import { serverCondition } from "./server-state.ts";
 
 export interface NewVpnServer {
@@ -132,6 +133,12 @@ export async function listVpnServers(executor: Executor, id?: string, now = new 
       clientMtu: vpnServers.clientMtu,
       alternatePorts: vpnServers.alternatePorts,
       nodeResolver: vpnServers.nodeResolver,
+      appliedClientMtu: vpnServers.appliedClientMtu,
+      settingsVersion: vpnServers.settingsVersion,
+      settingsChangedAt: vpnServers.settingsChangedAt,
+      appliedSettingsVersion: vpnServers.appliedSettingsVersion,
+      appliedSettingsAt: vpnServers.appliedSettingsAt,
+      settingsApplyError: vpnServers.settingsApplyError,
     })
     .from(vpnServers)
     .where(id === undefined ? undefined : eq(vpnServers.id, id))
@@ -143,6 +150,24 @@ export async function listVpnServers(executor: Executor, id?: string, now = new 
       { ...row, keyRegistered: row.publicKey !== null, capacity },
       context,
     );
-    return { ...row, capacity, state, takesDevices };
+    const {
+      appliedClientMtu,
+      settingsVersion,
+      settingsChangedAt,
+      appliedSettingsVersion,
+      appliedSettingsAt,
+      settingsApplyError,
+      ...rest
+    } = row;
+    const nodeSettings = nodeSettingsState({
+      clientMtu: row.clientMtu,
+      appliedClientMtu,
+      settingsVersion,
+      settingsChangedAt,
+      appliedSettingsVersion,
+      appliedSettingsAt,
+      settingsApplyError,
+    });
+    return { ...rest, capacity, state, takesDevices, nodeSettings };
   });
 }

@@ -150,5 +150,9 @@ describe.each(databaseKinds)("client settings on the servers page on %s", (kind)
     const page = await (await app.request("/admin/servers", { headers: { cookie: admin } })).text();
     expect(page).toContain("UDP 443, 53");
     expect(page).toContain("9.9.9.9, 149.112.112.112");
+    // Desired against applied (decision 129): no node has reported applying them.
+    expect(page).toMatch(
+      /data-testid="node-settings">node has not reported its settings \(settings version 4\)/,
+    );
   });
 });

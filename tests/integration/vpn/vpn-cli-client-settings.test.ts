@@ -38,9 +38,12 @@ describe("the `npm run vpn` client-settings commands", () => {
   it("sets the MTU, the alternate ports and the DNS, and lists them", async () => {
     const mtu = await vpn("set-mtu", "ng-cli-settings", "1400");
     expect(mtu).toMatchObject({ code: 0 });
-    expect(mtu.stdout).toContain("VPN server ng-cli-settings gives its clients MTU 1400.");
+    // Decision 129: the running agent applies it; nothing claims the node has it already.
+    expect(mtu.stdout).toContain(
+      "VPN server ng-cli-settings: MTU 1400 for its node's interface and its clients. Its running agent applies it within seconds; `npm run vpn -- list-servers` shows when it has. Configs carry the new MTU once the node has applied it;",
+    );
     const ports = await vpn("set-ports", "ng-cli-settings", "443,53");
-    expect(ports.stdout).toContain("accepts WireGuard on UDP 443, 53 besides its endpoint's port");
+    expect(ports.stdout).toContain("is to accept WireGuard on UDP 443, 53 besides its endpoint's port.");
     const dns = await vpn("set-dns", "ng-cli-settings", "9.9.9.9,2620:FE::FE");
     expect(dns.stdout).toContain("configs name 9.9.9.9, 2620:fe::fe for DNS");
     expect(await row()).toMatchObject({
@@ -51,7 +54,7 @@ describe("the `npm run vpn` client-settings commands", () => {
     });
     const list = await vpn("list-servers");
     expect(list.stdout).toMatch(
-      /ng-cli-settings .*MTU 1400 {2}also UDP 443,53 {2}DNS 9\.9\.9\.9, 2620:fe::fe/,
+      /ng-cli-settings .*MTU 1400 \(node still on 1280 since \d{4}-\d\d-\d\d \d\d:\d\d UTC\) {2}also UDP 443,53 {2}DNS 9\.9\.9\.9, 2620:fe::fe {2}node has not reported its settings \(settings version 4\)/,
     );
     expect((await vpn("set-ports", "ng-cli-settings", "none")).code).toBe(0);
     expect((await row()).alternatePorts).toEqual([]);

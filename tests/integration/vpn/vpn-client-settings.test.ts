@@ -1,6 +1,7 @@
 // What a server's client configs say (issue 22, decision 090): `npm run vpn` set-mtu, set-ports and
 // set-dns through the admin API, validated and refused without change when wrong; configs
-// downloaded afterwards carry them, the node is told at once, and the port-443 variant of a device.
+// downloaded afterwards carry them (a new MTU once the node reports it applied, decision 129), the
+// node's held poll wakes with the new settings version, and the port-443 variant of a device.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { vpnServers } from "#server/db/schema/index.ts";
@@ -100,20 +101,58 @@ describe.each(databaseKinds)("client settings of VPN servers on %s", (kind) => {
     expect(row.clientConfigChangedAt).toEqual(server.clientConfigChangedAt);
   });
 
-  it("set-mtu reaches the configs downloaded afterwards and wakes the node's held poll with the new MTU", async () => {
+  it("set-mtu wakes the node's held poll with the new MTU; configs carry it once the node reports it applied", async () => {
     const { server, nodeToken, device } = await serverWithDevice("ng-mtu", 41);
     expect(configFields((await download(device.downloadToken)).text).MTU).toBe("1280");
-    const { version } = await nodeServer(nodeToken);
+    const { version, server: before } = await nodeServer(nodeToken);
     const held = peers(nodeToken, `?since=${version}&wait=20`);
     const changed = await command({ command: "set-mtu", server: server.id, mtu: 1400 });
     expect(changed.status).toBe(200);
-    expect(changed.body.server).toMatchObject({ name: "ng-mtu", clientMtu: 1400 });
+    expect(changed.body.server).toMatchObject({
+      name: "ng-mtu",
+      clientMtu: 1400,
+      nodeSettings: { state: "unreported", nodeMtu: 1280 },
+    });
     const answer = (await (await held).json()) as { kind: string; server: Record<string, unknown> };
-    expect(answer).toMatchObject({ kind: "changes", server: { mtu: 1400, alternatePorts: [443] } });
+    const settingsVersion = (before.settingsVersion as number) + 1;
+    expect(answer).toMatchObject({
+      kind: "changes",
+      server: { mtu: 1400, alternatePorts: [443], settingsVersion },
+    });
+    // Pending: configs keep the MTU the node carries, and nobody is told to download again.
+    expect(configFields((await download(device.downloadToken)).text).MTU).toBe("1280");
+    const pending = await serverRow(server.id);
+    expect(pending.clientConfigChangedAt).toEqual(server.clientConfigChangedAt);
+
+    const report = (settings: Record<string, unknown>) =>
+      app.request("/api/nodes/status", {
+        method: "POST",
+        headers: { authorization: `Bearer ${nodeToken}`, "content-type": "application/json" },
+        body: JSON.stringify({ publicKey: server.publicKey, peers: [], settings }),
+      });
+    expect(
+      (await report({ version: settingsVersion, mtu: 1280, error: "ip: Operation not permitted" })).status,
+    ).toBe(200);
+    const failed = (await command({ command: "list-servers" })).body.servers as Array<
+      Record<string, unknown>
+    >;
+    expect(failed.find((row) => row.name === "ng-mtu")).toMatchObject({
+      nodeSettings: { state: "failed", error: "ip: Operation not permitted", nodeMtu: 1280 },
+    });
+    expect(configFields((await download(device.downloadToken)).text).MTU).toBe("1280");
+
+    expect((await report({ version: settingsVersion, mtu: 1400 })).status).toBe(200);
+    const applied = await serverRow(server.id);
+    expect(applied).toMatchObject({ appliedSettingsVersion: settingsVersion, appliedClientMtu: 1400 });
+    expect(applied.settingsApplyError).toBeNull();
     expect(configFields((await download(device.downloadToken)).text).MTU).toBe("1400");
-    expect((await serverRow(server.id)).clientConfigChangedAt.getTime()).toBeGreaterThan(
-      server.clientConfigChangedAt.getTime(),
-    );
+    expect(applied.clientConfigChangedAt.getTime()).toBeGreaterThan(server.clientConfigChangedAt.getTime());
+    const listed = (await command({ command: "list-servers" })).body.servers as Array<
+      Record<string, unknown>
+    >;
+    expect(listed.find((row) => row.name === "ng-mtu")).toMatchObject({
+      nodeSettings: { state: "applied", appliedVersion: settingsVersion, nodeMtu: 1400 },
+    });
   });
 
   it("set-ports takes up to 4 other ports, refuses the endpoint's own, repeats and bad ports, and tells the node", async () => {

@@ -82,6 +82,8 @@ export class VpnNode {
     const [command, ...args] = inNs(network.ns.node, [
       ...[process.execPath, this.bundle, ...common],
       ...["--private-key-file", path.join(workDir, "private.key"), "--poll-ms", "300", "--status-ms", "2000"],
+      // Setup's record: with it the running agent applies set-mtu, set-ports and set-dns itself.
+      ...["--state-file", path.join(workDir, "setup.json")],
     ]);
     this.agent = spawn(command!, args, { stdio: ["ignore", "pipe", "pipe"] });
     for (const stream of [this.agent.stdout, this.agent.stderr])
