@@ -166,6 +166,17 @@ export const EMAIL_DATA = {
         .max(LISTED_WAITING_BUYERS),
     }),
     z.object({
+      alert: z.literal("exit-abroad"),
+      /** A VPN server whose exit addresses the shipped country database places outside Nigeria. */
+      server: z.string(),
+      exits: z
+        .array(z.object({ address: z.string(), country: z.string().nullable() }))
+        .min(1)
+        .max(20),
+      /** When that database was built. */
+      databaseBuiltAt: timestamp,
+    }),
+    z.object({
       alert: z.literal("sales-stopped"),
       /** Each VPN server and what it is doing (server-state.ts), so the e-mail says why. */
       servers: z.array(z.object({ name: z.string(), explanation: z.string() })).max(100),

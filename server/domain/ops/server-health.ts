@@ -11,6 +11,7 @@ import { poolCapacity } from "#server/domain/vpn/addresses.ts";
 import { ACTIVE_HANDSHAKE_WINDOW_MS } from "#server/domain/vpn/nodes.ts";
 import { serverCondition, type ServerState } from "#server/domain/vpn/server-state.ts";
 import { realNodeRegistered } from "#server/domain/vpn/development-server.ts";
+import { exitCountries, type ExitCountry } from "#server/domain/vpn/exit-country.ts";
 import { usableSubscription } from "#server/domain/vpn/usable.ts";
 
 // What the staff console's servers page shows of each VPN server (issue 15): its settings, what
@@ -23,6 +24,8 @@ export interface ServerHealth {
   endpoint: string;
   /** The public addresses its traffic leaves from (/check compares visitors with them). */
   exitAddresses: string[];
+  /** Where each exit address appears to be, by the shipped country database (vpn/exit-country.ts). */
+  exitCountries: ExitCountry[];
   /** The settings every config of it carries or its node is given, shown as stored. */
   dns: string;
   ipv4Cidr: string;
@@ -105,6 +108,8 @@ export async function listServerHealth(executor: Executor, now = new Date()): Pr
     ).map((row) => [row.serverId ?? "", row.at]),
   );
   const context = { now, realNodeRegistered: await realNodeRegistered(executor) };
+  const countries = new Map<string, ExitCountry[]>();
+  for (const { server } of servers) countries.set(server.id, await exitCountries(server.exitAddresses));
   return servers.map(({ server, desiredVersion }) => {
     const capacity = poolCapacity(server.ipv4Cidr, server.ipv6Cidr);
     const keyRegistered = server.publicKey !== null;
@@ -114,6 +119,7 @@ export async function listServerHealth(executor: Executor, now = new Date()): Pr
       region: server.region,
       endpoint: server.endpoint,
       exitAddresses: server.exitAddresses,
+      exitCountries: countries.get(server.id) ?? [],
       dns: server.dns,
       ipv4Cidr: server.ipv4Cidr,
       ipv6Cidr: server.ipv6Cidr,

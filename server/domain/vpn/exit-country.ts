@@ -3,6 +3,7 @@
 // the internet. "Appears": such databases place an address by its registration and routing, which a
 // provider may have filed elsewhere; /check still compares visitors with the exit addresses alone.
 import { createRequire } from "node:module";
+import type { CountryResponse } from "maxmind";
 import { canonicalIpAddress } from "#agent/node-api.ts";
 
 /** The country buyers are promised (ISO 3166-1 alpha-2). */
@@ -30,13 +31,14 @@ export function countryDatabase(): Promise<CountryDatabase> {
     const { Reader } = await import("maxmind");
     const fs = await import("node:fs/promises");
     const file = createRequire(import.meta.url).resolve(DATABASE_FILE);
-    const reader = new Reader<{ country_code?: string }>(await fs.readFile(file));
+    // ip-location-db's files hold only `country_code`, not MaxMind's own record shape.
+    const reader = new Reader<CountryResponse>(await fs.readFile(file));
     return {
       builtAt: reader.metadata.buildEpoch,
       country(address) {
         const canonical = canonicalIpAddress(address);
         if (!canonical) return null;
-        return reader.get(canonical)?.country_code ?? null;
+        return (reader.get(canonical) as { country_code?: string } | null)?.country_code ?? null;
       },
     };
   })();

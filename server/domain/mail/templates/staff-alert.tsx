@@ -132,6 +132,11 @@ export function staffAlertEmail(site: EmailSite, alert: StaffAlert): Promise<Ren
       return outboxStuckEmail(site, alert);
     case "configuration-pending":
       return configurationPendingEmail(site, alert);
+    case "exit-abroad":
+      return renderEmail(
+        `VPN server ${alert.server}: its exit address does not appear to be in Nigeria`,
+        <ExitAbroadEmail site={site} alert={alert} />,
+      );
     case "sales-stopped":
       return renderEmail(
         "Sales are stopped: no VPN server can take a device",
@@ -168,6 +173,35 @@ export function SalesStoppedEmail({
       <Paragraph>
         The Servers page of the staff console shows the same, and npm run doctor checks the whole store. You
         get one e-mail per outage; the next one comes only after sales have started again.
+      </Paragraph>
+    </EmailLayout>
+  );
+}
+
+export function ExitAbroadEmail({ site, alert }: { site: EmailSite; alert: Alert<"exit-abroad"> }) {
+  return (
+    <EmailLayout
+      site={site}
+      audience="staff"
+      preview={`${alert.server}'s exit address appears to be outside Nigeria.`}
+      title={`${alert.server}: its exit address does not appear to be in Nigeria`}
+    >
+      <Paragraph>
+        Buyers are promised a Nigerian IP address. The country database shipped with the app (built{" "}
+        {alert.databaseBuiltAt.toISOString().slice(0, 10)}) places this server&apos;s traffic elsewhere, so
+        sites that look the address up may treat its buyers as abroad.
+      </Paragraph>
+      <Facts
+        rows={alert.exits.map((exit): [string, string] => [
+          exit.address,
+          exit.country ? `appears in ${exit.country}` : "not in the country database",
+        ])}
+      />
+      <Paragraph>
+        If the exit address is wrong, re-run the node&apos;s setup with --exit-addresses, or npm run vpn --
+        set-exit {alert.server} IP. If it is right, ask the node&apos;s provider to correct the address&apos;s
+        geolocation, or move to a provider in Nigeria. npm run doctor and the Servers page of the staff
+        console show the same. You get one e-mail until the addresses change.
       </Paragraph>
     </EmailLayout>
   );
