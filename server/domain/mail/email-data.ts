@@ -79,7 +79,18 @@ export const EMAIL_DATA = {
   "device-revoked": deviceNotice,
   "device-rekeyed": deviceNotice,
   "device-moved": deviceNotice,
-  "device-relocated": deviceNotice,
+  /** Staff moved it off a server; since decision 130 with its new config (attached, and as a QR code). */
+  "device-relocated": deviceNotice.extend({
+    config: z
+      .object({
+        fileName: z.string(),
+        downloadUrl: z.url(),
+        /** The `.conf` text: private keys, so the outbox row is sealed. */
+        clientConfig: z.string(),
+        alternatePort: alternatePort.optional(),
+      })
+      .optional(),
+  }),
   "renewal-reminder": planPeriod,
   "pass-ending": planPeriod,
   "payment-failed": planPeriod,
