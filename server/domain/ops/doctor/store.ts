@@ -155,10 +155,10 @@ function nodeChecks(
 function exitCountryCheck(server: ServerHealth, countriesOf: string): DoctorCheck {
   const name = `node ${server.name} exit addresses`;
   const listed = server.exitCountries.map(describeExit).join(", ");
-  if (abroad(server.exitCountries).length === 0) return pass(name, `${listed} (${countriesOf})`);
+  if (abroad(server.exitCountries).length === 0) return pass(name, `${listed}; ${countriesOf}`);
   return fail(
     name,
-    `${listed} (${countriesOf}): buyers are promised an address in ${HOME_COUNTRY}, and sites that look the address up may place them elsewhere`,
+    `${listed}; ${countriesOf}: buyers are promised an address in ${HOME_COUNTRY}, and sites that look the address up may place them elsewhere`,
     `if the address is wrong, re-run the node's setup with --exit-addresses or npm run vpn -- set-exit ${server.name} IP; if it is right, ask the node's provider to correct its geolocation, or move to a provider in Nigeria`,
   );
 }
