@@ -32,7 +32,8 @@ const usage = `Usage: naijalink-agent [run] --api URL (--token-file FILE | --tok
              [--no-systemd | --systemd-dir /etc/systemd/system] [--dry-run] [--yes]
              creates the interface (its addresses and MTU), forwarding, firewall, NAT, port
              redirects, the resolver (unbound) and the agent's service unit; behind NAT it offers
-             the address the control plane sees as the exit address (--yes takes it)
+             the address the control plane sees as the exit address (--yes takes it); where systemd
+             does not run (no /run/systemd/system) it installs no unit and prints the agent's command
        naijalink-agent uninstall [--state-file FILE] [--no-systemd | --systemd-dir DIR] [--dry-run]
              removes exactly what setup added`;
 

@@ -16,7 +16,7 @@ Stripe (key, live or test, the webhook endpoint), PUBLIC_URL, each VPN node, sta
 and in live mode the books against Stripe's charges, refunds and disputes of the last 35 days:
 one line each (one per difference of the books), ✓ or ✗ with the fix. Exit status 1 when
 something blocks selling.
---url: the running server (default http://127.0.0.1:$PORT).`;
+--url: the running app (default: where it recorded it listens, in DATA_DIR/vpn-admin.json; else http://127.0.0.1:$PORT).`;
 
 async function main(): Promise<number> {
   const { values, positionals } = parseCommandLine(usage, process.argv.slice(2), {
@@ -40,7 +40,7 @@ async function main(): Promise<number> {
     );
     return 1;
   }
-  const url = values.url ?? `http://127.0.0.1:${config.PORT}`;
+  const url = values.url;
   const store = async (): Promise<DoctorCheck[]> => {
     const answer = await askRunningServer<{ checks: DoctorCheck[] }>(config, url, "/api/ops/doctor", {});
     if (answer) return answer.checks;

@@ -9,18 +9,32 @@ import type { Config } from "#server/config.ts";
 import { isProcessRunning, readAdminToken } from "#server/domain/vpn/admin-token.ts";
 import { buildIfStale } from "./build-if-stale.js";
 
-/** The server's answer to `POST path` with `body`; undefined when no server answers and none holds DATA_DIR. */
+/** Says what to do, for the doctor's line (`fix`). */
+export class ServerUnreachable extends Error {
+  readonly fix: string;
+  constructor(message: string, fix: string) {
+    super(message);
+    this.fix = fix;
+  }
+}
+
+/**
+ * The server's answer to `POST path` with `body`; undefined when no server answers and none holds
+ * DATA_DIR. It asks at `url` (--url) when given, else where the server recorded it listens (its
+ * token file), else at http://127.0.0.1:$PORT.
+ */
 export async function askRunningServer<T>(
   config: Config,
-  url: string,
+  url: string | undefined,
   apiPath: string,
   body: unknown,
 ): Promise<T | undefined> {
   const admin = await readAdminToken(config.DATA_DIR);
   if (!admin) return undefined;
+  const target = url ?? admin.url ?? `http://127.0.0.1:${config.PORT}`;
   let response: Response;
   try {
-    response = await fetch(new URL(apiPath, url), {
+    response = await fetch(new URL(apiPath, target), {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${admin.token}` },
       body: JSON.stringify(body),
@@ -28,8 +42,11 @@ export async function askRunningServer<T>(
     });
   } catch {
     if (isProcessRunning(admin.pid)) {
-      throw new Error(
-        `The server (pid ${admin.pid}) holds ${config.DATA_DIR} but did not answer at ${url}; pass --url with its address.`,
+      throw new ServerUnreachable(
+        `the app (pid ${admin.pid}) holds ${config.DATA_DIR} but did not answer at ${target}`,
+        admin.url && !url
+          ? `systemctl status naijalink (it is still starting, or stuck); or pass --url with its address`
+          : `pass --url with the address it listens on (HOST and PORT of its settings), or restart it so it records the address`,
       );
     }
     return undefined;

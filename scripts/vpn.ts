@@ -1,6 +1,6 @@
 // `npm run vpn -- <command>`: manage VPN servers (a server is named by its name or id); the usage
 // below lists every command. It reaches the store as scripts/store-client.ts says (--url overrides
-// http://127.0.0.1:$PORT).
+// the address the running app recorded).
 import { ConfigError, loadConfig, type Config } from "#server/config.ts";
 import {
   runServerCommand,
@@ -11,7 +11,7 @@ import {
 import type { startServices } from "#server/services.ts";
 import { parseCommandLine, usageError } from "#agent/command-line.ts";
 import { loadEnvFile } from "./env-file.js";
-import { askRunningServer, builtServer } from "./store-client.ts";
+import { askRunningServer, builtServer, ServerUnreachable } from "./store-client.ts";
 import { printResult } from "./vpn-output.ts";
 import { parseClientSettingArguments } from "#server/domain/vpn/client-setting-commands.ts";
 
@@ -29,7 +29,8 @@ const usage = `Usage: npm run vpn -- add-server --name NAME --endpoint HOST:PORT
        npm run vpn -- set-mtu SERVER MTU              the MTU = line of its configs and its node (1280-1420)
        npm run vpn -- set-ports SERVER PORT[,PORT…]   extra UDP ports its node accepts, such as 443 ("none" for none)
        npm run vpn -- set-dns SERVER node|IP[,IP…]    its configs' DNS: the node's own resolver, or these
-Every command takes [--url URL] (the running server; default http://127.0.0.1:$PORT) and --help.
+Every command takes [--url URL] (the running app; default: where it recorded it listens, in
+DATA_DIR/vpn-admin.json; else http://127.0.0.1:$PORT) and --help.
 The node's running agent applies set-mtu, set-ports and set-dns within seconds; list-servers shows
 desired against applied ("MTU 1380 (node still on 1280 since …)"), and configs carry a new MTU
 once the node has applied it.
@@ -139,7 +140,7 @@ async function main() {
     }
     throw error;
   }
-  const url = parsed.url ?? `http://127.0.0.1:${config.PORT}`;
+  const url = parsed.url;
   try {
     const result =
       (await askRunningServer<ServerCommandResult>(config, url, "/api/nodes/servers", parsed.command)) ??
@@ -147,7 +148,8 @@ async function main() {
     printResult(parsed.command, result, config.PUBLIC_URL, (line) => console.log(line));
     return 0;
   } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
+    if (error instanceof ServerUnreachable) console.error(`${error.message} — fix: ${error.fix}`);
+    else console.error(error instanceof Error ? error.message : String(error));
     return 1;
   }
 }

@@ -23,6 +23,7 @@ import { answerUnreadable, refuseConnect, unexpectedServerError } from "./http/r
 import { routeActions, type ActionLookup } from "./http/route-actions.ts";
 import { contentSecurityPolicy, CSP_HEADER, withSecurityHeaders } from "./http/security-headers.ts";
 import { salesStatePageSource, staticPageSource, staticPagePaths } from "./http/static-pages.ts";
+import { recordServerUrl } from "./domain/vpn/admin-token.ts";
 import { startServices, type AppServices, type ServiceOptions } from "./services.ts";
 
 export { ConfigError, loadConfig } from "./config.ts";
@@ -225,6 +226,8 @@ export async function startServer(
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   const url = `http://localhost:${port}`;
+  // `npm run vpn` and `npm run doctor` read where to ask from the admin token file.
+  await recordServerUrl(config.DATA_DIR, config.HOST, port);
   services.logger.info(
     { url, database: services.dbKind, mail: services.mail.transport.description },
     `${config.BRAND_NAME} is listening on ${url}`,

@@ -33,7 +33,7 @@ export function runCommand(
 /** Null instead of an error: for reading facts, where "absent" is an answer. */
 export const tryCommand = (argv: string[]) => runCommand(argv).catch(() => null);
 
-const shellWord = (word: string) =>
+export const shellWord = (word: string) =>
   /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 
 export function formatStep(step: Step): string {

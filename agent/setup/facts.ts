@@ -86,8 +86,38 @@ async function ipv6Egress(egress: string[]): Promise<boolean> {
   return false;
 }
 
+/** Whether systemd runs this host: it made /run/systemd/system at boot (its own `sd_booted()` test). */
+export async function systemdRunning(): Promise<boolean> {
+  return (await fs.stat("/run/systemd/system").catch(() => null))?.isDirectory() ?? false;
+}
+
+/** An agent process running `bundle` (not a setup or uninstall), and when it started. */
+export interface RunningAgent {
+  pid: number;
+  startedAt: Date;
+}
+
+/** Agents that run `bundle` now, found in /proc by their command line. */
+export async function runningAgents(bundle: string): Promise<RunningAgent[]> {
+  const found: RunningAgent[] = [];
+  const bootSeconds = Number((await readText("/proc/stat"))?.match(/^btime (\d+)$/m)?.[1] ?? NaN);
+  for (const entry of await fs.readdir("/proc").catch(() => [])) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    const argv = (await readText(`/proc/${pid}/cmdline`))?.split("\0").filter(Boolean) ?? [];
+    const at = argv.findIndex((word) => word === bundle);
+    if (at < 0 || ["setup", "uninstall"].includes(argv[at + 1] ?? "")) continue;
+    // Field 22 of /proc/PID/stat, after the parenthesised name: its start in clock ticks after boot (USER_HZ, 100).
+    const stat = (await readText(`/proc/${pid}/stat`)) ?? "";
+    const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+    if (!Number.isFinite(ticks) || !Number.isFinite(bootSeconds)) continue;
+    found.push({ pid, startedAt: new Date((bootSeconds + ticks / 100) * 1000) });
+  }
+  return found;
+}
+
 async function readResolver(): Promise<ResolverFacts> {
-  const systemd = (await fs.stat("/run/systemd/system").catch(() => null))?.isDirectory() ?? false;
+  const systemd = await systemdRunning();
   const installed = await onPath("unbound");
   const succeeds = async (argv: string[]) => (await tryCommand(argv)) !== null;
   return {

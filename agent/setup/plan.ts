@@ -207,12 +207,19 @@ export function buildSetupPlan(
 /** Undoes a setup: the unit, the firewall rules, the interface (or its addresses), the kernel settings. */
 export function buildUninstallPlan(
   facts: HostFacts,
-  options: { iface: string; recordFile: string; unitPath: string | null },
+  options: {
+    iface: string;
+    recordFile: string;
+    unitPath: string | null;
+    /** False on a host systemd does not run: a unit file left there is removed without `systemctl`. */
+    systemd?: boolean;
+  },
 ): Step[] {
   const record = parseRecord(facts.recordText);
   const steps: Step[] = [];
   const unitPath = record?.unitFile ?? options.unitPath;
-  if (facts.unit && (facts.unit.enabled || facts.unit.active)) {
+  const systemd = options.systemd ?? true;
+  if (systemd && facts.unit && (facts.unit.enabled || facts.unit.active)) {
     steps.push({
       kind: "run",
       why: "stop the agent and its start at boot",
@@ -221,7 +228,8 @@ export function buildUninstallPlan(
   }
   if (unitPath && facts.unit?.text != null) {
     steps.push({ kind: "remove", why: "the agent's service unit", path: unitPath });
-    steps.push({ kind: "run", why: "make systemd forget the unit", argv: ["systemctl", "daemon-reload"] });
+    if (systemd)
+      steps.push({ kind: "run", why: "make systemd forget the unit", argv: ["systemctl", "daemon-reload"] });
   }
   steps.push(...firewallUninstallSteps(facts.firewall));
   steps.push(...resolverUninstallSteps(facts.resolver, record?.resolver));

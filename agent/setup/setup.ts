@@ -4,8 +4,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { ControlPlane } from "../control-plane.ts";
 import type { NodeServer } from "../node-api.ts";
-import { applyStep, formatStep } from "./commands.ts";
-import { publicEgressAddresses, readFacts } from "./facts.ts";
+import { applyStep, formatStep, shellWord } from "./commands.ts";
+import { publicEgressAddresses, readFacts, runningAgents, systemdRunning } from "./facts.ts";
 import { acceptRaKey, buildSetupPlan, buildUninstallPlan, parseRecord, type Step } from "./plan.ts";
 import { agentUnit, UNIT_NAME } from "./systemd-unit.ts";
 
@@ -111,20 +111,36 @@ export async function setup(options: SetupOptions): Promise<{ changed: number; e
   }
   const exitAddresses = options.exitAddresses ?? (await discoverExitAddresses(options));
 
+  const bundle = path.resolve(process.argv[1] ?? "");
+  const tokenFile = options.tokenFile ? path.resolve(options.tokenFile) : undefined;
+  const common = [
+    ...["--api", options.apiUrl],
+    ...(tokenFile ? ["--token-file", tokenFile] : []),
+    ...["--interface", iface, "--dns-check-port", String(options.dnsCheckPort)],
+  ];
+  const agentArgs = [
+    ...common,
+    "--private-key-file",
+    path.resolve(options.privateKeyFile),
+    "--state-file",
+    path.resolve(options.recordFile),
+    ...(exitAddresses.length ? ["--exit-addresses", exitAddresses.join(",")] : []),
+  ];
+  // Asked for a unit on a host systemd does not run (a container, another init): setup does the
+  // rest and prints the agent's command instead of stopping at `systemctl daemon-reload`.
+  const systemd = options.systemdDir !== null && (await systemdRunning());
+  if (options.systemdDir !== null && !systemd)
+    options.print(
+      "# systemd does not run this host (no /run/systemd/system): no service unit; the agent's command is printed at the end",
+    );
   let unit: { path: string; text: string } | null = null;
-  if (options.systemdDir !== null) {
-    const bundle = path.resolve(process.argv[1] ?? "");
-    if (!options.tokenFile)
+  if (systemd) {
+    if (!tokenFile)
       throw new SetupError("the service unit reads the node token from a file: pass --token-file");
     if (!bundle.endsWith(".mjs"))
       throw new SetupError("run setup from the bundled agent (npm run build:agent), or pass --no-systemd");
-    const tokenFile = path.resolve(options.tokenFile);
-    const common = [
-      ...["--api", options.apiUrl, "--token-file", tokenFile, "--interface", iface],
-      ...["--dns-check-port", String(options.dnsCheckPort)],
-    ];
     unit = {
-      path: path.join(options.systemdDir, UNIT_NAME),
+      path: path.join(options.systemdDir!, UNIT_NAME),
       text: agentUnit({
         node: process.execPath,
         bundle,
@@ -138,14 +154,7 @@ export async function setup(options: SetupOptions): Promise<{ changed: number; e
           path.resolve(options.recordFile),
           ...(options.firewall ? ["--firewall", options.firewall] : []),
         ],
-        agentArgs: [
-          ...common,
-          "--private-key-file",
-          path.resolve(options.privateKeyFile),
-          "--state-file",
-          path.resolve(options.recordFile),
-          ...(exitAddresses.length ? ["--exit-addresses", exitAddresses.join(",")] : []),
-        ],
+        agentArgs,
       }),
     };
   }
@@ -196,7 +205,37 @@ export async function setup(options: SetupOptions): Promise<{ changed: number; e
       ? `# exit addresses (reported by the agent, shown by /check): ${exitAddresses.join(", ")}`
       : "# no public address on the egress interface: pass --exit-addresses with the address this node's traffic leaves from",
   );
+  await reportOlderAgents(bundle, systemd, options.print);
+  // Under systemd (ExecStartPre sets INVOCATION_ID) the unit starts the agent next: nothing to tell.
+  if (!unit && !process.env.INVOCATION_ID) {
+    if (!tokenFile)
+      options.print("# the agent needs its node token: add --token-file FILE to the command below");
+    options.print(
+      "# without a service unit, start the agent yourself and keep it running (run this setup again after each boot, before it):",
+    );
+    options.print(
+      bundle.endsWith(".mjs")
+        ? [process.execPath, bundle, ...agentArgs].map(shellWord).join(" ")
+        : ["npm", "run", "agent", "--", ...agentArgs].map(shellWord).join(" "),
+    );
+  }
   return { changed: steps.length, exitAddresses };
+}
+
+/** Says when an agent running now started before its bundle was replaced (an upgrade not yet restarted). */
+async function reportOlderAgents(bundle: string, systemd: boolean, print: (line: string) => void) {
+  const written = (await fs.stat(bundle).catch(() => null))?.mtime;
+  if (!written || !bundle.endsWith(".mjs")) return;
+  for (const agent of await runningAgents(bundle)) {
+    if (agent.startedAt >= written) continue;
+    print(
+      `# the agent running now (pid ${agent.pid}, started ${agent.startedAt.toISOString()}) is older than ${bundle} (written ${written.toISOString()}): ${
+        systemd
+          ? `restart it to run the new one: systemctl restart ${UNIT_NAME}`
+          : `stop it (kill ${agent.pid}) and start it again with the command below`
+      }`,
+    );
+  }
 }
 
 export async function uninstall(options: {
@@ -213,6 +252,9 @@ export async function uninstall(options: {
     : options.systemdDir === null
       ? null
       : path.join(options.systemdDir, UNIT_NAME);
+  const systemd = await systemdRunning();
+  if (unitPath && !systemd)
+    options.print("# systemd does not run this host (no /run/systemd/system): no systemctl step");
   const facts = await readFacts({
     iface: record?.iface ?? options.iface,
     egress: [],
@@ -221,7 +263,12 @@ export async function uninstall(options: {
     unitPath,
     recordFile: options.recordFile,
   });
-  const steps = buildUninstallPlan(facts, { iface: options.iface, recordFile: options.recordFile, unitPath });
+  const steps = buildUninstallPlan(facts, {
+    iface: options.iface,
+    recordFile: options.recordFile,
+    unitPath,
+    systemd,
+  });
   options.print(`# naijalink-agent uninstall${options.dryRun ? " --dry-run: nothing is changed" : ""}`);
   if (!record)
     options.print(
@@ -233,5 +280,10 @@ export async function uninstall(options: {
       ? "# nothing to remove"
       : `# ${steps.length} change(s)${options.dryRun ? " to make" : " made"}`,
   );
+  // An agent started by hand (no unit) outlives its token and key: say which process to stop.
+  const bundle = path.resolve(process.argv[1] ?? "");
+  if (!systemd && bundle.endsWith(".mjs"))
+    for (const agent of await runningAgents(bundle))
+      options.print(`# an agent still runs (pid ${agent.pid}): stop it with kill ${agent.pid}`);
   return { changed: steps.length };
 }

@@ -9,6 +9,7 @@
 // agent then reports it. `uninstall` stopped half-way (a kernel setting it cannot put back) is run
 // again and finishes: the host is as before setup, and the node's token and private key are gone.
 import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -52,11 +53,30 @@ describe.skipIf(reason !== null && !mustRun)("node setup behind NAT and uninstal
   let tokenFile = "";
   let privateKeyFile = "";
   let recordFile = "";
+  let systemdDir = "";
   let nodeBeforeSetup = "";
   const children: ChildProcess[] = [];
 
+  /**
+   * The bundled agent on the node, on a host systemd does not run: setup tells by
+   * /run/systemd/system (agent/setup/facts.ts), which a tmpfs hides where this machine has it.
+   */
+  const withoutSystemd = (argv: string[]) =>
+    existsSync("/run/systemd/system")
+      ? [
+          "unshare",
+          "--mount",
+          "--propagation",
+          "private",
+          "sh",
+          "-c",
+          'mount -t tmpfs tmpfs /run/systemd && exec "$@"',
+          "sh",
+          ...argv,
+        ]
+      : argv;
   const bundled = (args: string[], env?: NodeJS.ProcessEnv) =>
-    run(inNs(ns.node, [process.execPath, bundle, ...args]), { timeoutMs: 60_000, env });
+    run(withoutSystemd(inNs(ns.node, [process.execPath, bundle, ...args])), { timeoutMs: 60_000, env });
 
   /** What setup touches on the node: rules, addresses, links, kernel settings. */
   const nodeState = async () =>
@@ -83,7 +103,9 @@ describe.skipIf(reason !== null && !mustRun)("node setup behind NAT and uninstal
     link.egress,
     "--state-file",
     recordFile,
-    "--no-systemd",
+    // Not --no-systemd: setup is asked for a unit and finds no systemd to run it (issue 35).
+    "--systemd-dir",
+    systemdDir,
   ];
 
   beforeAll(async () => {
@@ -95,6 +117,7 @@ describe.skipIf(reason !== null && !mustRun)("node setup behind NAT and uninstal
     tokenFile = path.join(workDir, "node-token");
     privateKeyFile = path.join(workDir, "state", "private.key");
     recordFile = path.join(workDir, "state", "setup.json");
+    systemdDir = path.join(workDir, "systemd");
     for (const name of Object.values(ns)) {
       await run(["ip", "netns", "add", name]);
       await run(inNs(name, ["ip", "link", "set", "lo", "up"]));
@@ -198,23 +221,21 @@ describe.skipIf(reason !== null && !mustRun)("node setup behind NAT and uninstal
     const output = await bundled([...setupArgs(), "--yes"]);
     expect(output).toContain(`exit addresses (reported by the agent, shown by /check): ${NAT_PUBLIC}`);
 
-    const agentArgs = ["--api", apiUrl, "--token-file", tokenFile, "--interface", link.wg];
+    // Without systemd: no unit, and the agent's whole command line to start it by hand.
+    expect(output).toContain("systemd does not run this host (no /run/systemd/system): no service unit");
+    await expect(fs.readdir(systemdDir)).rejects.toMatchObject({ code: "ENOENT" });
+    const lines = output.trim().split("\n");
+    expect(lines.at(-2)).toContain("without a service unit, start the agent yourself");
+    const printed = lines.at(-1)!.split(" ");
+    expect(printed.slice(0, 2)).toEqual([process.execPath, bundle]);
+    for (const flag of ["--token-file", "--private-key-file", "--exit-addresses", "--interface", "--api"])
+      expect(printed, flag).toContain(flag);
+    expect(printed[printed.indexOf("--exit-addresses") + 1]).toBe(NAT_PUBLIC);
     let agentOutput = "";
+    // The printed command as it is, with only quicker reports and no metrics port for the test.
     const agent = spawn(
       "ip",
-      inNs(ns.node, [
-        process.execPath,
-        bundle,
-        ...agentArgs,
-        "--private-key-file",
-        privateKeyFile,
-        "--status-ms",
-        "1000",
-        "--metrics-port",
-        "0",
-        "--exit-addresses",
-        NAT_PUBLIC,
-      ]).slice(1),
+      inNs(ns.node, [...printed, "--status-ms", "1000", "--metrics-port", "0"]).slice(1),
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     children.push(agent);
@@ -233,6 +254,12 @@ describe.skipIf(reason !== null && !mustRun)("node setup behind NAT and uninstal
       200,
     );
     expect(server.exitAddresses).toEqual([NAT_PUBLIC]);
+    // A new bundle copied over the one the agent runs: setup says that agent is the older one.
+    const later = new Date(Date.now() + 120_000);
+    await fs.utimes(bundle, later, later);
+    const again = await bundled([...setupArgs(), "--yes"]);
+    expect(again).toContain(`# the agent running now (pid ${agent.pid}`);
+    expect(again).toContain(`is older than ${bundle}`);
     agent.kill("SIGTERM");
     await waitFor(
       "the agent to stop",
@@ -255,7 +282,7 @@ describe.skipIf(reason !== null && !mustRun)("node setup behind NAT and uninstal
         mode: 0o755,
       },
     );
-    const uninstall = ["uninstall", "--state-file", recordFile, "--no-systemd"];
+    const uninstall = ["uninstall", "--state-file", recordFile, "--systemd-dir", systemdDir];
     const interrupted = await bundled(uninstall, {
       ...process.env,
       PATH: `${brokenBin}:${process.env.PATH}`,

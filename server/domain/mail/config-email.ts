@@ -25,7 +25,6 @@ export function queueConfigEmail(
   { device, server }: { device: Device; server: VpnServer },
   subscription: ConfigEmailSubscription,
 ): Promise<string | null> {
-  const link = downloadUrl(deps, device);
   return queueToCustomer(tx, deps, subscription, {
     template: "vpn-config",
     data: {
@@ -34,10 +33,41 @@ export function queueConfigEmail(
       endsAt: subscription.expiresAt,
       slot: device.slot,
       deviceName: device.name ?? `Device ${device.slot}`,
-      fileName: configFileName(deps.config.BRAND_NAME, device.slot),
-      downloadUrl: link,
-      clientConfig: renderClientConfig(device, server, deps.sealer),
-      alternatePort: alternateOffer(link, server),
+      ...configOf(deps, { device, server }),
+    },
+  });
+}
+
+/** The device's config as its e-mails carry it: file name, link, the `.conf` text, the alternate port. */
+function configOf(deps: ConfigEmailDeps, { device, server }: { device: Device; server: VpnServer }) {
+  const link = downloadUrl(deps, device);
+  return {
+    fileName: configFileName(deps.config.BRAND_NAME, device.slot),
+    downloadUrl: link,
+    clientConfig: renderClientConfig(device, server, deps.sealer),
+    alternatePort: alternateOffer(link, server),
+  };
+}
+
+/**
+ * Staff moved the device to `server` (vpn/device-moves.ts): the notice carries its new config,
+ * attached and as a QR code, with the advice to switch the old tunnel off before importing it.
+ */
+export function queueRelocatedEmail(
+  tx: Executor,
+  deps: ConfigEmailDeps,
+  { device, server }: { device: Device; server: VpnServer },
+  subscription: ConfigEmailSubscription,
+  details: { location: string; at: Date },
+): Promise<string | null> {
+  return queueToCustomer(tx, deps, subscription, {
+    template: "device-relocated",
+    data: {
+      deviceName: device.name ?? `Device ${device.slot}`,
+      planName: planName(subscription),
+      at: details.at,
+      location: details.location,
+      config: configOf(deps, { device, server }),
     },
   });
 }

@@ -79,7 +79,18 @@ export const EMAIL_DATA = {
   "device-revoked": deviceNotice,
   "device-rekeyed": deviceNotice,
   "device-moved": deviceNotice,
-  "device-relocated": deviceNotice,
+  /** Staff moved it off a server; since decision 130 with its new config (attached, and as a QR code). */
+  "device-relocated": deviceNotice.extend({
+    config: z
+      .object({
+        fileName: z.string(),
+        downloadUrl: z.url(),
+        /** The `.conf` text: private keys, so the outbox row is sealed. */
+        clientConfig: z.string(),
+        alternatePort: alternatePort.optional(),
+      })
+      .optional(),
+  }),
   "renewal-reminder": planPeriod,
   "pass-ending": planPeriod,
   "payment-failed": planPeriod,
@@ -171,6 +182,17 @@ export const EMAIL_DATA = {
       differences: z.array(z.object({ detail: z.string(), fix: z.string() })).max(50),
       total: z.number().int().positive(),
       now: timestamp,
+    }),
+    z.object({
+      alert: z.literal("exit-abroad"),
+      /** A VPN server whose exit addresses the shipped country database places outside Nigeria. */
+      server: z.string(),
+      exits: z
+        .array(z.object({ address: z.string(), country: z.string().nullable() }))
+        .min(1)
+        .max(20),
+      /** When that database was built. */
+      databaseBuiltAt: timestamp,
     }),
     z.object({
       alert: z.literal("sales-stopped"),

@@ -5,6 +5,7 @@ import { outboxBacklog } from "#server/domain/mail/backlog.ts";
 import { LISTED_WAITING_BUYERS, type EmailData } from "#server/domain/mail/email-data.ts";
 import { awaitingConfiguration } from "#server/domain/billing/waiting-buyers.ts";
 import { listServerHealth } from "./server-health.ts";
+import { abroad, countryDatabase } from "#server/domain/vpn/exit-country.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import type { AppServices } from "#server/services.ts";
 
@@ -61,6 +62,23 @@ async function currentConditions(tx: Transaction, now: Date): Promise<Condition[
         alert: "node-silent",
         node: { name: node.name, lastSeenAt, desiredPeers: node.desiredPeers },
         now,
+      },
+    });
+  }
+  for (const node of nodes) {
+    const outside = abroad(node.exitCountries);
+    if (node.development || outside.length === 0) continue;
+    // Keyed by the addresses: one e-mail per server and set of addresses, a new one when they change.
+    const addresses = outside.map((exit) => exit.address).sort();
+    conditions.push({
+      key: `exit-abroad:${node.id}:${addresses.join(",")}`,
+      summary: `VPN server ${node.name}: its exit address does not appear to be in Nigeria`,
+      fields: { vpnServer: node.name, exits: outside.map((exit) => `${exit.address} ${exit.country}`) },
+      email: {
+        alert: "exit-abroad",
+        server: node.name,
+        exits: outside.slice(0, 20),
+        databaseBuiltAt: (await countryDatabase()).builtAt,
       },
     });
   }

@@ -6,6 +6,7 @@ import type { LedgerKind } from "#server/db/schema/index.ts";
 import { outboxBacklog } from "#server/domain/mail/backlog.ts";
 import { awaitingConfiguration } from "#server/domain/billing/waiting-buyers.ts";
 import { listServerHealth } from "./server-health.ts";
+import { countryDatabase, HOME_COUNTRY } from "#server/domain/vpn/exit-country.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 
 // What /metrics shows. HTTP figures are this process's own counters; business
@@ -113,6 +114,15 @@ export function createAppMetrics(): AppMetrics {
     "1 when the VPN server takes new devices, 0 when draining or disabled",
     ["server"],
   );
+  const exits = gauge(
+    "naijalink_vpn_server_exit_addresses",
+    `The VPN server's exit addresses by where the shipped country database places them: appears="${HOME_COUNTRY}", "elsewhere", or "unknown" (not in the database)`,
+    ["server", "appears"],
+  );
+  const countryDatabaseAge = gauge(
+    "naijalink_country_database_built_timestamp_seconds",
+    "When the country database that places exit addresses was built (Unix time)",
+  );
 
   return {
     registry,
@@ -146,7 +156,8 @@ export function createAppMetrics(): AppMetrics {
       outboxOldest.set(
         backlog.oldestPendingAt ? Math.max(0, (now.getTime() - backlog.oldestPendingAt.getTime()) / 1000) : 0,
       );
-      for (const perServer of [desiredPeers, desiredVersion, appliedVersion, lastSeen, active])
+      countryDatabaseAge.set((await countryDatabase()).builtAt.getTime() / 1000);
+      for (const perServer of [desiredPeers, desiredVersion, appliedVersion, lastSeen, active, exits])
         perServer.reset();
       for (const node of nodes) {
         const server = { server: node.name };
@@ -155,6 +166,10 @@ export function createAppMetrics(): AppMetrics {
         active.set(server, node.status === "active" ? 1 : 0);
         if (node.appliedVersion !== null) appliedVersion.set(server, Number(node.appliedVersion));
         if (node.lastSeenAt) lastSeen.set(server, new Date(node.lastSeenAt).getTime() / 1000);
+        const appears = { [HOME_COUNTRY]: 0, elsewhere: 0, unknown: 0 };
+        for (const { country } of node.exitCountries)
+          appears[country === null ? "unknown" : country === HOME_COUNTRY ? HOME_COUNTRY : "elsewhere"] += 1;
+        for (const [where, value] of Object.entries(appears)) exits.set({ ...server, appears: where }, value);
       }
       return registry.metrics();
     },

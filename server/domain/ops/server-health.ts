@@ -17,6 +17,7 @@ import {
   nodeSettingsState,
   type NodeSettingsState,
 } from "#server/domain/vpn/node-settings-state.ts";
+import { exitCountries, type ExitCountry } from "#server/domain/vpn/exit-country.ts";
 import { usableSubscription } from "#server/domain/vpn/usable.ts";
 
 // What the staff console's servers page shows of each VPN server (issue 15): its settings, what
@@ -29,6 +30,8 @@ export interface ServerHealth {
   endpoint: string;
   /** The public addresses its traffic leaves from (/check compares visitors with them). */
   exitAddresses: string[];
+  /** Where each exit address appears to be, by the shipped country database (vpn/exit-country.ts). */
+  exitCountries: ExitCountry[];
   /** The settings every config of it carries or its node is given, shown as stored. */
   dns: string;
   ipv4Cidr: string;
@@ -116,6 +119,8 @@ export async function listServerHealth(executor: Executor, now = new Date()): Pr
     ).map((row) => [row.serverId ?? "", row.at]),
   );
   const context = { now, realNodeRegistered: await realNodeRegistered(executor) };
+  const countries = new Map<string, ExitCountry[]>();
+  for (const { server } of servers) countries.set(server.id, await exitCountries(server.exitAddresses));
   return servers.map(({ server, desiredVersion }) => {
     const capacity = poolCapacity(server.ipv4Cidr, server.ipv6Cidr);
     const keyRegistered = server.publicKey !== null;
@@ -126,6 +131,7 @@ export async function listServerHealth(executor: Executor, now = new Date()): Pr
       region: server.region,
       endpoint: server.endpoint,
       exitAddresses: server.exitAddresses,
+      exitCountries: countries.get(server.id) ?? [],
       dns: server.dns,
       ipv4Cidr: server.ipv4Cidr,
       ipv6Cidr: server.ipv6Cidr,

@@ -12,6 +12,8 @@ export interface AdminTokenFile {
   token: string;
   /** The server process that wrote it (the CLI checks whether it still runs). */
   pid: number;
+  /** Where that process answers, written once it listens: the operator's commands ask there. */
+  url?: string;
 }
 
 export function adminTokenPath(dataDir: string): string {
@@ -25,6 +27,28 @@ export async function writeAdminToken(dataDir: string): Promise<void> {
   const content: AdminTokenFile = { token: generateToken(32), pid: process.pid };
   await fs.writeFile(temporary, JSON.stringify(content), { mode: 0o600 });
   await fs.rename(temporary, file);
+}
+
+/**
+ * Adds the address the server listens on to its token file, so `npm run vpn` and `npm run doctor`
+ * find it without PORT in the operator's shell. A wildcard host is asked on loopback.
+ */
+export async function recordServerUrl(
+  dataDir: string,
+  host: string | undefined,
+  port: number,
+): Promise<string> {
+  const reachable = !host || host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
+  const url = `http://${reachable.includes(":") ? `[${reachable}]` : reachable}:${port}`;
+  const current = await readAdminToken(dataDir);
+  if (current?.pid !== process.pid) return url;
+  const file = adminTokenPath(dataDir);
+  const temporary = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(temporary, JSON.stringify({ ...current, url } satisfies AdminTokenFile), {
+    mode: 0o600,
+  });
+  await fs.rename(temporary, file);
+  return url;
 }
 
 export async function readAdminToken(dataDir: string): Promise<AdminTokenFile | undefined> {

@@ -3,7 +3,7 @@ import { regionLabel } from "#core/locations.ts";
 import type { Database, Transaction } from "#server/db/client.ts";
 import { devices, subscriptions, vpnServers, type Device, type VpnServer } from "#server/db/schema/index.ts";
 import { DomainError } from "#server/domain/errors.ts";
-import { queueDeviceNoticeEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
+import { queueRelocatedEmail, type ConfigEmailDeps } from "#server/domain/mail/config-email.ts";
 import { addressesAt, poolCapacity } from "./addresses.ts";
 import { allocateAddressOn, type ServerChoice } from "./address-allocation.ts";
 
@@ -62,7 +62,7 @@ export async function moveDevice(
  */
 export async function moveDevicesOffServer(
   db: Database,
-  deps: CustomerEmailDeps,
+  deps: ConfigEmailDeps,
   serverId: string,
   now = new Date(),
   /** Only onto this server (`npm run vpn -- move-devices … --to`). */
@@ -85,9 +85,16 @@ export async function moveDevicesOffServer(
         const choice: ServerChoice = { excludeServerId: serverId, preferRegion: server.region };
         if (toServerId !== undefined) choice.serverId = toServerId;
         const movedDevice = await relocate(tx, current, choice, "any location", now);
-        await queueDeviceNoticeEmail(tx, deps, current.subscription, movedDevice.device, "relocated", now, {
-          location: regionLabel(movedDevice.to.region),
-        });
+        // The owner gets the new config itself (attached): what they hold now is current.
+        const queued = await queueRelocatedEmail(
+          tx,
+          deps,
+          { device: movedDevice.device, server: movedDevice.to },
+          current.subscription,
+          { location: regionLabel(movedDevice.to.region), at: now },
+        );
+        if (queued)
+          await tx.update(devices).set({ configIssuedAt: now }).where(eq(devices.id, movedDevice.device.id));
         return movedDevice;
       });
       if (result) moved.push(result);

@@ -2,7 +2,8 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Database } from "#server/db/client.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
 import { conflict } from "#server/domain/errors.ts";
-import { queueDeviceNoticeEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
+import type { ConfigEmailDeps } from "#server/domain/mail/config-email.ts";
+import { queueDeviceNoticeEmail } from "#server/domain/mail/customer-emails.ts";
 import { moveDevicesOffServer } from "./device-moves.ts";
 import { revokeDevice } from "./devices.ts";
 import { lockServer } from "./server-edits.ts";
@@ -11,7 +12,8 @@ import { lockServer } from "./server-edits.ts";
 // development server once the store goes live, or a real one being retired. `npm run vpn --
 // move-devices` and `revoke-devices`; the staff console's "Move all devices" is the same move.
 
-export type ServerDevicesServices = CustomerEmailDeps & { mail: { wake(): void } };
+/** The sealer renders each moved device's new config for its owner's e-mail. */
+export type ServerDevicesServices = ConfigEmailDeps & { mail: { wake(): void } };
 
 /** A server that still takes new devices would refill as it empties: it must be drained first. */
 async function outOfService(db: Database, ref: string) {
@@ -26,7 +28,7 @@ async function outOfService(db: Database, ref: string) {
 }
 
 /**
- * Moves every live device of `ref` (its owners get the usual new-config e-mail), to the server
+ * Moves every live device of `ref` (each owner gets an e-mail with the new config attached), to the server
  * `to` when given, else to the least-loaded other server with room. What no server can take
  * stays (`remaining`).
  */

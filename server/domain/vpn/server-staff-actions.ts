@@ -4,7 +4,7 @@ import type { Config } from "#server/config.ts";
 import type { Database } from "#server/db/client.ts";
 import { devices, type VpnServerStatus } from "#server/db/schema/index.ts";
 import { conflict } from "#server/domain/errors.ts";
-import type { CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
+import type { ConfigEmailDeps } from "#server/domain/mail/config-email.ts";
 import { recordStaffAction, staffReasonSchema, type StaffActor } from "#server/domain/ops/audit.ts";
 import { moveDevicesOffServer } from "./device-moves.ts";
 import { addServer, newServerFieldsSchema, type ServerDefaults } from "./server-admin.ts";
@@ -130,7 +130,7 @@ export async function setStatusAsStaff(
  */
 export async function moveDevicesAsStaff(
   db: Database,
-  deps: CustomerEmailDeps & { mail: { wake(): void } },
+  deps: ConfigEmailDeps & { mail: { wake(): void } },
   staff: StaffActor,
   input: ServerActionInput,
   now = new Date(),

@@ -17,6 +17,7 @@ import { createTestApp, startTestServer, type TestApp, type TestServer } from ".
 import { databaseKinds } from "../../support/database.ts";
 import { buy, signedInCustomer } from "../../support/account.ts";
 import { startStripeStandIn, type StripeStandIn } from "../../support/stripe-stand-in.ts";
+import { generateKeyPair } from "#server/domain/vpn/keys.ts";
 import { addServerViaAdmin, adminToken } from "../../support/vpn-admin.ts";
 import { addTestSubscription, addTestVpnServer, issueTestDevice } from "../../support/vpn.ts";
 import { createAccount, STAFF_EMAIL } from "../../support/staff.ts";
@@ -55,7 +56,11 @@ describe.each(databaseKinds)("npm run doctor's checks on %s", (kind) => {
       store: () => storeChecks(app.services.db, app.services.dbKind, config, now),
     });
     const lines = checks.map(formatCheck);
-    return { lines, text: lines.join("\n"), exitCode: verdict(checks).exitCode };
+    const { exitCode } = verdict(checks);
+    // In every state: no ✓ about sales while selling is blocked, and each ✗ says its fix.
+    if (exitCode === 1) expect(lines.filter((entry) => entry.startsWith("✓ sales"))).toEqual([]);
+    for (const entry of lines.filter((entry) => entry.startsWith("✗ "))) expect(entry).toContain(" — fix: ");
+    return { lines, text: lines.join("\n"), exitCode };
   }
   const line = (lines: string[], name: string) =>
     lines.find((entry) => entry.slice(2).startsWith(`${name}:`));
@@ -111,7 +116,7 @@ describe.each(databaseKinds)("npm run doctor's checks on %s", (kind) => {
         "✓ node ng-lagos-1: online, key registered, last seen 20 s ago",
       );
       expect(line(healthy.lines, "node ng-lagos-1 exit addresses")).toBe(
-        "✓ node ng-lagos-1 exit addresses: 203.0.113.10",
+        "✓ node ng-lagos-1 exit addresses: 203.0.113.10 (not in the country database); country database of 2026-06-17",
       );
       expect(line(healthy.lines, "node ng-lagos-1 UDP port")).toBe(
         "✓ node ng-lagos-1 UDP port: reachable: a device's handshake reached it 60 s ago",
@@ -126,6 +131,65 @@ describe.each(databaseKinds)("npm run doctor's checks on %s", (kind) => {
         "✗ node ng-lagos-1: silent: last seen 10 min ago; buyers on it may not connect — fix: on the node: systemctl status naijalink-agent; journalctl -u naijalink-agent",
       );
       expect(silent.exitCode).toBe(1);
+      expect(line(silent.lines, "sales")).toBe(
+        "✗ sales: a VPN server can take a device, but a sale cannot complete or work until node ng-lagos-1 is fixed — fix: the fix on the node ng-lagos-1 line",
+      );
+
+      // An exit address the country database places outside Nigeria is a ✗ with what to do.
+      await app.services.db
+        .update(vpnServers)
+        .set({ exitAddresses: ["197.210.64.1", "8.8.8.8"] })
+        .where(eq(vpnServers.id, node.id));
+      const abroad = await doctor(app, {}, now);
+      expect(line(abroad.lines, "node ng-lagos-1 exit addresses")).toMatch(
+        /^✗ node ng-lagos-1 exit addresses: 197\.210\.64\.1 \(appears in NG\), 8\.8\.8\.8 \(appears in US, not NG\); country database of 2026-06-17: .* — fix: .*set-exit ng-lagos-1 IP/,
+      );
+      expect(abroad.exitCode).toBe(0);
+    });
+  });
+
+  it("the guide's states: a node added but not set up, then live mode with the placeholder full and then empty", async () => {
+    await withApp(async (app) => {
+      await createAccount(app, STAFF_EMAIL);
+      const owner = await addTestSubscription(app.services.db, { customerEmail: "rehearsal@example.com" });
+      const rehearsal = await issueTestDevice(app.services, owner);
+      expect(rehearsal.server.name).toBe("ng-lagos-dev");
+      // Section 5: add-server before the node's setup. The placeholder still sells, yet the doctor blocks.
+      await app.services.db.insert(vpnServers).values({
+        name: "ng-lagos-1",
+        endpoint: "203.0.113.10:51820",
+        ipv4Cidr: "10.95.0.0/16",
+        ipv6Cidr: "fd95::/64",
+        dns: "1.1.1.1",
+        nodeTokenHash: "unused-hash-ng-lagos-1",
+      });
+      const added = await doctor(app);
+      expect(added.exitCode).toBe(1);
+      expect(line(added.lines, "sales")).toMatch(/^✗ sales: .* until node ng-lagos-1 is fixed/);
+
+      // The node's setup registers it: the placeholder retires, still holding the rehearsal device.
+      await app.services.db
+        .update(vpnServers)
+        .set({
+          publicKey: generateKeyPair().publicKey,
+          lastSeenAt: new Date(),
+          exitAddresses: ["197.210.64.1"],
+        })
+        .where(eq(vpnServers.name, "ng-lagos-1"));
+      // Section 6, live: the retired placeholder with the rehearsal device, then empty.
+      const live = { NAIJALINK_MODE: "live" as const, STAFF_REQUIRE_TOTP: false };
+      const full = await doctor(app, live);
+      expect(line(full.lines, "node ng-lagos-dev")).toBe(
+        "✗ node ng-lagos-dev: retired development placeholder with 1 device(s) that can never connect — fix: npm run vpn -- move-devices ng-lagos-dev --to SERVER (or revoke-devices ng-lagos-dev), then remove-server ng-lagos-dev",
+      );
+      await app.services.db
+        .update(devices)
+        .set({ revokedAt: new Date() })
+        .where(eq(devices.id, rehearsal.device.id));
+      const empty = await doctor(app, live);
+      expect(line(empty.lines, "node ng-lagos-dev")).toBe(
+        "✗ node ng-lagos-dev: retired development placeholder, empty: it takes no devices, and every start logs it — fix: npm run vpn -- remove-server ng-lagos-dev",
+      );
     });
   });
 
@@ -252,7 +316,8 @@ describe("npm run doctor against a running server", () => {
     await server.services.db.update(vpnServers).set({ status: "draining" });
     const result = await promisify(execFile)(
       path.join(ROOT, "node_modules/.bin/tsx"),
-      ["scripts/doctor.ts", "--url", server.url],
+      // No --url and no PORT: the doctor asks where the app recorded it listens (vpn-admin.json).
+      ["scripts/doctor.ts"],
       {
         cwd: ROOT,
         env: {

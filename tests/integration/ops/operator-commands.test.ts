@@ -2,6 +2,7 @@
 // unknown flag without a stack trace; `npm run vpn -- move-devices` and `revoke-devices` empty the
 // development server so that `remove-server` succeeds.
 import { execFile } from "node:child_process";
+import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
@@ -63,6 +64,31 @@ describe("every operator command's command line", () => {
   );
 });
 
+/** The newest `device-relocated` message to `email` in a running server's file outbox. */
+async function movedEmail(dataDir: string, email: string): Promise<string> {
+  const outbox = path.join(dataDir, "outbox");
+  const names = (await fs.readdir(outbox)).filter((name) => name.includes("device-relocated")).sort();
+  for (const name of names.reverse()) {
+    const text = await fs.readFile(path.join(outbox, name), "utf8");
+    if (text.includes(`To: ${email}`)) return text;
+  }
+  throw new Error(`no device-relocated e-mail to ${email} in ${outbox} (${names.join(", ")})`);
+}
+
+/** An attachment's text, base64 or quoted-printable as the .eml carries it. */
+function decodedAttachment(eml: string, filename: string): string {
+  const at = eml.search(new RegExp(`filename=${filename.replaceAll(".", "\\.")}`));
+  expect(at, `${filename} attached`).toBeGreaterThan(0);
+  const part = eml.slice(eml.lastIndexOf("Content-Type:", at), eml.indexOf("\n--", at));
+  const [headers = "", ...body] = part.split(/\r?\n\r?\n/);
+  const raw = body.join("\n\n");
+  if (/Content-Transfer-Encoding: base64/i.test(headers))
+    return Buffer.from(raw.replace(/\s+/g, ""), "base64").toString("utf8");
+  return raw
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
 describe("emptying the development server from the command line", () => {
   let server: TestServer;
   beforeAll(async () => {
@@ -102,6 +128,27 @@ describe("emptying the development server from the command line", () => {
     const app = { services } as TestApp;
     for (const owner of owners)
       expect((await queuedEmails(app, owner)).map((email) => email.kind)).toContain("device-relocated");
+
+    // What the owner receives (the demo's file outbox): the new config attached, its QR code, and
+    // the advice to switch the old tunnel off first (decision 130).
+    await services.mail.drain();
+    const eml = await movedEmail(server.dataDir, owners[0]!);
+    // Headers fold long lines (RFC 5322): unfolded, the subject reads as it was written.
+    expect(eml.replace(/\r?\n[ \t]+/g, " ")).toContain(
+      "Subject: NaijaLink moved Device 1 to another server: its new config is attached",
+    );
+    expect(eml).toMatch(/Content-Disposition: attachment;\s+filename=NaijaLink1\.conf/);
+    expect(eml).toMatch(/Content-Type: image\/png;\s+name=config-qr\.png/);
+    expect(
+      eml
+        .replace(/=\r?\n/g, "")
+        .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+        .replace(/\s+/g, " "),
+    ).toContain("switch the old tunnel off first");
+    const config = decodedAttachment(eml, "NaijaLink1.conf");
+    expect(config).toContain(`Address = ${(await deviceRow(services.db, rehearsal[0]!.device.id)).ipv4}/32`);
+    expect(config).toContain("Endpoint = 203.0.113.10:51820");
+    expect(config).toMatch(/PrivateKey = [A-Za-z0-9+/]{43}=/);
 
     const listed = await vpn("list-servers");
     const lines = listed.stdout.trim().split("\n");

@@ -95,17 +95,29 @@ describe.each(databaseKinds)("moving devices between VPN servers on %s", (kind) 
       "owner1@example.com",
       "owner2@example.com",
     ]);
-    expect(notices[0]!.subject).toBe("NaijaLink moved Device 1 to another server: download its new config");
+    expect(notices[0]!.subject).toBe(
+      "NaijaLink moved Device 1 to another server: its new config is attached",
+    );
     expect(notices[0]!.text).toContain("Its server is being taken out of service");
     expect(notices[0]!.text).toContain("Location: Lagos, Nigeria");
+    expect(notices[0]!.text).toContain("switch the old tunnel off first");
     expect(notices[0]!.text).toContain("http://localhost:3000/account");
     expect(notices[0]!.text).not.toContain("Was this you?");
+    // The new config itself, for the server it is on now, and its QR code (decision 130).
+    const [conf, qr] = notices[0]!.attachments ?? [];
+    expect(conf).toMatchObject({ filename: "NaijaLink1.conf", contentType: "text/plain; charset=utf-8" });
+    const moved0 = await deviceRow(handle.db, moving[0]!.id);
+    expect(conf!.content).toContain(`Address = ${moved0.ipv4}/32`);
+    expect(qr).toMatchObject({ filename: "config-qr.png", contentType: "image/png", contentId: "config-qr" });
+    // What the owner now holds is current: no "download it again" for the moved devices.
+    expect(moved0.configIssuedAt.getTime()).toBe(now.getTime());
 
     expect(
       await runServerCommand(
         handle.db,
         {
           mail: { ...services.mail, wake() {} },
+          sealer,
           config: { ...services.config, VPN_DNS: "1.1.1.1", NAIJALINK_MODE: "demo" },
         },
         { command: "remove-server", server: draining.name },

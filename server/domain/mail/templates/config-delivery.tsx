@@ -17,7 +17,7 @@ const steps: CSSProperties = {
 export type ConfigDelivery = EmailData<"vpn-config">;
 
 /** Content-ID of the attached PNG of the config's QR code. */
-const QR_CONTENT_ID = "config-qr";
+export const QR_CONTENT_ID = "config-qr";
 
 type AlternateOffer = NonNullable<ConfigDelivery["alternatePort"]>;
 
@@ -87,20 +87,20 @@ export async function configDeliveryEmail(site: EmailSite, delivery: ConfigDeliv
     delivery.slot > 1
       ? `${delivery.deviceName} added: your ${site.BRAND_NAME} VPN config (${delivery.fileName})`
       : `Your ${site.BRAND_NAME} VPN config (${delivery.fileName})`;
-  const [rendered, qrCode] = await Promise.all([
-    renderEmail(subject, <ConfigDeliveryEmail site={site} delivery={delivery} />),
-    qrCodePng(delivery.clientConfig),
-  ]);
-  return {
-    ...rendered,
-    attachments: [
-      {
-        filename: delivery.fileName,
-        content: delivery.clientConfig,
-        contentType: "text/plain; charset=utf-8",
-      },
-      // The same text as the success page's QR code.
-      { filename: "config-qr.png", content: qrCode, contentType: "image/png", contentId: QR_CONTENT_ID },
-    ],
-  };
+  const rendered = await renderEmail(subject, <ConfigDeliveryEmail site={site} delivery={delivery} />);
+  return { ...rendered, attachments: await configAttachments(delivery) };
+}
+
+/** The `.conf` first (the e-mails promise it) and its QR code as a PNG, shown inline by `cid:`. */
+export async function configAttachments(config: { fileName: string; clientConfig: string }) {
+  return [
+    { filename: config.fileName, content: config.clientConfig, contentType: "text/plain; charset=utf-8" },
+    // The same text as the success page's QR code.
+    {
+      filename: "config-qr.png",
+      content: await qrCodePng(config.clientConfig),
+      contentType: "image/png",
+      contentId: QR_CONTENT_ID,
+    },
+  ];
 }

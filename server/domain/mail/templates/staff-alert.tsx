@@ -137,6 +137,11 @@ export function staffAlertEmail(site: EmailSite, alert: StaffAlert): Promise<Ren
         `The books differ from Stripe in ${alert.total} new ${alert.total === 1 ? "place" : "places"}`,
         <LedgerDifferencesEmail site={site} alert={alert} />,
       );
+    case "exit-abroad":
+      return renderEmail(
+        `VPN server ${alert.server}: its exit address does not appear to be in Nigeria`,
+        <ExitAbroadEmail site={site} alert={alert} />,
+      );
     case "sales-stopped":
       return renderEmail(
         "Sales are stopped: no VPN server can take a device",
@@ -202,6 +207,35 @@ export function LedgerDifferencesEmail({
       <Paragraph>
         The staff dashboard lists every open difference. Each is e-mailed once; it leaves the list when a
         later run no longer finds it. npm run doctor runs the same comparison.
+      </Paragraph>
+    </EmailLayout>
+  );
+}
+
+export function ExitAbroadEmail({ site, alert }: { site: EmailSite; alert: Alert<"exit-abroad"> }) {
+  return (
+    <EmailLayout
+      site={site}
+      audience="staff"
+      preview={`${alert.server}'s exit address appears to be outside Nigeria.`}
+      title={`${alert.server}: its exit address does not appear to be in Nigeria`}
+    >
+      <Paragraph>
+        Buyers are promised a Nigerian IP address. The country database shipped with the app (built{" "}
+        {alert.databaseBuiltAt.toISOString().slice(0, 10)}) places this server&apos;s traffic elsewhere, so
+        sites that look the address up may treat its buyers as abroad.
+      </Paragraph>
+      <Facts
+        rows={alert.exits.map((exit): [string, string] => [
+          exit.address,
+          exit.country ? `appears in ${exit.country}` : "not in the country database",
+        ])}
+      />
+      <Paragraph>
+        If the exit address is wrong, re-run the node&apos;s setup with --exit-addresses, or npm run vpn --
+        set-exit {alert.server} IP. If it is right, ask the node&apos;s provider to correct the address&apos;s
+        geolocation, or move to a provider in Nigeria. npm run doctor and the Servers page of the staff
+        console show the same. You get one e-mail until the addresses change.
       </Paragraph>
     </EmailLayout>
   );

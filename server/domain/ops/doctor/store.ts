@@ -10,6 +10,7 @@ import { compareWithStripe } from "#server/domain/billing/reconciliation.ts";
 import { orderNumberOf } from "#server/domain/billing/self-service.ts";
 import { readLastBackup } from "#server/domain/ops/backup/last-backup.ts";
 import { listServerHealth, type ServerHealth } from "#server/domain/ops/server-health.ts";
+import { abroad, countryDatabase, describeExit, HOME_COUNTRY } from "#server/domain/vpn/exit-country.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import { ago, fail, pass, type DoctorCheck } from "./check.ts";
 
@@ -43,7 +44,9 @@ export async function storeChecks(
   options: { reconcile?: boolean } = {},
 ): Promise<DoctorCheck[]> {
   const checks = [await migrationsCheck(db, kind), await salesCheck(db)];
-  for (const server of await listServerHealth(db, now)) checks.push(...nodeChecks(server, config, now));
+  const countriesOf = `country database of ${(await countryDatabase()).builtAt.toISOString().slice(0, 10)}`;
+  for (const server of await listServerHealth(db, now))
+    checks.push(...nodeChecks(server, config, now, countriesOf));
   checks.push(await staffCheck(db, config), await backupCheck(config, now));
   const demo = await demoPurchasesCheck(db, config, now);
   if (demo) checks.push(demo);
@@ -116,7 +119,12 @@ async function salesCheck(db: Database): Promise<DoctorCheck> {
 
 const SETUP_FIX = "on the node, run the agent's setup with its node token (docs/operating.md §5)";
 
-function nodeChecks(server: ServerHealth, config: StoreConfig, now: Date): DoctorCheck[] {
+function nodeChecks(
+  server: ServerHealth,
+  config: StoreConfig,
+  now: Date,
+  countriesOf: string,
+): DoctorCheck[] {
   const name = `node ${server.name}`;
   if (server.development) {
     if (server.state === "placeholder")
@@ -126,13 +134,22 @@ function nodeChecks(server: ServerHealth, config: StoreConfig, now: Date): Docto
           "the demo's development placeholder sells until a real node registers (its configs cannot connect)",
         ),
       ];
+    if (server.liveDevices > 0)
+      return [
+        fail(
+          name,
+          `retired development placeholder with ${server.liveDevices} device(s) that can never connect`,
+          `npm run vpn -- move-devices ${server.name} --to SERVER (or revoke-devices ${server.name}), then remove-server ${server.name}`,
+        ),
+      ];
+    // Empty: nothing to move, only the row to remove (a demo store keeps it, the live one has no use for it).
     return [
-      server.liveDevices === 0 && config.NAIJALINK_MODE === "demo"
+      config.NAIJALINK_MODE === "demo"
         ? pass(name, "retired development placeholder, empty")
         : fail(
             name,
-            `retired development placeholder with ${server.liveDevices} device(s) that can never connect`,
-            `npm run vpn -- move-devices ${server.name} --to SERVER (or revoke-devices ${server.name}), then remove-server ${server.name}`,
+            "retired development placeholder, empty: it takes no devices, and every start logs it",
+            `npm run vpn -- remove-server ${server.name}`,
           ),
     ];
   }
@@ -159,7 +176,7 @@ function nodeChecks(server: ServerHealth, config: StoreConfig, now: Date): Docto
   if (!server.keyRegistered) return checks;
   checks.push(
     server.exitAddresses.length
-      ? pass(`${name} exit addresses`, server.exitAddresses.join(", "))
+      ? exitCountryCheck(server, countriesOf)
       : fail(
           `${name} exit addresses`,
           "none: /check cannot tell buyers they come through Nigeria",
@@ -177,6 +194,18 @@ function nodeChecks(server: ServerHealth, config: StoreConfig, now: Date): Docto
         ),
   );
   return checks;
+}
+
+/** The exit addresses, each with where the shipped country database places it (decision 130). */
+function exitCountryCheck(server: ServerHealth, countriesOf: string): DoctorCheck {
+  const name = `node ${server.name} exit addresses`;
+  const listed = server.exitCountries.map(describeExit).join(", ");
+  if (abroad(server.exitCountries).length === 0) return pass(name, `${listed}; ${countriesOf}`);
+  return fail(
+    name,
+    `${listed}; ${countriesOf}: buyers are promised an address in ${HOME_COUNTRY}, and sites that look the address up may place them elsewhere`,
+    `if the address is wrong, re-run the node's setup with --exit-addresses or npm run vpn -- set-exit ${server.name} IP; if it is right, ask the node's provider to correct its geolocation, or move to a provider in Nigeria`,
+  );
 }
 
 async function staffCheck(db: Database, config: StoreConfig): Promise<DoctorCheck> {
