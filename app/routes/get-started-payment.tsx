@@ -1,6 +1,7 @@
 import { Lock } from "lucide-react";
-import { useState } from "react";
-import { Link, useNavigate, useRevalidator } from "react-router";
+import { useState, type FormEvent } from "react";
+import { Form, Link, useNavigate, useRevalidator } from "react-router";
+import { FormRefusalNote } from "#app/components/purchase/form-refusal-note.tsx";
 import { OrdersPaused } from "#app/components/purchase/orders-paused.tsx";
 import { toast } from "sonner";
 import { OrderSummary } from "#app/components/purchase/order-summary.tsx";
@@ -15,7 +16,9 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { hasRequiredDetails } from "#app/lib/purchase-storage.ts";
+import { findPlan } from "#app/lib/plans.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
+import { paymentAction, readPurchaseChoice } from "./get-started-choice.server.ts";
 import type { Route } from "./+types/get-started-payment";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -24,9 +27,21 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     matches,
   );
 
-/** Whether any VPN server can take a device: otherwise orders are paused and the page says so. */
-export async function loader({ context }: Route.LoaderArgs) {
-  return { ordersPaused: !(await anyServerCanTakeDevice(context.services.db)) };
+/**
+ * Whether any VPN server can take a device (otherwise orders are paused and the page says so),
+ * and the plan and details this browser posted in the steps before (the purchase cookie).
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const [sellable, choice] = await Promise.all([
+    anyServerCanTakeDevice(context.services.db),
+    readPurchaseChoice(request),
+  ]);
+  return { ordersPaused: !sellable, chosenPlanId: choice.planId, details: choice.details };
+}
+
+/** Complete Payment without JavaScript: the checkout starts here, then the browser goes there. */
+export function action({ request, context }: Route.ActionArgs) {
+  return paymentAction(request, context);
 }
 
 /** The checkout's URL, or "paused" when the store stopped taking orders since this page loaded. */
@@ -48,8 +63,14 @@ async function startCheckout(
   return body.url;
 }
 
-export default function GetStartedPayment({ loaderData }: Route.ComponentProps) {
-  const { ready, plan, details } = useStoredPurchase();
+export default function GetStartedPayment({ loaderData, actionData }: Route.ComponentProps) {
+  const stored = useStoredPurchase();
+  // localStorage once read (after hydration), else what the server kept for this browser.
+  const cookiePlan = findPlan(loaderData.chosenPlanId) ?? null;
+  const plan = stored.ready ? (stored.plan ?? cookiePlan) : cookiePlan;
+  const ready = stored.ready || cookiePlan !== null;
+  const details =
+    stored.details && hasRequiredDetails(stored.details) ? stored.details : loaderData.details;
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [method, setMethod] = useState<PaymentMethod | null>("card");
@@ -58,6 +79,12 @@ export default function GetStartedPayment({ loaderData }: Route.ComponentProps) 
   // Spec §5: unavailable without a method, with a coming-soon method, or with the terms unticked.
   // It stays focusable (aria-disabled) so a click can say why in a toast (decision 054).
   const blocked = !method || isComingSoon(method) || !agreed;
+
+  // With JavaScript the page starts the checkout itself (its toasts); without, the form posts.
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    void completePayment();
+  }
 
   async function completePayment() {
     if (processing) return;
@@ -110,11 +137,21 @@ export default function GetStartedPayment({ loaderData }: Route.ComponentProps) 
           <CardHeader>
             <CardTitle>Payment Method</CardTitle>
           </CardHeader>
+          <Form method="post" onSubmit={submit} aria-label="Payment">
           <CardContent className="flex flex-col gap-6">
             <PaymentMethods value={method} onChange={setMethod} />
+            <input type="hidden" name="planId" value={plan?.id ?? ""} />
+            <input type="hidden" name="customerEmail" value={details?.email ?? ""} />
+            <input
+              type="hidden"
+              name="customerName"
+              value={details ? `${details.firstName} ${details.lastName}`.trim() : ""}
+            />
             <label className="flex items-start gap-3 text-sm">
               <input
                 type="checkbox"
+                name="agree"
+                value="yes"
                 className="mt-0.5 size-4 accent-[var(--color-primary)]"
                 checked={agreed}
                 onChange={(event) => setAgreed(event.target.checked)}
@@ -139,17 +176,23 @@ export default function GetStartedPayment({ loaderData }: Route.ComponentProps) 
                 <Link to="/get-started/details">Back to Details</Link>
               </Button>
               <Button
-                type="button"
+                type="submit"
                 size="lg"
                 disabled={processing}
                 aria-disabled={blocked || undefined}
                 className={blocked ? "cursor-not-allowed opacity-50" : undefined}
-                onClick={completePayment}
               >
                 {processing ? "Processing..." : "Complete Payment"}
               </Button>
             </div>
+            {actionData ? (
+              <FormRefusalNote
+                title={actionData.message.includes("7-day guarantee") ? "Terms Required" : "Error"}
+                message={actionData.message}
+              />
+            ) : null}
           </CardContent>
+          </Form>
         </Card>
         <OrderSummary ready={ready} plan={plan} />
       </div>

@@ -57,8 +57,22 @@ function withSlotsTaken(view: Extract<View, { state: "success" }>): Extract<View
   return { ...view, subscription: { ...view.subscription, activeDevices: view.subscription.deviceLimit } };
 }
 
-export function usePaymentVerification(sessionId: string | null) {
-  const [view, setView] = useState<View>(sessionId ? { state: "verifying" } : { state: "invalid" });
+/** The view a first answer shows (no toast: the effect says those). */
+export function viewOf(result: VerificationResponse): View {
+  if (result.success && result.subscription)
+    return { state: "success", ...verifiedView({ ...result, subscription: result.subscription }) };
+  const order = reversedOrderOf(result);
+  return order ? { state: "reversed", order } : { state: "invalid" };
+}
+
+/**
+ * `initial`: the page's loader verified already (the server renders the answer, so the page
+ * works without JavaScript); the hook then starts from it instead of asking again.
+ */
+export function usePaymentVerification(sessionId: string | null, initial: VerificationResponse | null = null) {
+  const [view, setView] = useState<View>(() =>
+    !sessionId ? { state: "invalid" } : initial ? viewOf(initial) : { state: "verifying" },
+  );
   const [adding, setAdding] = useState(false);
   const started = useRef<string | null>(null);
   /** A refunded or disputed order has its own page, whichever call learnt of it. */
@@ -76,8 +90,9 @@ export function usePaymentVerification(sessionId: string | null) {
     }
     if (started.current === sessionId) return;
     started.current = sessionId;
-    setView({ state: "verifying" });
-    requestVerification(sessionId)
+    const first = initial ? Promise.resolve(initial) : null;
+    if (!first) setView({ state: "verifying" });
+    (first ?? requestVerification(sessionId))
       .then((result) => {
         if (result.success && result.subscription) {
           const verified = verifiedView({ ...result, subscription: result.subscription });
@@ -98,7 +113,7 @@ export function usePaymentVerification(sessionId: string | null) {
         verificationFailed();
         setView({ state: "invalid" });
       });
-  }, [sessionId]);
+  }, [sessionId, initial]);
 
   const pending = view.state === "success" && view.configs.length === 0;
   const gaveUp = usePendingConfigurationPoll(sessionId, pending, (result) => {

@@ -1,0 +1,38 @@
+// A page's own form, posted by the browser itself (no JavaScript needed): its fields are read,
+// parsed with the endpoint's zod schema, and handed to the same domain function the JSON
+// endpoint calls. A refusal comes back as `{ ok: false, error, message }` with its 4xx status,
+// for the page to show next to the form; anything else propagates (a redirect, a 500).
+import { data } from "react-router";
+import type { ZodType, z } from "zod";
+import { DomainError } from "#server/domain/errors.ts";
+import { ApiError, parseInput, readFormFields, statusOf } from "./api.ts";
+
+export interface FormRefusal {
+  ok: false;
+  error: string;
+  message: string;
+}
+
+/** The answer a page's action gives for a refused form. */
+export function formRefusal(error: ApiError | DomainError) {
+  const { status, headers } = statusOf(error);
+  return data<FormRefusal>(
+    { ok: false, error: error.error, message: error.message },
+    { status, headers: { ...headers, "Cache-Control": "no-store" } },
+  );
+}
+
+/** Runs `handler` on the form's fields as `schema` reads them; refusals become `formRefusal`. */
+export async function pageFormAction<S extends ZodType, R>(
+  request: Request,
+  schema: S,
+  handler: (input: z.infer<S>, fields: Record<string, string>) => Promise<R>,
+): Promise<R | ReturnType<typeof formRefusal>> {
+  try {
+    const fields = await readFormFields(request);
+    return await handler(parseInput(schema, fields) as z.infer<S>, fields);
+  } catch (error) {
+    if (error instanceof ApiError || error instanceof DomainError) return formRefusal(error);
+    throw error;
+  }
+}
