@@ -29,7 +29,7 @@ export const CONTACT_SENT = {
 export async function action({ request, context }: Route.ActionArgs) {
   return pageFormAction(request, contactMessageSchema, async (input, fields) => {
     if (["name", "email", "subject", "message"].some((field) => !fields[field]?.trim()))
-      return formRefusal(badRequest("Please fill in all fields."));
+      return formRefusal(badRequest("Please fill in all fields."), fields);
     await submitContactMessage(context.services, input, context.clientIp);
     throw redirectDocument("/contact", {
       headers: { "Set-Cookie": flashCookie(context.services, CONTACT_SENT) },
@@ -96,7 +96,7 @@ export default function Contact({ actionData }: Route.ComponentProps) {
               <h2 className={cardHeading}>Send Us a Message</h2>
             </CardHeader>
             <CardContent>
-              <ContactForm id={FORM_ID} refusal={actionData?.message} />
+              <ContactForm id={FORM_ID} refusal={actionData} />
             </CardContent>
           </Card>
         </div>

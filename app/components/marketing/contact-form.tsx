@@ -14,7 +14,13 @@ const MAX_LENGTH: Record<Field, number> = { name: 100, email: 254, subject: 200,
  * toasts are the enhancement script's (app/enhance/contact-form.ts). Without JavaScript the
  * browser posts it to the page's action; `refusal` is that action's answer to a refused form.
  */
-export function ContactForm({ id, refusal }: { id?: string; refusal?: string }) {
+export function ContactForm({
+  id,
+  refusal,
+}: {
+  id?: string;
+  refusal?: { message: string; values: Record<string, string> };
+}) {
   const { supportEmail } = usePublicConfig();
   const fields: Array<{
     field: Field;
@@ -55,6 +61,7 @@ export function ContactForm({ id, refusal }: { id?: string; refusal?: string }) 
             autoComplete={autoComplete}
             placeholder={placeholder}
             maxLength={MAX_LENGTH[field]}
+            defaultValue={refusal?.values[field]}
             aria-required="true"
           />
         </div>
@@ -67,6 +74,7 @@ export function ContactForm({ id, refusal }: { id?: string; refusal?: string }) 
           rows={6}
           placeholder="Tell us what you need help with"
           maxLength={MAX_LENGTH.message}
+          defaultValue={refusal?.values.message}
           aria-required="true"
         />
       </div>
@@ -78,7 +86,7 @@ export function ContactForm({ id, refusal }: { id?: string; refusal?: string }) 
         <div role="alert" data-form-refusal="">
           <div className={NOTICE_CLASS.alert}>
             <p className={NOTICE_TITLE_CLASS}>Error</p>
-            <p>{refusal}</p>
+            <p>{refusal.message}</p>
           </div>
         </div>
       ) : null}
