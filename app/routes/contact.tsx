@@ -8,8 +8,7 @@ import { pageMeta } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import { contactMessageSchema, submitContactMessage } from "#server/domain/contact/contact.ts";
 import { flashCookie } from "#server/http/flash.ts";
-import { formRefusal, pageFormAction } from "#server/http/page-forms.ts";
-import { badRequest } from "#server/http/api.ts";
+import { pageFormAction } from "#server/http/page-forms.ts";
 import type { Route } from "./+types/contact";
 
 export { handle } from "#app/lib/static-page.ts";
@@ -27,14 +26,20 @@ export const CONTACT_SENT = {
  * same message the script shows. A refusal is shown under the form's button.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  return pageFormAction(request, contactMessageSchema, async (input, fields) => {
-    if (["name", "email", "subject", "message"].some((field) => !fields[field]?.trim()))
-      return formRefusal(badRequest("Please fill in all fields."), fields);
-    await submitContactMessage(context.services, input, context.clientIp);
-    throw redirectDocument("/contact", {
-      headers: { "Set-Cookie": flashCookie(context.services, CONTACT_SENT) },
-    });
-  });
+  return pageFormAction(
+    request,
+    contactMessageSchema,
+    async (input) => {
+      await submitContactMessage(context.services, input, context.clientIp);
+      throw redirectDocument("/contact", {
+        headers: { "Set-Cookie": flashCookie(context.services, CONTACT_SENT) },
+      });
+    },
+    (fields) =>
+      ["name", "email", "subject", "message"].some((field) => !fields[field]?.trim())
+        ? "Please fill in all fields."
+        : null,
+  );
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>

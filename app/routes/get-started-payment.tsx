@@ -1,5 +1,5 @@
 import { Lock } from "lucide-react";
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
 import { Form, Link, useNavigate, useRevalidator } from "react-router";
 import { FormRefusalNote } from "#app/components/purchase/form-refusal-note.tsx";
 import { OrdersPaused } from "#app/components/purchase/orders-paused.tsx";
@@ -69,16 +69,18 @@ export default function GetStartedPayment({ loaderData, actionData }: Route.Comp
   const cookiePlan = findPlan(loaderData.chosenPlanId) ?? null;
   const plan = stored.ready ? (stored.plan ?? cookiePlan) : cookiePlan;
   const ready = stored.ready || cookiePlan !== null;
-  const details =
-    stored.details && hasRequiredDetails(stored.details) ? stored.details : loaderData.details;
+  const details = stored.details && hasRequiredDetails(stored.details) ? stored.details : loaderData.details;
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [method, setMethod] = useState<PaymentMethod | null>("card");
   const [agreed, setAgreed] = useState(false);
   const [processing, setProcessing] = useState(false);
+  // Until hydration the button is a plain submit button: without JavaScript the server answers.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   // Spec §5: unavailable without a method, with a coming-soon method, or with the terms unticked.
   // It stays focusable (aria-disabled) so a click can say why in a toast (decision 054).
-  const blocked = !method || isComingSoon(method) || !agreed;
+  const blocked = hydrated && (!method || isComingSoon(method) || !agreed);
 
   // With JavaScript the page starts the checkout itself (its toasts); without, the form posts.
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -138,60 +140,60 @@ export default function GetStartedPayment({ loaderData, actionData }: Route.Comp
             <CardTitle>Payment Method</CardTitle>
           </CardHeader>
           <Form method="post" onSubmit={submit} aria-label="Payment">
-          <CardContent className="flex flex-col gap-6">
-            <PaymentMethods value={method} onChange={setMethod} />
-            <input type="hidden" name="planId" value={plan?.id ?? ""} />
-            <input type="hidden" name="customerEmail" value={details?.email ?? ""} />
-            <input
-              type="hidden"
-              name="customerName"
-              value={details ? `${details.firstName} ${details.lastName}`.trim() : ""}
-            />
-            <label className="flex items-start gap-3 text-sm">
+            <CardContent className="flex flex-col gap-6">
+              <PaymentMethods value={method} onChange={setMethod} />
+              <input type="hidden" name="planId" value={plan?.id ?? ""} />
+              <input type="hidden" name="customerEmail" value={details?.email ?? ""} />
               <input
-                type="checkbox"
-                name="agree"
-                value="yes"
-                className="mt-0.5 size-4 accent-[var(--color-primary)]"
-                checked={agreed}
-                onChange={(event) => setAgreed(event.target.checked)}
+                type="hidden"
+                name="customerName"
+                value={details ? `${details.firstName} ${details.lastName}`.trim() : ""}
               />
-              <span>
-                I agree to the{" "}
-                <Link to="/terms" className="underline">
-                  Terms and Conditions
-                </Link>{" "}
-                and the 7-day guarantee policy (
-                <Link to="/refund-policy" className="underline">
-                  Refund Policy
-                </Link>
-                ).
-              </span>
-            </label>
-            <p className="flex items-center gap-2 text-sm text-muted-foreground">
-              <Lock aria-hidden="true" className="size-4" /> 256-bit SSL encrypted payment
-            </p>
-            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
-              <Button asChild variant="outline">
-                <Link to="/get-started/details">Back to Details</Link>
-              </Button>
-              <Button
-                type="submit"
-                size="lg"
-                disabled={processing}
-                aria-disabled={blocked || undefined}
-                className={blocked ? "cursor-not-allowed opacity-50" : undefined}
-              >
-                {processing ? "Processing..." : "Complete Payment"}
-              </Button>
-            </div>
-            {actionData ? (
-              <FormRefusalNote
-                title={actionData.message.includes("7-day guarantee") ? "Terms Required" : "Error"}
-                message={actionData.message}
-              />
-            ) : null}
-          </CardContent>
+              <label className="flex items-start gap-3 text-sm">
+                <input
+                  type="checkbox"
+                  name="agree"
+                  value="yes"
+                  className="mt-0.5 size-4 accent-[var(--color-primary)]"
+                  checked={agreed}
+                  onChange={(event) => setAgreed(event.target.checked)}
+                />
+                <span>
+                  I agree to the{" "}
+                  <Link to="/terms" className="underline">
+                    Terms and Conditions
+                  </Link>{" "}
+                  and the 7-day guarantee policy (
+                  <Link to="/refund-policy" className="underline">
+                    Refund Policy
+                  </Link>
+                  ).
+                </span>
+              </label>
+              <p className="flex items-center gap-2 text-sm text-muted-foreground">
+                <Lock aria-hidden="true" className="size-4" /> 256-bit SSL encrypted payment
+              </p>
+              <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+                <Button asChild variant="outline">
+                  <Link to="/get-started/details">Back to Details</Link>
+                </Button>
+                <Button
+                  type="submit"
+                  size="lg"
+                  disabled={processing}
+                  aria-disabled={blocked || undefined}
+                  className={blocked ? "cursor-not-allowed opacity-50" : undefined}
+                >
+                  {processing ? "Processing..." : "Complete Payment"}
+                </Button>
+              </div>
+              {actionData ? (
+                <FormRefusalNote
+                  title={actionData.message.includes("7-day guarantee") ? "Terms Required" : "Error"}
+                  message={actionData.message}
+                />
+              ) : null}
+            </CardContent>
           </Form>
         </Card>
         <OrderSummary ready={ready} plan={plan} />

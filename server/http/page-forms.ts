@@ -6,7 +6,7 @@
 import { data } from "react-router";
 import type { ZodType, z } from "zod";
 import { DomainError } from "#server/domain/errors.ts";
-import { ApiError, parseInput, readFormFields, statusOf } from "./api.ts";
+import { ApiError, badRequest, parseInput, readFormFields, statusOf } from "./api.ts";
 
 export interface FormRefusal {
   ok: false;
@@ -25,16 +25,22 @@ export function formRefusal(error: ApiError | DomainError, values: Record<string
   );
 }
 
-/** Runs `handler` on the form's fields as `schema` reads them; refusals become `formRefusal`. */
+/**
+ * Runs `handler` on the form's fields as `schema` reads them; refusals become `formRefusal`.
+ * `precheck`: a refusal the page says before the schema's (the words its script uses).
+ */
 export async function pageFormAction<S extends ZodType, R>(
   request: Request,
   schema: S,
-  handler: (input: z.infer<S>, fields: Record<string, string>) => Promise<R>,
+  handler: (input: z.infer<S>) => Promise<R>,
+  precheck?: (fields: Record<string, string>) => string | null,
 ): Promise<R | ReturnType<typeof formRefusal>> {
   let fields: Record<string, string> = {};
   try {
     fields = await readFormFields(request);
-    return await handler(parseInput(schema, fields) as z.infer<S>, fields);
+    const refused = precheck?.(fields);
+    if (refused) throw badRequest(refused);
+    return await handler(parseInput(schema, fields) as z.infer<S>);
   } catch (error) {
     if (error instanceof ApiError || error instanceof DomainError) return formRefusal(error, fields);
     throw error;
