@@ -67,14 +67,19 @@ export function viewOf(result: VerificationResponse): View {
 
 /**
  * `initial`: the page's loader verified already (the server renders the answer, so the page
- * works without JavaScript); the hook then starts from it instead of asking again.
+ * works without JavaScript); the hook shows it from the first render and asks once more itself,
+ * as before, for the toasts and the browser's own answer.
  */
-export function usePaymentVerification(sessionId: string | null, initial: VerificationResponse | null = null) {
+export function usePaymentVerification(
+  sessionId: string | null,
+  initial: VerificationResponse | null = null,
+) {
   const [view, setView] = useState<View>(() =>
     !sessionId ? { state: "invalid" } : initial ? viewOf(initial) : { state: "verifying" },
   );
   const [adding, setAdding] = useState(false);
   const started = useRef<string | null>(null);
+  const serverAnswered = useRef(initial !== null);
   /** A refunded or disputed order has its own page, whichever call learnt of it. */
   const showIfReversed = (result: VerificationResponse) => {
     const order = reversedOrderOf(result);
@@ -90,9 +95,10 @@ export function usePaymentVerification(sessionId: string | null, initial: Verifi
     }
     if (started.current === sessionId) return;
     started.current = sessionId;
-    const first = initial ? Promise.resolve(initial) : null;
-    if (!first) setView({ state: "verifying" });
-    (first ?? requestVerification(sessionId))
+    // The server's answer (`initial`) stays on screen while the page asks for its own.
+    if (!serverAnswered.current) setView({ state: "verifying" });
+    serverAnswered.current = false;
+    requestVerification(sessionId)
       .then((result) => {
         if (result.success && result.subscription) {
           const verified = verifiedView({ ...result, subscription: result.subscription });
@@ -113,7 +119,7 @@ export function usePaymentVerification(sessionId: string | null, initial: Verifi
         verificationFailed();
         setView({ state: "invalid" });
       });
-  }, [sessionId, initial]);
+  }, [sessionId]);
 
   const pending = view.state === "success" && view.configs.length === 0;
   const gaveUp = usePendingConfigurationPoll(sessionId, pending, (result) => {
