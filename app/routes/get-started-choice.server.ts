@@ -55,7 +55,10 @@ export async function readPurchaseChoice(request: Request): Promise<PurchaseChoi
 }
 
 /** The `Set-Cookie` value that keeps `choice`. */
-export function purchaseChoiceCookie(choice: PurchaseChoice, config: Pick<Config, "PUBLIC_URL">): Promise<string> {
+export function purchaseChoiceCookie(
+  choice: PurchaseChoice,
+  config: Pick<Config, "PUBLIC_URL">,
+): Promise<string> {
   return purchaseCookie.serialize(choice, { secure: config.PUBLIC_URL.startsWith("https://") });
 }
 
@@ -64,9 +67,10 @@ export const choosePlanSchema = z.object({
   planId: z.enum(PLAN_IDS, { error: "Please select a plan first" }),
 });
 
-/** The details step's form: the plan chosen before, and the details, first and last name and e-mail required. */
+/** The details step's form: the plan chosen before (if any), and the details, first and last name and e-mail required. */
 export const detailsStepSchema = subscriberDetailsSchema.extend({
-  planId: z.enum(PLAN_IDS, { error: "Please select a plan first" }),
+  // Not required here: as with JavaScript, the payment step says "Please select a plan first".
+  planId: z.enum(PLAN_IDS).nullable().catch(null),
   firstName: text(100).pipe(z.string().min(1, "Please fill in all required fields")),
   lastName: text(100).pipe(z.string().min(1, "Please fill in all required fields")),
   email: text(254)
@@ -99,8 +103,10 @@ export function choosePlanAction(request: Request, context: AppLoadContext) {
 /** The details step: keep the plan and the details, go on to the payment step. */
 export function detailsAction(request: Request, context: AppLoadContext) {
   return pageFormAction(request, detailsStepSchema, async ({ planId, ...details }) => {
+    const choice = await readPurchaseChoice(request);
+    const kept = { planId: planId ?? choice.planId, details };
     throw redirect("/get-started/payment", {
-      headers: { "Set-Cookie": await purchaseChoiceCookie({ planId, details }, context.services.config) },
+      headers: { "Set-Cookie": await purchaseChoiceCookie(kept, context.services.config) },
     });
   });
 }
