@@ -96,8 +96,7 @@ function onClick(event: MouseEvent): void {
     // A plan button is also a form's submit button (for a browser without JavaScript).
     event.preventDefault();
     choosePlan(action);
-  }
-  else if (action.dataset.videoId !== undefined) playVideo(action);
+  } else if (action.dataset.videoId !== undefined) playVideo(action);
   else if (action.dataset.scrollTo) scrollToSection(action.dataset.scrollTo);
 }
 

@@ -29,7 +29,6 @@ function postFields(form: FormData) {
   };
 }
 
-
 function draftOf(form: FormData): EditorDraft {
   return {
     title: text(form, "title") ?? "",

@@ -66,41 +66,41 @@ export default function GetStarted({ loaderData, actionData }: Route.ComponentPr
       width="max-w-6xl"
     >
       <Form method="post" aria-label="Choose your plan">
-      <div role="radiogroup" aria-label="Plans" className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-        {PLANS.map((plan) => {
-          const isSelected = selected?.id === plan.id;
-          return (
-            // The card's radio is its keyboard control (Tab, arrow keys); a click anywhere on the card chooses it too.
-            <div key={plan.id} className="flex cursor-pointer" onClick={() => choose(plan)}>
-              <PlanCard plan={plan} selected={isSelected}>
-                <label
-                  className={cn(
-                    buttonVariants({ variant: isSelected ? "default" : "outline" }),
-                    "w-full cursor-pointer has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring has-[:focus-visible]:ring-offset-2",
-                  )}
-                >
-                  <input
-                    type="radio"
-                    name="planId"
-                    value={plan.id}
-                    checked={isSelected}
-                    onChange={() => choose(plan)}
-                    aria-label={plan.name}
-                    className="size-4 accent-current focus-visible:outline-none"
-                  />
-                  {isSelected ? "Selected" : "Select Plan"}
-                </label>
-              </PlanCard>
-            </div>
-          );
-        })}
-      </div>
-      <div className="mt-10 flex flex-col items-center gap-3">
-        <Button type="submit" size="lg" disabled={hydrated && !selected}>
-          Continue to Details
-        </Button>
-        {actionData ? <FormRefusalNote message={actionData.message} /> : null}
-      </div>
+        <div role="radiogroup" aria-label="Plans" className="grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
+          {PLANS.map((plan) => {
+            const isSelected = selected?.id === plan.id;
+            return (
+              // The card's radio is its keyboard control (Tab, arrow keys); a click anywhere on the card chooses it too.
+              <div key={plan.id} className="flex cursor-pointer" onClick={() => choose(plan)}>
+                <PlanCard plan={plan} selected={isSelected}>
+                  <label
+                    className={cn(
+                      buttonVariants({ variant: isSelected ? "default" : "outline" }),
+                      "w-full cursor-pointer has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring has-[:focus-visible]:ring-offset-2",
+                    )}
+                  >
+                    <input
+                      type="radio"
+                      name="planId"
+                      value={plan.id}
+                      checked={isSelected}
+                      onChange={() => choose(plan)}
+                      aria-label={plan.name}
+                      className="size-4 accent-current focus-visible:outline-none"
+                    />
+                    {isSelected ? "Selected" : "Select Plan"}
+                  </label>
+                </PlanCard>
+              </div>
+            );
+          })}
+        </div>
+        <div className="mt-10 flex flex-col items-center gap-3">
+          <Button type="submit" size="lg" disabled={hydrated && !selected}>
+            Continue to Details
+          </Button>
+          {actionData ? <FormRefusalNote message={actionData.message} /> : null}
+        </div>
       </Form>
     </PurchaseStepPage>
   );

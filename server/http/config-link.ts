@@ -17,8 +17,7 @@ export function configFromLink({ request, context, params }: ApiCall, activation
   );
 }
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** Whether the caller is a browser opening the link (it asks for HTML), not an API client. */
 export function wantsHtml(request: Request): boolean {

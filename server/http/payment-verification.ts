@@ -27,7 +27,11 @@ export async function verificationAnswer(
       buyerToken: await readBuyerToken(request),
       customerEmail: (await customerOf(context.services.customerAuth, request))?.email ?? null,
     });
-    return { status: 200, headers: {}, body: JSON.parse(JSON.stringify(verified)) as Record<string, unknown> };
+    return {
+      status: 200,
+      headers: {},
+      body: JSON.parse(JSON.stringify(verified)) as Record<string, unknown>,
+    };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     const { status, headers } = statusOf(error);

@@ -51,7 +51,9 @@ export function PostEditor({
     draft?.status === "published" ? "published" : draft ? "draft" : (post?.status ?? "draft"),
   );
   const [author, setAuthor] = useState(draft?.author ?? post?.author ?? TEAM_AUTHOR);
-  const [publishedDate, setPublishedDate] = useState(draft?.publishedDate ?? dateInputValue(post?.published_at));
+  const [publishedDate, setPublishedDate] = useState(
+    draft?.publishedDate ?? dateInputValue(post?.published_at),
+  );
   const [content, setContent] = useState(draft?.content ?? post?.content ?? "");
   const saving = fetcher.state !== "idle";
   // A save that worked redirects to the list; what comes back here is a refusal.
