@@ -5,13 +5,12 @@ import { describe, expect, it } from "vitest";
 
 // Issue 27: the app changes things through route actions and forms, which work without
 // JavaScript. The only hand-written browser calls left are the storefront's own (create-checkout,
-// verify-payment, the config download and its QR code) and the blog list's read (docs/product.md §10.1);
-// app/enhance/, the static pages' one script, is outside React Router and posts the contact form.
+// verify-payment, the config download and its QR code); the staff blog list is its page's
+// loader's (issue 36). app/enhance/, the static pages' one script, is outside React Router and posts the contact form.
 
 const APP = fileURLToPath(new URL(".", import.meta.url));
 
 const ALLOWED_CALLS = [
-  "components/admin/api.ts: `/api/blog-admin/${name}`",
   "components/purchase/config-card.tsx: qrUrlOf(downloadUrl)",
   "components/purchase/config-card.tsx: sameOriginUrl(downloadUrl)",
   'components/purchase/verification.ts: "/api/verify-payment"',

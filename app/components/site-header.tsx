@@ -19,6 +19,8 @@ const pageLinks = [
 /**
  * The header of every page. On a hydrated page React runs the phone menu; on a static page
  * (`staticPage`) the enhancement script does, opening a copy of the menu kept in a template.
+ * Without JavaScript the menu is a `<details>` disclosure inside `<noscript>`, which opens
+ * without script, and the scripted button is hidden (`scripting: none`).
  */
 export function SiteHeader({ staticPage = false }: { staticPage?: boolean }) {
   const { brandName } = usePublicConfig();
@@ -87,10 +89,36 @@ export function SiteHeader({ staticPage = false }: { staticPage?: boolean }) {
           {brandName}
         </Link>
         <div className="hidden items-center gap-6 md:flex">{links}</div>
+        <noscript>
+          <details className="group md:hidden" data-testid="mobile-menu-no-js">
+            <summary
+              aria-label="Menu"
+              className="flex size-10 cursor-pointer list-none items-center justify-center rounded-md hover:bg-accent [&::-webkit-details-marker]:hidden"
+            >
+              <Menu aria-hidden="true" className="group-open:hidden" />
+              <X aria-hidden="true" className="hidden group-open:block" />
+            </summary>
+            <div className="absolute inset-x-0 top-16 flex flex-col gap-4 border-t border-b bg-background px-4 py-4">
+              {anchorLinks.map((link) => (
+                <a key={link.anchor} href={`/#${link.anchor}`} className={linkClass}>
+                  {link.label}
+                </a>
+              ))}
+              {pageLinks.map((link) => (
+                <a key={link.to} href={link.to} className={linkClass}>
+                  {link.label}
+                </a>
+              ))}
+              <Button asChild size="sm">
+                <a href="/get-started">Get Started</a>
+              </Button>
+            </div>
+          </details>
+        </noscript>
         <Button
           variant="ghost"
           size="icon"
-          className="group md:hidden"
+          className="group md:hidden [@media(scripting:none)]:hidden"
           aria-expanded={menuOpen}
           aria-controls="mobile-menu"
           aria-label={menuOpen ? "Close menu" : "Open menu"}

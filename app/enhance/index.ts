@@ -92,8 +92,11 @@ function onClick(event: MouseEvent): void {
   }
   const action = target.closest<HTMLElement>("[data-select-plan], [data-video-id], [data-scroll-to]");
   if (!action) return;
-  if (action.dataset.selectPlan) choosePlan(action);
-  else if (action.dataset.videoId !== undefined) playVideo(action);
+  if (action.dataset.selectPlan) {
+    // A plan button is also a form's submit button (for a browser without JavaScript).
+    event.preventDefault();
+    choosePlan(action);
+  } else if (action.dataset.videoId !== undefined) playVideo(action);
   else if (action.dataset.scrollTo) scrollToSection(action.dataset.scrollTo);
 }
 

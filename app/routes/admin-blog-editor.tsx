@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
-import { PostEditor } from "#app/components/admin/post-editor.tsx";
+import { PostEditor, type EditorDraft } from "#app/components/admin/post-editor.tsx";
+import type { FormRefusal } from "#server/http/staff-form.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { staffAccess } from "#server/domain/auth/staff.ts";
 import { findPost } from "#server/domain/blog/admin.ts";
@@ -35,7 +36,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 /** Saves the post: created, or updated (the form says which and, for an update, the post's id). */
 export const action = postEditorAction;
 
-export default function AdminBlogEditor({ loaderData }: Route.ComponentProps) {
-  // Keyed by post so moving between posts starts a fresh form.
-  return <PostEditor key={loaderData.post?.id ?? "new"} post={loaderData.post} />;
+export default function AdminBlogEditor({ loaderData, actionData }: Route.ComponentProps) {
+  // Keyed by post so moving between posts starts a fresh form. `pageAnswer`: a save the browser
+  // posted itself (no JavaScript) and the server refused: its message, and the form as it was.
+  const pageAnswer =
+    actionData && actionData.ok === false && "draft" in actionData
+      ? (actionData as FormRefusal & { draft: EditorDraft })
+      : undefined;
+  return <PostEditor key={loaderData.post?.id ?? "new"} post={loaderData.post} pageAnswer={pageAnswer} />;
 }

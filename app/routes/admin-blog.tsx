@@ -1,8 +1,8 @@
 import { LogOut, Plus } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { Form, Link, redirect, redirectDocument } from "react-router";
 import { ActionNotice } from "#app/components/admin/action-notice.tsx";
-import { blogAdminCall, type AdminPost } from "#app/components/admin/api.ts";
+import type { AdminPost } from "#server/domain/blog/admin.ts";
 import { POST_TABS, PostTable, postsInTab, type PostTab } from "#app/components/admin/post-table.tsx";
 import { TwoFactorSettings, twoFactorAnswerOf } from "#app/components/admin/two-factor-settings.tsx";
 import { Button } from "#app/components/ui/button.tsx";
@@ -10,6 +10,7 @@ import { flashCookie } from "#server/http/flash.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { cn } from "#app/lib/utils.ts";
 import { staffAccess } from "#server/domain/auth/staff.ts";
+import { listPosts } from "#server/domain/blog/admin.ts";
 import { ACCESS_DENIED } from "#server/http/staff-pages.ts";
 import { blogListAction } from "./admin-blog-actions.server.ts";
 import type { Route } from "./+types/admin-blog";
@@ -29,13 +30,18 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const access = await staffAccess(request, context.services);
   if (access.kind === "anonymous") throw redirect("/admin/login");
-  if (access.kind === "needs-two-factor") return { twoFactorEnabled: false, twoFactorRequired: true };
+  if (access.kind === "needs-two-factor")
+    return { twoFactorEnabled: false, twoFactorRequired: true, posts: [] as AdminPost[] };
   // A document load of the static home page, where the server renders the message (decision 123).
   if (access.kind !== "staff")
     throw redirectDocument("/", { headers: { "Set-Cookie": flashCookie(context.services, ACCESS_DENIED) } });
+  const twoFactorRequired = context.services.config.STAFF_REQUIRE_TOTP;
+  const locked = twoFactorRequired && !access.user.twoFactorEnabled;
   return {
     twoFactorEnabled: access.user.twoFactorEnabled,
-    twoFactorRequired: context.services.config.STAFF_REQUIRE_TOTP,
+    twoFactorRequired,
+    // The list is in the page's HTML (it works without JavaScript); a change's action reloads it.
+    posts: locked ? [] : await listPosts(context.services.db),
   };
 }
 
@@ -78,7 +84,7 @@ export default function AdminBlog({ loaderData, actionData }: Route.ComponentPro
           pageAnswer={twoFactorAnswerOf(actionData)}
         />
       </div>
-      {!locked && <PostList />}
+      {!locked && <PostList posts={loaderData.posts} />}
     </section>
   );
 }
@@ -102,19 +108,11 @@ const TAB_LABELS: Record<PostTab, string> = {
   deleted: "Deleted",
 };
 
-function PostList() {
-  const [posts, setPosts] = useState<AdminPost[] | null>(null);
+/** After a change, React Router revalidates the page's loader, which reads the list again. */
+const listReloadsItself = () => undefined;
+
+function PostList({ posts }: { posts: AdminPost[] }) {
   const [tab, setTab] = useState<PostTab>("all");
-
-  const load = useCallback(async () => {
-    const result = await blogAdminCall<{ posts: AdminPost[] }>("list");
-    // Failures are silent (docs/product.md §9.3): an empty table rather than an error.
-    setPosts(result?.posts ?? []);
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   return (
     <>
@@ -139,7 +137,7 @@ function PostList() {
           </button>
         ))}
       </div>
-      <PostTable posts={posts && postsInTab(posts, tab)} onChanged={load} />
+      <PostTable posts={postsInTab(posts, tab)} onChanged={listReloadsItself} />
     </>
   );
 }

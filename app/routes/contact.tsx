@@ -1,14 +1,46 @@
 import { BookOpen, Clock, CreditCard, Mail } from "lucide-react";
-import { Link } from "react-router";
+import { Link, redirectDocument } from "react-router";
 import { ContactForm } from "#app/components/marketing/contact-form.tsx";
 import { PageHero } from "#app/components/page-hero.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
+import { contactMessageSchema, submitContactMessage } from "#server/domain/contact/contact.ts";
+import { flashCookie } from "#server/http/flash.ts";
+import { pageFormAction } from "#server/http/page-forms.ts";
 import type { Route } from "./+types/contact";
 
 export { handle } from "#core/static-page.ts";
+
+/** What the enhancement script says when the form is sent (app/enhance/contact-form.ts). */
+export const CONTACT_SENT = {
+  type: "success",
+  title: "Message Sent!",
+  description: "Thank you for contacting us. We'll get back to you within 24 hours.",
+} as const;
+
+/**
+ * The form posted without JavaScript: the same schema and domain call as
+ * /api/send-contact-email, then back to /contact (a document load: the page is static) with the
+ * same message the script shows. A refusal is shown under the form's button.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  return pageFormAction(
+    request,
+    contactMessageSchema,
+    async (input) => {
+      await submitContactMessage(context.services, input, context.clientIp);
+      throw redirectDocument("/contact", {
+        headers: { "Set-Cookie": flashCookie(context.services, CONTACT_SENT) },
+      });
+    },
+    (fields) =>
+      ["name", "email", "subject", "message"].some((field) => !fields[field]?.trim())
+        ? "Please fill in all fields."
+        : null,
+  );
+}
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   pageMeta(
@@ -23,7 +55,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 const FORM_ID = "contact-form";
 const cardHeading = "text-xl font-semibold leading-tight";
 
-export default function Contact() {
+export default function Contact({ actionData }: Route.ComponentProps) {
   const { supportEmail } = usePublicConfig();
 
   return (
@@ -69,7 +101,7 @@ export default function Contact() {
               <h2 className={cardHeading}>Send Us a Message</h2>
             </CardHeader>
             <CardContent>
-              <ContactForm id={FORM_ID} />
+              <ContactForm id={FORM_ID} refusal={actionData} />
             </CardContent>
           </Card>
         </div>

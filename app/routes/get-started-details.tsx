@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from "react";
-import { Link, useNavigate } from "react-router";
+import { Form, Link } from "react-router";
+import { FormRefusalNote } from "#app/components/purchase/form-refusal-note.tsx";
 import { OrdersPaused } from "#app/components/purchase/orders-paused.tsx";
 import { PlanSummary } from "#app/components/purchase/plan-summary.tsx";
 import { PurchaseStepPage } from "#app/components/purchase/purchase-steps.tsx";
@@ -14,7 +15,9 @@ import {
   storeSubscriberDetails,
   type SubscriberDetails,
 } from "#app/lib/purchase-storage.ts";
+import { findPlan } from "#core/plans.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
+import { detailsAction, readPurchaseChoice } from "./get-started-choice.server.ts";
 import type { Route } from "./+types/get-started-details";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -44,28 +47,44 @@ const FIELDS: Array<{
   { name: "city", label: "City", type: "text", autoComplete: "address-level2" },
 ];
 
-/** Whether any VPN server can take a device: otherwise orders are paused and the page says so. */
-export async function loader({ context }: Route.LoaderArgs) {
-  return { ordersPaused: !(await anyServerCanTakeDevice(context.services.db)) };
+/**
+ * Whether any VPN server can take a device (otherwise orders are paused and the page says so),
+ * and what this browser chose so far (the purchase cookie), shown without JavaScript.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const [sellable, choice] = await Promise.all([
+    anyServerCanTakeDevice(context.services.db),
+    readPurchaseChoice(request),
+  ]);
+  return { ordersPaused: !sellable, chosenPlanId: choice.planId, details: choice.details };
 }
 
-export default function GetStartedDetails({ loaderData }: Route.ComponentProps) {
-  const { ready, plan, details } = useStoredPurchase();
-  const navigate = useNavigate();
-  const [form, setForm] = useState<SubscriberDetails>(EMPTY);
-  useEffect(() => {
-    if (details) setForm(details);
-  }, [details]);
+/** The details, with the plan chosen before: kept for the payment step. */
+export function action({ request, context }: Route.ActionArgs) {
+  return detailsAction(request, context);
+}
 
+export default function GetStartedDetails({ loaderData, actionData }: Route.ComponentProps) {
+  const stored = useStoredPurchase();
+  // localStorage once read (after hydration), else what the server kept for this browser.
+  const cookiePlan = findPlan(loaderData.chosenPlanId) ?? null;
+  const plan = stored.ready ? (stored.plan ?? cookiePlan) : cookiePlan;
+  const ready = stored.ready || cookiePlan !== null;
+  const [form, setForm] = useState<SubscriberDetails>(loaderData.details ?? EMPTY);
+  useEffect(() => {
+    if (stored.details) setForm(stored.details);
+  }, [stored.details]);
+
+  // With JavaScript the page's alert speaks first; a complete form is also kept in localStorage,
+  // then posted like the form without JavaScript.
   function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
     const cleaned = normaliseSubscriberDetails(form)!;
     if (!hasRequiredDetails(cleaned)) {
+      event.preventDefault();
       window.alert("Please fill in all required fields");
       return;
     }
     storeSubscriberDetails(cleaned);
-    navigate("/get-started/payment");
   }
 
   if (loaderData.ordersPaused)
@@ -83,7 +102,13 @@ export default function GetStartedDetails({ loaderData }: Route.ComponentProps) 
             <CardTitle>Subscriber Information</CardTitle>
           </CardHeader>
           <CardContent>
-            <form onSubmit={submit} className="grid gap-4 sm:grid-cols-2" aria-label="Your details">
+            <Form
+              method="post"
+              onSubmit={submit}
+              className="grid gap-4 sm:grid-cols-2"
+              aria-label="Your details"
+            >
+              <input type="hidden" name="planId" value={plan?.id ?? ""} />
               {FIELDS.map((field) => (
                 <div key={field.name} className="flex flex-col gap-2">
                   <Label htmlFor={field.name}>
@@ -109,7 +134,12 @@ export default function GetStartedDetails({ loaderData }: Route.ComponentProps) 
                 </Button>
                 <Button type="submit">Continue to Payment</Button>
               </div>
-            </form>
+              {actionData ? (
+                <div className="sm:col-span-2">
+                  <FormRefusalNote message={actionData.message} />
+                </div>
+              ) : null}
+            </Form>
           </CardContent>
         </Card>
         <PlanSummary ready={ready} plan={plan} />

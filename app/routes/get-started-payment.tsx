@@ -1,6 +1,7 @@
 import { Lock } from "lucide-react";
-import { useState } from "react";
-import { Link, useNavigate, useRevalidator } from "react-router";
+import { useEffect, useState, type FormEvent } from "react";
+import { Form, Link, useNavigate, useRevalidator } from "react-router";
+import { FormRefusalNote } from "#app/components/purchase/form-refusal-note.tsx";
 import { OrdersPaused } from "#app/components/purchase/orders-paused.tsx";
 import { toast } from "sonner";
 import { OrderSummary } from "#app/components/purchase/order-summary.tsx";
@@ -15,7 +16,9 @@ import { Button } from "#app/components/ui/button.tsx";
 import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/card.tsx";
 import { pageMeta } from "#app/lib/meta.ts";
 import { hasRequiredDetails } from "#app/lib/purchase-storage.ts";
+import { findPlan } from "#core/plans.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
+import { paymentAction, readPurchaseChoice } from "./get-started-choice.server.ts";
 import type { Route } from "./+types/get-started-payment";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -24,9 +27,21 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     matches,
   );
 
-/** Whether any VPN server can take a device: otherwise orders are paused and the page says so. */
-export async function loader({ context }: Route.LoaderArgs) {
-  return { ordersPaused: !(await anyServerCanTakeDevice(context.services.db)) };
+/**
+ * Whether any VPN server can take a device (otherwise orders are paused and the page says so),
+ * and the plan and details this browser posted in the steps before (the purchase cookie).
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const [sellable, choice] = await Promise.all([
+    anyServerCanTakeDevice(context.services.db),
+    readPurchaseChoice(request),
+  ]);
+  return { ordersPaused: !sellable, chosenPlanId: choice.planId, details: choice.details };
+}
+
+/** Complete Payment without JavaScript: the checkout starts here, then the browser goes there. */
+export function action({ request, context }: Route.ActionArgs) {
+  return paymentAction(request, context);
 }
 
 /** The checkout's URL, or "paused" when the store stopped taking orders since this page loaded. */
@@ -48,16 +63,30 @@ async function startCheckout(
   return body.url;
 }
 
-export default function GetStartedPayment({ loaderData }: Route.ComponentProps) {
-  const { ready, plan, details } = useStoredPurchase();
+export default function GetStartedPayment({ loaderData, actionData }: Route.ComponentProps) {
+  const stored = useStoredPurchase();
+  // localStorage once read (after hydration), else what the server kept for this browser.
+  const cookiePlan = findPlan(loaderData.chosenPlanId) ?? null;
+  const plan = stored.ready ? (stored.plan ?? cookiePlan) : cookiePlan;
+  const ready = stored.ready || cookiePlan !== null;
+  const details = stored.details && hasRequiredDetails(stored.details) ? stored.details : loaderData.details;
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [method, setMethod] = useState<PaymentMethod | null>("card");
   const [agreed, setAgreed] = useState(false);
   const [processing, setProcessing] = useState(false);
+  // Until hydration the button is a plain submit button: without JavaScript the server answers.
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
   // docs/product.md §4.3: unavailable without a method, with a coming-soon method, or with the terms unticked.
   // It stays focusable (aria-disabled) so a click can say why in a toast (decision 054).
-  const blocked = !method || isComingSoon(method) || !agreed;
+  const blocked = hydrated && (!method || isComingSoon(method) || !agreed);
+
+  // With JavaScript the page starts the checkout itself (its toasts); without, the form posts.
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    void completePayment();
+  }
 
   async function completePayment() {
     if (processing) return;
@@ -110,46 +139,62 @@ export default function GetStartedPayment({ loaderData }: Route.ComponentProps) 
           <CardHeader>
             <CardTitle>Payment Method</CardTitle>
           </CardHeader>
-          <CardContent className="flex flex-col gap-6">
-            <PaymentMethods value={method} onChange={setMethod} />
-            <label className="flex items-start gap-3 text-sm">
+          <Form method="post" onSubmit={submit} aria-label="Payment">
+            <CardContent className="flex flex-col gap-6">
+              <PaymentMethods value={method} onChange={setMethod} />
+              <input type="hidden" name="planId" value={plan?.id ?? ""} />
+              <input type="hidden" name="customerEmail" value={details?.email ?? ""} />
               <input
-                type="checkbox"
-                className="mt-0.5 size-4 accent-[var(--color-primary)]"
-                checked={agreed}
-                onChange={(event) => setAgreed(event.target.checked)}
+                type="hidden"
+                name="customerName"
+                value={details ? `${details.firstName} ${details.lastName}`.trim() : ""}
               />
-              <span>
-                I agree to the{" "}
-                <Link to="/terms" className="underline">
-                  Terms and Conditions
-                </Link>{" "}
-                and the 7-day guarantee policy (
-                <Link to="/refund-policy" className="underline">
-                  Refund Policy
-                </Link>
-                ).
-              </span>
-            </label>
-            <p className="flex items-center gap-2 text-sm text-muted-foreground">
-              <Lock aria-hidden="true" className="size-4" /> 256-bit SSL encrypted payment
-            </p>
-            <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
-              <Button asChild variant="outline">
-                <Link to="/get-started/details">Back to Details</Link>
-              </Button>
-              <Button
-                type="button"
-                size="lg"
-                disabled={processing}
-                aria-disabled={blocked || undefined}
-                className={blocked ? "cursor-not-allowed opacity-50" : undefined}
-                onClick={completePayment}
-              >
-                {processing ? "Processing..." : "Complete Payment"}
-              </Button>
-            </div>
-          </CardContent>
+              <label className="flex items-start gap-3 text-sm">
+                <input
+                  type="checkbox"
+                  name="agree"
+                  value="yes"
+                  className="mt-0.5 size-4 accent-[var(--color-primary)]"
+                  checked={agreed}
+                  onChange={(event) => setAgreed(event.target.checked)}
+                />
+                <span>
+                  I agree to the{" "}
+                  <Link to="/terms" className="underline">
+                    Terms and Conditions
+                  </Link>{" "}
+                  and the 7-day guarantee policy (
+                  <Link to="/refund-policy" className="underline">
+                    Refund Policy
+                  </Link>
+                  ).
+                </span>
+              </label>
+              <p className="flex items-center gap-2 text-sm text-muted-foreground">
+                <Lock aria-hidden="true" className="size-4" /> 256-bit SSL encrypted payment
+              </p>
+              <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+                <Button asChild variant="outline">
+                  <Link to="/get-started/details">Back to Details</Link>
+                </Button>
+                <Button
+                  type="submit"
+                  size="lg"
+                  disabled={processing}
+                  aria-disabled={blocked || undefined}
+                  className={blocked ? "cursor-not-allowed opacity-50" : undefined}
+                >
+                  {processing ? "Processing..." : "Complete Payment"}
+                </Button>
+              </div>
+              {actionData ? (
+                <FormRefusalNote
+                  title={actionData.message.includes("7-day guarantee") ? "Terms Required" : "Error"}
+                  message={actionData.message}
+                />
+              ) : null}
+            </CardContent>
+          </Form>
         </Card>
         <OrderSummary ready={ready} plan={plan} />
       </div>

@@ -13,6 +13,8 @@ import { usePaymentVerification } from "#app/components/purchase/use-payment-ver
 import { Button } from "#app/components/ui/button.tsx";
 import { addDeviceRefusal, addDeviceRefusalMessage } from "#core/device-actions.ts";
 import { pageMeta } from "#app/lib/meta.ts";
+import type { VerificationResponse } from "#app/components/purchase/verification.ts";
+import { verificationAnswer } from "#server/http/payment-verification.ts";
 import type { Route } from "./+types/payment-success";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -20,9 +22,26 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   { name: "robots", content: "noindex" },
 ];
 
-export default function PaymentSuccess() {
+/** Seconds between the reloads of Configuration Pending without JavaScript. */
+const PENDING_REFRESH_SECONDS = 5;
+
+/**
+ * The verification, on the server: the page renders its answer, so it works without JavaScript
+ * (the script starts from it, and asks again only to poll or to add a device).
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const sessionId = new URL(request.url).searchParams.get("session_id");
+  if (!sessionId || sessionId.length > 255) return { verification: null };
+  const answer = await verificationAnswer(request, context, { sessionId });
+  return { verification: answer.body as unknown as VerificationResponse };
+}
+
+export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
-  const { view, adding, gaveUp, addDevice } = usePaymentVerification(searchParams.get("session_id"));
+  const { view, adding, gaveUp, addDevice } = usePaymentVerification(
+    searchParams.get("session_id"),
+    loaderData.verification,
+  );
 
   if (view.state === "verifying") {
     return (
@@ -79,6 +98,10 @@ export default function PaymentSuccess() {
         <p className="text-muted-foreground" role="status" data-testid="pending-note">
           {pendingNote(gaveUp, view.configEmailed)}
         </p>
+        {/* Without JavaScript nothing polls: the page reloads itself until the config is ready. */}
+        <noscript>
+          <meta httpEquiv="refresh" content={String(PENDING_REFRESH_SECONDS)} />
+        </noscript>
         <PlanDetails subscription={subscription} />
         <AccountLink />
         <PrivateLinkNote />

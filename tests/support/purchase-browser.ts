@@ -27,7 +27,7 @@ export async function buyUntilCheckout(page: Page, baseUrl: string, plan: Plan, 
   const proceed = page.getByRole("button", { name: "Continue to Details" });
   expect(await proceed.isDisabled()).toBe(true);
   await page.getByRole("radio", { name: plan.name }).check();
-  await page.getByRole("link", { name: "Continue to Details" }).click();
+  await proceed.click();
   await page.waitForURL(`${baseUrl}/get-started/details`);
   await page.getByTestId("plan-summary").getByText(plan.name, { exact: true }).waitFor();
   await page.getByLabel("First Name").fill("Ada");

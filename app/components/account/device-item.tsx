@@ -4,10 +4,10 @@ import { useRevalidator, useSearchParams } from "react-router";
 import {
   AlternatePortOffer,
   ConfigQrCode,
+  DownloadConfigLink,
+  qrPathOf,
   QrCodeToggle,
-  saveConfig,
 } from "#app/components/purchase/config-card.tsx";
-import { Button } from "#app/components/ui/button.tsx";
 import { configFileName } from "#core/config-file-name.ts";
 import { formatLongDate } from "#core/format.ts";
 import { regionLabel } from "#core/locations.ts";
@@ -116,18 +116,24 @@ export function DeviceItem({ device, now, usable }: { device: AccountDevice; now
         <div className="flex flex-wrap gap-2">
           {usable ? (
             <>
-              <Button
+              <DownloadConfigLink
                 size="sm"
-                onClick={async () => {
+                downloadUrl={device.downloadUrl}
+                fileName={fileName}
+                onSaved={() => {
                   // A fresh copy is current: the page's note about new settings goes away.
-                  if ((await saveConfig(device.downloadUrl, fileName)) && device.configOutdated)
-                    void revalidator.revalidate();
+                  if (device.configOutdated) void revalidator.revalidate();
                 }}
               >
                 <Download aria-hidden="true" />
                 Download .conf
-              </Button>
-              <QrCodeToggle size="sm" shown={showQr} onToggle={() => setShowQr((shown) => !shown)} />
+              </DownloadConfigLink>
+              <QrCodeToggle
+                qrPath={qrPathOf(device.downloadUrl)}
+                size="sm"
+                shown={showQr}
+                onToggle={() => setShowQr((shown) => !shown)}
+              />
             </>
           ) : null}
           <StepButton size="sm" fields={opens("rename")}>

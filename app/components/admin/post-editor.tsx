@@ -11,6 +11,16 @@ import { viewPostHref } from "./post-table.tsx";
 
 export const TEAM_AUTHOR = "NaijaLink Team";
 
+/** What the editor's form held when a save was refused: without JavaScript the page is drawn again from it. */
+export interface EditorDraft {
+  title: string;
+  slug: string;
+  content: string;
+  author: string;
+  status: string;
+  publishedDate: string;
+}
+
 const selectClass =
   "flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring";
 
@@ -23,19 +33,32 @@ function dateInputValue(iso: string | null | undefined): string {
  * The editor of a new or an existing post. A refused save shows the server's message (a duplicate
  * slug, an empty title): a deliberate departure from the other blog-admin calls' silent failures (decision 108).
  */
-export function PostEditor({ post }: { post: AdminPost | null }) {
+export function PostEditor({
+  post,
+  pageAnswer,
+}: {
+  post: AdminPost | null;
+  /** The page's own answer to a save posted without JavaScript: the refusal and the form as sent. */
+  pageAnswer?: FormRefusal & { draft: EditorDraft };
+}) {
   const fetcher = useFetcher<FormRefusal>();
   const creating = post === null;
-  const [title, setTitle] = useState(post?.title ?? "");
-  const [slug, setSlug] = useState(post?.slug ?? "");
-  const [slugEdited, setSlugEdited] = useState(false);
-  const [status, setStatus] = useState<AdminPost["status"]>(post?.status ?? "draft");
-  const [author, setAuthor] = useState(post?.author ?? TEAM_AUTHOR);
-  const [publishedDate, setPublishedDate] = useState(dateInputValue(post?.published_at));
-  const [content, setContent] = useState(post?.content ?? "");
+  const draft = pageAnswer?.draft;
+  const [title, setTitle] = useState(draft?.title ?? post?.title ?? "");
+  const [slug, setSlug] = useState(draft?.slug ?? post?.slug ?? "");
+  const [slugEdited, setSlugEdited] = useState(draft !== undefined);
+  const [status, setStatus] = useState<AdminPost["status"]>(
+    draft?.status === "published" ? "published" : draft ? "draft" : (post?.status ?? "draft"),
+  );
+  const [author, setAuthor] = useState(draft?.author ?? post?.author ?? TEAM_AUTHOR);
+  const [publishedDate, setPublishedDate] = useState(
+    draft?.publishedDate ?? dateInputValue(post?.published_at),
+  );
+  const [content, setContent] = useState(draft?.content ?? post?.content ?? "");
   const saving = fetcher.state !== "idle";
   // A save that worked redirects to the list; what comes back here is a refusal.
-  const refusal = !saving && fetcher.data && !fetcher.data.ok ? fetcher.data.message : null;
+  const refusal =
+    !saving && fetcher.data && !fetcher.data.ok ? fetcher.data.message : (pageAnswer?.message ?? null);
   const view = post && viewPostHref(post);
 
   function changeTitle(value: string) {

@@ -1,6 +1,7 @@
 import { Send } from "lucide-react";
 import { Button } from "#app/components/ui/button.tsx";
 import { Input, Label, Textarea } from "#app/components/ui/input.tsx";
+import { NOTICE_CLASS, NOTICE_TITLE_CLASS } from "#app/lib/notice.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 
 type Field = "name" | "email" | "subject" | "message";
@@ -10,9 +11,16 @@ const MAX_LENGTH: Record<Field, number> = { name: 100, email: 254, subject: 200,
 
 /**
  * The markup of the contact form; /contact is a static page, so validation, Sending... and the
- * toasts are the enhancement script's (app/enhance/contact-form.ts).
+ * toasts are the enhancement script's (app/enhance/contact-form.ts). Without JavaScript the
+ * browser posts it to the page's action; `refusal` is that action's answer to a refused form.
  */
-export function ContactForm({ id }: { id?: string }) {
+export function ContactForm({
+  id,
+  refusal,
+}: {
+  id?: string;
+  refusal?: { message: string; values: Record<string, string> };
+}) {
   const { supportEmail } = usePublicConfig();
   const fields: Array<{
     field: Field;
@@ -35,6 +43,8 @@ export function ContactForm({ id }: { id?: string }) {
   return (
     <form
       id={id}
+      method="post"
+      action="/contact"
       noValidate
       className="flex flex-col gap-5"
       aria-label="Contact form"
@@ -51,6 +61,7 @@ export function ContactForm({ id }: { id?: string }) {
             autoComplete={autoComplete}
             placeholder={placeholder}
             maxLength={MAX_LENGTH[field]}
+            defaultValue={refusal?.values[field]}
             aria-required="true"
           />
         </div>
@@ -63,6 +74,7 @@ export function ContactForm({ id }: { id?: string }) {
           rows={6}
           placeholder="Tell us what you need help with"
           maxLength={MAX_LENGTH.message}
+          defaultValue={refusal?.values.message}
           aria-required="true"
         />
       </div>
@@ -70,6 +82,14 @@ export function ContactForm({ id }: { id?: string }) {
         <Send aria-hidden="true" />
         <span data-label="">Send Message</span>
       </Button>
+      {refusal ? (
+        <div role="alert" data-form-refusal="">
+          <div className={NOTICE_CLASS.alert}>
+            <p className={NOTICE_TITLE_CLASS}>Error</p>
+            <p>{refusal.message}</p>
+          </div>
+        </div>
+      ) : null}
     </form>
   );
 }

@@ -13,7 +13,9 @@ export function dollarSaving(plan: Plan): string | null {
 
 /**
  * The four plan cards, each with a button that the enhancement script turns into
- * "store the plan, optionally show `notice`, then open /get-started/details".
+ * "store the plan, optionally show `notice`, then open /get-started/details". Without
+ * JavaScript the button posts its plan to /get-started's action, which keeps it and goes on to
+ * the details step.
  */
 export function PlanGrid({
   buttonLabel,
@@ -50,17 +52,21 @@ export function PlanGrid({
                 Orders paused
               </Button>
             ) : (
-              <Button
-                type="button"
-                className="w-full"
-                variant={plan.popular ? "default" : "outline"}
-                data-select-plan={plan.id}
-                data-next="/get-started/details"
-                data-notice-title={notice?.title}
-                data-notice-description={notice?.description}
-              >
-                {buttonLabel}
-              </Button>
+              <form method="post" action="/get-started" className="w-full">
+                <Button
+                  type="submit"
+                  name="planId"
+                  value={plan.id}
+                  className="w-full"
+                  variant={plan.popular ? "default" : "outline"}
+                  data-select-plan={plan.id}
+                  data-next="/get-started/details"
+                  data-notice-title={notice?.title}
+                  data-notice-description={notice?.description}
+                >
+                  {buttonLabel}
+                </Button>
+              </form>
             )}
           </PlanCard>
         </li>

@@ -1,5 +1,5 @@
 import { Download, QrCode } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type MouseEvent, type ReactNode } from "react";
 import { toast } from "sonner";
 import { Button, type ButtonProps } from "#app/components/ui/button.tsx";
 import { activatingFetchHeaders } from "#core/config-activation.ts";
@@ -32,6 +32,64 @@ export function sameOriginUrl(downloadUrl: string): string {
 export function qrUrlOf(downloadUrl: string): string {
   const [path, query] = sameOriginUrl(downloadUrl).split("?");
   return `${path}/qr.svg${query ? `?${query}` : ""}`;
+}
+
+/**
+ * A config link as this site's own path (`/api/configs/…`), on the server too: what the page's
+ * links point at, so they work without JavaScript.
+ */
+export function configPathOf(downloadUrl: string): string {
+  try {
+    const url = new URL(downloadUrl, "http://localhost");
+    return url.pathname.startsWith("/api/configs/") ? `${url.pathname}${url.search}` : downloadUrl;
+  } catch {
+    return downloadUrl;
+  }
+}
+
+/** The QR code's path beside a config link, on the server too (`qrUrlOf` reads the browser's address). */
+export function qrPathOf(downloadUrl: string): string {
+  const [path, query] = configPathOf(downloadUrl).split("?");
+  return `${path}/qr.svg${query ? `?${query}` : ""}`;
+}
+
+/**
+ * A config's download: a real link (`<a href download>`), which the browser follows without
+ * JavaScript (the file arrives; it counts as activated at the first handshake). With JavaScript
+ * the page fetches it itself with the activation header and says so in a toast.
+ */
+export function DownloadConfigLink({
+  downloadUrl,
+  fileName,
+  size,
+  variant,
+  className,
+  onSaved,
+  children,
+}: {
+  downloadUrl: string;
+  fileName: string;
+  size?: ButtonProps["size"];
+  variant?: ButtonProps["variant"];
+  className?: string;
+  onSaved?: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Button asChild size={size} variant={variant} className={className}>
+      <a
+        role="button"
+        href={configPathOf(downloadUrl)}
+        download={fileName}
+        onClick={async (event: MouseEvent) => {
+          event.preventDefault();
+          if (await saveConfig(downloadUrl, fileName)) onSaved?.();
+        }}
+      >
+        {children}
+      </a>
+    </Button>
+  );
 }
 
 /** Fetches the config with the activation header and saves it as `fileName`; true once saved. */
@@ -74,11 +132,15 @@ export function ConfigCard({ config, multiDevice }: { config: IssuedConfig; mult
     <div className="flex flex-col gap-4 rounded-lg border p-4" data-testid={`config-${config.configSlot}`}>
       {multiDevice ? <h3 className="font-semibold">Device {config.configSlot}</h3> : null}
       <div className="flex flex-wrap gap-3">
-        <Button onClick={() => saveConfig(config.downloadUrl, fileName)}>
+        <DownloadConfigLink downloadUrl={config.downloadUrl} fileName={fileName}>
           <Download aria-hidden="true" />
           Download .conf File
-        </Button>
-        <QrCodeToggle shown={showQr} onToggle={() => setShowQr((shown) => !shown)} />
+        </DownloadConfigLink>
+        <QrCodeToggle
+          qrPath={qrPathOf(config.downloadUrl)}
+          shown={showQr}
+          onToggle={() => setShowQr((shown) => !shown)}
+        />
       </div>
       {showQr ? <ConfigQrCode downloadUrl={config.downloadUrl} configSlot={config.configSlot} /> : null}
       {config.alternate ? <AlternatePortOffer alternate={config.alternate} slot={config.configSlot} /> : null}
@@ -86,22 +148,38 @@ export function ConfigCard({ config, multiDevice }: { config: IssuedConfig; mult
   );
 }
 
-/** Shows or hides a config's QR code (`what`: which one, when a device has two). */
+/**
+ * Shows or hides a config's QR code (`what`: which one, when a device has two). A real link to
+ * the QR image (`qrPath`), which the browser opens without JavaScript; with it, the page shows
+ * the code in place.
+ */
 export function QrCodeToggle({
+  qrPath,
   shown,
   onToggle,
   what = "QR Code",
   size,
 }: {
+  qrPath: string;
   shown: boolean;
   onToggle: () => void;
   what?: string;
   size?: ButtonProps["size"];
 }) {
   return (
-    <Button size={size} variant="outline" aria-expanded={shown} onClick={onToggle}>
-      <QrCode aria-hidden="true" />
-      {shown ? `Hide ${what}` : `Show ${what}`}
+    <Button asChild size={size} variant="outline">
+      <a
+        role="button"
+        href={qrPath}
+        aria-expanded={shown}
+        onClick={(event: MouseEvent) => {
+          event.preventDefault();
+          onToggle();
+        }}
+      >
+        <QrCode aria-hidden="true" />
+        {shown ? `Hide ${what}` : `Show ${what}`}
+      </a>
     </Button>
   );
 }
@@ -126,11 +204,19 @@ export function AlternatePortOffer({ alternate, slot }: { alternate: AlternateOf
         the first one does not connect.
       </p>
       <div className="flex flex-wrap gap-2">
-        <Button size="sm" variant="outline" onClick={() => saveConfig(alternate.downloadUrl, fileName)}>
+        <DownloadConfigLink
+          size="sm"
+          variant="outline"
+          downloadUrl={alternate.downloadUrl}
+          fileName={fileName}
+          // At 360–390 px the file name may not fit beside the word: it wraps inside the button.
+          className="h-auto min-h-9 max-w-full whitespace-normal py-1.5 text-left"
+        >
           <Download aria-hidden="true" />
-          Download {fileName}
-        </Button>
+          <span className="min-w-0 break-all">Download {fileName}</span>
+        </DownloadConfigLink>
         <QrCodeToggle
+          qrPath={qrPathOf(alternate.downloadUrl)}
           size="sm"
           shown={showQr}
           onToggle={() => setShowQr((shown) => !shown)}

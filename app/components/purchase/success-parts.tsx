@@ -33,7 +33,8 @@ export function PlanDetails({ subscription }: { subscription: Verified["subscrip
 /** After this tab is closed, the account page is the way back to every device and the plan. */
 export function AccountLink() {
   return (
-    <Button asChild variant="outline">
+    // At 360 px the words do not fit on one line: they wrap inside the button.
+    <Button asChild variant="outline" className="h-auto min-h-10 max-w-full whitespace-normal text-center">
       <Link to="/account">
         <UserRound aria-hidden="true" />
         Manage your devices and subscription

@@ -57,10 +57,29 @@ function withSlotsTaken(view: Extract<View, { state: "success" }>): Extract<View
   return { ...view, subscription: { ...view.subscription, activeDevices: view.subscription.deviceLimit } };
 }
 
-export function usePaymentVerification(sessionId: string | null) {
-  const [view, setView] = useState<View>(sessionId ? { state: "verifying" } : { state: "invalid" });
+/** The view a first answer shows (no toast: the effect says those). */
+export function viewOf(result: VerificationResponse): View {
+  if (result.success && result.subscription)
+    return { state: "success", ...verifiedView({ ...result, subscription: result.subscription }) };
+  const order = reversedOrderOf(result);
+  return order ? { state: "reversed", order } : { state: "invalid" };
+}
+
+/**
+ * `initial`: the page's loader verified already (the server renders the answer, so the page
+ * works without JavaScript); the hook shows it from the first render and asks once more itself,
+ * as before, for the toasts and the browser's own answer.
+ */
+export function usePaymentVerification(
+  sessionId: string | null,
+  initial: VerificationResponse | null = null,
+) {
+  const [view, setView] = useState<View>(() =>
+    !sessionId ? { state: "invalid" } : initial ? viewOf(initial) : { state: "verifying" },
+  );
   const [adding, setAdding] = useState(false);
   const started = useRef<string | null>(null);
+  const serverAnswered = useRef(initial !== null);
   /** A refunded or disputed order has its own page, whichever call learnt of it. */
   const showIfReversed = (result: VerificationResponse) => {
     const order = reversedOrderOf(result);
@@ -76,7 +95,9 @@ export function usePaymentVerification(sessionId: string | null) {
     }
     if (started.current === sessionId) return;
     started.current = sessionId;
-    setView({ state: "verifying" });
+    // The server's answer (`initial`) stays on screen while the page asks for its own.
+    if (!serverAnswered.current) setView({ state: "verifying" });
+    serverAnswered.current = false;
     requestVerification(sessionId)
       .then((result) => {
         if (result.success && result.subscription) {

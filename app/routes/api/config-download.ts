@@ -1,10 +1,10 @@
 import { errorResponse, handleApi, methodNotAllowed } from "#server/http/api.ts";
-import { configFromLink } from "#server/http/config-link.ts";
+import { configFromLink, configLinkAnswer } from "#server/http/config-link.ts";
 import type { Route } from "./+types/config-download";
 
 /** A device's .conf; `?port=443` is the same device on one of its server's alternate ports. */
-export function loader(call: Route.LoaderArgs) {
-  return handleApi(call, async () => {
+export async function loader(call: Route.LoaderArgs) {
+  const answer = await handleApi(call, async () => {
     const config = await configFromLink(call, "download");
     return new Response(config.text, {
       headers: {
@@ -15,6 +15,7 @@ export function loader(call: Route.LoaderArgs) {
       },
     });
   });
+  return configLinkAnswer(call.request, answer);
 }
 
 export const action = () => errorResponse(methodNotAllowed(["GET"]));
