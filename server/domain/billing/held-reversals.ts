@@ -3,7 +3,8 @@ import type { Transaction } from "#server/db/client.ts";
 import { chargeReversals, subscriptions, type Subscription } from "#server/db/schema/index.ts";
 import { queueRefundedEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
 import type { BillingServices } from "./fulfil.ts";
-import { customerNotice, lockPayer, STATUS_AFTER_REVERSAL } from "./reversals.ts";
+import { customerNotice, STATUS_AFTER_REVERSAL } from "./end-subscription.ts";
+import { lockPayer } from "./reversals.ts";
 import { recordReversalMoney } from "./ledger.ts";
 
 // A refund or dispute Stripe delivered before the payment it reverses waits in charge_reversals

@@ -10,12 +10,11 @@ import {
   type ReversalKind,
   type Subscription,
 } from "#server/db/schema/index.ts";
-import { queueRefundedEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
+import type { CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
 import { queueDisputeNotice } from "#server/domain/mail/staff-emails.ts";
-import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { usableSubscription } from "#server/domain/vpn/usable.ts";
+import { endSubscription } from "./end-subscription.ts";
 import type { BillingServices } from "./fulfil.ts";
-import { orderNumberOf } from "./self-service.ts";
 import { stripeIdOf, type DisputedCharge } from "./stripe-provider.ts";
 import { recordMoney, recordReversalMoney, refundableCharges } from "./ledger.ts";
 
@@ -36,11 +35,6 @@ export interface Reversal {
   currency: string;
   reason: string | null;
 }
-
-export const STATUS_AFTER_REVERSAL: Record<ReversalKind, "refunded" | "disputed"> = {
-  refund: "refunded",
-  dispute: "disputed",
-};
 
 function disputeOf(dispute: Stripe.Dispute, charge: DisputedCharge): Reversal {
   return {
@@ -158,8 +152,13 @@ async function reverse(
   await lockPayer(tx, reversal.customerId ?? reversal.paymentIntentId);
   const subscription = await chargedSubscription(tx, reversal, now);
   if (subscription) {
-    await endSubscription(tx, services, subscription, reversal, now);
-    await recordApplied(tx, reversal, subscription, "stripe", now);
+    await endSubscription(
+      tx,
+      services,
+      subscription,
+      { cause: "reversal", reversal, provider: "stripe" },
+      now,
+    );
     return subscription;
   }
   await tx.insert(chargeReversals).values(reversal).onConflictDoNothing({ target: chargeReversals.id });
@@ -186,23 +185,13 @@ export async function recordRefund(
   refundedCents = refund.amountCents,
 ): Promise<void> {
   const reversal = { ...refund, kind: "refund" as const };
-  await endSubscription(tx, services, subscription, { ...reversal, amountCents: refundedCents }, now);
-  await recordApplied(tx, reversal, subscription, provider, now);
-}
-
-async function recordApplied(
-  tx: Transaction,
-  reversal: Reversal & { orderNumber?: string },
-  subscription: Subscription,
-  provider: LedgerEntry["provider"],
-  now: Date,
-) {
-  const { orderNumber: _orderNumber, ...held } = reversal;
-  await tx
-    .insert(chargeReversals)
-    .values({ ...held, appliedAt: now, subscriptionId: subscription.id })
-    .onConflictDoNothing({ target: chargeReversals.id });
-  await recordReversalMoney(tx, reversal, subscription, provider, now);
+  await endSubscription(
+    tx,
+    services,
+    subscription,
+    { cause: "reversal", reversal, provider, toldCents: refundedCents },
+    now,
+  );
 }
 
 /**
@@ -248,50 +237,4 @@ async function chargedSubscription(
     .orderBy(desc(usableSubscription(now)), desc(subscriptions.createdAt))
     .limit(1);
   return row;
-}
-
-const REVERSED_STATUSES: readonly Subscription["status"][] = ["refunded", "disputed"];
-
-/**
- * Ends the plan a refund or dispute took the payment of; the customer is e-mailed the first time
- * its money goes back (a Stripe event for a refund staff made already changes nothing more).
- */
-async function endSubscription(
-  tx: Transaction,
-  services: CustomerEmailDeps,
-  subscription: Subscription,
-  reversal: Reversal,
-  now: Date,
-): Promise<void> {
-  // A dispute stays on record: a refund arriving later does not turn it into "refunded".
-  const status = subscription.status === "disputed" ? "disputed" : STATUS_AFTER_REVERSAL[reversal.kind];
-  const expiresAt = subscription.expiresAt < now ? subscription.expiresAt : now;
-  // Devices first: revoking locks their server's row, then its peer-version row, the order device
-  // issuing takes them in; the status change after it logs peer changes (that row) again.
-  await revokeSubscriptionDevices(tx, [subscription.id], now);
-  await tx
-    .update(subscriptions)
-    .set({ status, expiresAt, updatedAt: now })
-    .where(eq(subscriptions.id, subscription.id));
-  if (!REVERSED_STATUSES.includes(subscription.status))
-    await queueRefundedEmail(
-      tx,
-      services,
-      { ...subscription, expiresAt },
-      customerNotice(subscription.id, reversal, now),
-    );
-}
-
-export function customerNotice(
-  subscriptionId: string,
-  reversal: Pick<Reversal, "kind" | "amountCents" | "currency">,
-  now: Date,
-) {
-  return {
-    kind: reversal.kind,
-    orderNumber: orderNumberOf(subscriptionId),
-    amountCents: reversal.amountCents,
-    currency: reversal.currency,
-    at: now,
-  };
 }

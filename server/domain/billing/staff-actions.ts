@@ -9,9 +9,8 @@ import {
 } from "#server/db/schema/index.ts";
 import type { SignedInStaff } from "#server/domain/auth/staff.ts";
 import { conflict } from "#server/domain/errors.ts";
-import { queueCancelledEmail } from "#server/domain/mail/customer-emails.ts";
-import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { lockSubscription } from "#server/domain/vpn/usable.ts";
+import { endSubscription } from "./end-subscription.ts";
 import type { BillingServices } from "./fulfil.ts";
 import { recordRefund } from "./reversals.ts";
 import { parseOrderNumber, recordReversalMoney, refundableCharges } from "./ledger.ts";
@@ -125,18 +124,15 @@ export async function cancelSubscription(
   const row = await services.db.transaction(async (tx) => {
     const current = await lockSubscription(tx, subscription.id);
     requireApplicable(current, "cancel-now", now);
-    const endedAt = current.expiresAt < now ? current.expiresAt : now;
-    // Devices first: revoking locks their server's row, then its peer-version row, the order device
-    // issuing takes them in; the status change after it logs peer changes (that row) again.
-    const revokedDevices = await revokeSubscriptionDevices(tx, [current.id], now);
-    const [ended] = await tx
-      .update(subscriptions)
-      .set({ status: "canceled", cancelAtPeriodEnd: false, expiresAt: endedAt, updatedAt: now })
-      .where(eq(subscriptions.id, current.id))
-      .returning();
-    await queueCancelledEmail(tx, services, ended!, now);
+    const { subscription: ended, revokedDevices } = await endSubscription(
+      tx,
+      services,
+      current,
+      { cause: "cancel", by: "staff" },
+      now,
+    );
     await audit(tx, { paidUntil: current.expiresAt.toISOString(), revokedDevices });
-    return ended!;
+    return ended;
   });
   services.mail.wake();
   return resultOf(row);

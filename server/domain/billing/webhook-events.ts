@@ -3,9 +3,9 @@ import type Stripe from "stripe";
 import type { Transaction } from "#server/db/client.ts";
 import { ledgerEntries, subscriptions, type Subscription } from "#server/db/schema/index.ts";
 import { queueCancelledEmail, queuePeriodEmail } from "#server/domain/mail/customer-emails.ts";
-import { revokeSubscriptionDevices } from "#server/domain/vpn/devices.ts";
 import { isPaidUp } from "#server/domain/vpn/usable.ts";
 import { findCheckoutSession, recordPayment } from "./checkout.ts";
+import { endSubscription } from "./end-subscription.ts";
 import { fulfilCheckout, type BillingServices } from "./fulfil.ts";
 import { closeDispute, disputeCharge, refundCharge, type DisputedCharge } from "./reversals.ts";
 import { applyStripePlanChange } from "./plan-change-effects.ts";
@@ -116,24 +116,7 @@ export async function applyEvent(
       // A refunded or disputed subscription stays so: Stripe keeps (or cancels) its own record of it.
       const paidUp = isPaidUp(subscription.status);
       if (ended) {
-        const endedAt = subscription.expiresAt < now ? subscription.expiresAt : now;
-        // Devices first: revoking locks their server's row, then its peer-version row, the order device
-        // issuing takes them in; the status change after it logs peer changes (that row) again.
-        await revokeSubscriptionDevices(tx, [subscription.id], now);
-        await tx
-          .update(subscriptions)
-          .set({
-            status: paidUp ? "canceled" : subscription.status,
-            cancelAtPeriodEnd: false,
-            expiresAt: endedAt,
-            updatedAt: now,
-          })
-          .where(eq(subscriptions.id, subscription.id));
-        // Told of the cancellation when it was asked for at period end, the customer now hears it ended.
-        const endedSubscription = { ...subscription, expiresAt: endedAt };
-        if (paidUp && subscription.cancelAtPeriodEnd)
-          await queuePeriodEmail(tx, services, endedSubscription, "subscription-expired");
-        else if (paidUp) await queueCancelledEmail(tx, services, endedSubscription, now);
+        await endSubscription(tx, services, subscription, { cause: "cancel", by: "stripe" }, now);
         return;
       }
       if (!paidUp) return;

@@ -1,8 +1,8 @@
 import { and, exists, inArray, isNull, lte, notInArray, sql } from "drizzle-orm";
 import type { Database } from "#server/db/client.ts";
 import { devices, subscriptions } from "#server/db/schema/index.ts";
-import { queuePeriodEmail, type CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
-import { revokeSubscriptionDevices } from "./devices.ts";
+import { endSubscriptions } from "#server/domain/billing/end-subscription.ts";
+import type { CustomerEmailDeps } from "#server/domain/mail/customer-emails.ts";
 import { USABLE_STATUSES } from "./usable.ts";
 
 export interface ExpiryResult {
@@ -25,11 +25,7 @@ export async function expireDue(services: ExpiryServices, now = new Date()): Pro
       inArray(subscriptions.status, [...USABLE_STATUSES]),
       lte(subscriptions.expiresAt, now),
     );
-    const due = await tx
-      .select({ id: subscriptions.id })
-      .from(subscriptions)
-      .where(usableAndDue)
-      .for("update");
+    const due = await tx.select().from(subscriptions).where(usableAndDue).for("update");
     const unusable = await tx
       .select({ id: subscriptions.id })
       .from(subscriptions)
@@ -44,27 +40,14 @@ export async function expireDue(services: ExpiryServices, now = new Date()): Pro
           ),
         ),
       );
-    // Devices first, as ending a plan anywhere does: revoking takes their server's row, then its
-    // peer-version row, the order device issuing takes them in; a status change first would take
-    // the peer-version row first and deadlock with a purchase on the same server.
-    const revokedDevices = await revokeSubscriptionDevices(
+    const { ended, revokedDevices } = await endSubscriptions(
       tx,
-      [...due, ...unusable].map((row) => row.id),
+      services,
+      due,
+      { cause: "expiry" },
       now,
+      unusable.map((row) => row.id),
     );
-    const dueIds = due.map((row) => row.id);
-    const ended = dueIds.length
-      ? await tx
-          .update(subscriptions)
-          .set({
-            status: sql`case when ${subscriptions.cancelAtPeriodEnd} then 'canceled' else 'expired' end`,
-            updatedAt: now,
-          })
-          .where(inArray(subscriptions.id, dueIds))
-          .returning()
-      : [];
-    for (const subscription of ended)
-      await queuePeriodEmail(tx, services, subscription, "subscription-expired");
     return { ended: ended.length, revokedDevices };
   });
   if (result.ended) services.mail.wake();
