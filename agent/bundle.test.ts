@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAgent } from "../scripts/build-agent.js";
+import { systemdRunning } from "./setup/facts.ts";
 import { server } from "./setup/plan-fixtures.ts";
 
 // The agent ships as one file that plain `node` runs on a VPN host with no node_modules.
@@ -78,7 +79,7 @@ describe("the bundled agent", () => {
   });
 
   it.skipIf(process.platform !== "linux")(
-    "prints the host's setup with --dry-run, the unit included, and changes nothing",
+    "prints the host's setup with --dry-run (the unit under systemd, else the agent's command), and changes nothing",
     async () => {
       const iface = `nlb${process.pid % 100_000}`;
       const systemdDir = path.join(directory, "systemd");
@@ -113,10 +114,20 @@ describe("the bundled agent", () => {
       expect(stdout).toContain("install -m 644 /dev/stdin /etc/unbound/unbound.conf.d/naijalink.conf");
       expect(stdout).toContain("    interface: 10.66.0.1\n    interface: fd66::1\n");
       expect(stdout).toContain("--dns-check-port 9553");
-      expect(stdout).toContain(
-        `install -m 644 /dev/stdin ${path.join(systemdDir, "naijalink-agent.service")}`,
-      );
-      expect(stdout).toContain(`ExecStart=${process.execPath} ${bundle} --api ${apiUrl}`);
+      // Under systemd the unit is installed; on a host without it (a container, as CI's), setup
+      // installs none and prints the agent's command line, every flag included.
+      if (await systemdRunning()) {
+        expect(stdout).toContain(
+          `install -m 644 /dev/stdin ${path.join(systemdDir, "naijalink-agent.service")}`,
+        );
+        expect(stdout).toContain(`ExecStart=${process.execPath} ${bundle} --api ${apiUrl}`);
+      } else {
+        expect(stdout).toContain(
+          "# systemd does not run this host (no /run/systemd/system): no service unit",
+        );
+        expect(stdout).not.toContain("naijalink-agent.service");
+        expect(stdout).toContain(`${process.execPath} ${bundle} --api ${apiUrl}`);
+      }
       expect(stdout).toContain(`--exit-addresses 203.0.113.9`);
       expect(stdout).toContain("# exit addresses (reported by the agent, shown by /check): 203.0.113.9");
       // Nothing was written.

@@ -46,16 +46,30 @@ describe.each(databaseKinds)("out-of-date configs on %s", (kind) => {
   const runNotices = () =>
     queueConfigUpdateNotices(app.services, new Date(Date.now() + CONFIG_NOTICE_SETTLE_MS + MINUTE));
 
-  it("advises a re-download on the account page after set-mtu until the device's config is downloaded again", async () => {
+  it("advises a re-download on the account page once the node applied set-mtu, until the device's config is downloaded again", async () => {
     const email = "mtu-owner@example.com";
     const { server, devices: issued } = await serverWithDevices("ng-notice-mtu", 50, email, 2);
+    const { nodeToken } = (await rotateNodeToken(app.services.db, server.name))!;
     expect(await outdatedOf(email)).toEqual([
       ["Device 1", false],
       ["Device 2", false],
     ]);
-    expect((await adminCommand(app, { command: "set-mtu", server: server.name, mtu: 1380 })).status).toBe(
-      200,
+    const changed = await adminCommand(app, { command: "set-mtu", server: server.name, mtu: 1380 });
+    expect(changed.status).toBe(200);
+    // Until the node reports the new MTU applied, configs keep the old one: nothing is out of date.
+    expect(await outdatedOf(email)).toEqual([
+      ["Device 1", false],
+      ["Device 2", false],
+    ]);
+    const [{ settingsVersion }] = await queryRows<{ settingsVersion: number }>(
+      app.services.db,
+      sql`select settings_version as "settingsVersion" from vpn_servers where id = ${server.id}`,
     );
+    const reported = await app.request("/api/nodes/status", {
+      json: { publicKey: server.publicKey, settings: { version: settingsVersion, mtu: 1380 } },
+      headers: { authorization: `Bearer ${nodeToken}` },
+    });
+    expect(reported.status).toBe(200);
     expect(await outdatedOf(email)).toEqual([
       ["Device 1", true],
       ["Device 2", true],
