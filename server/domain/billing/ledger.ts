@@ -162,7 +162,7 @@ export async function ledgerOfSubscriptions(
     .orderBy(desc(ledgerEntries.occurredAt), desc(ledgerEntries.id));
 }
 
-/** What is left to refund of each charge of a subscription: its amount less the refunds of its order. */
+/** What is left to refund of each charge of a subscription: its amount less its order's credits, refunds and disputes. */
 export async function refundableCharges(
   executor: Executor,
   subscriptionId: string,
@@ -174,7 +174,9 @@ export async function refundableCharges(
       const taken = rows
         .filter(
           (row) =>
-            row.orderNumber === charge.orderNumber && (row.kind === "refund" || row.kind === "dispute"),
+            row.orderNumber === charge.orderNumber &&
+            // A credit on the charge's own order (an invoice's proration line) lowered what was taken.
+            (row.kind === "refund" || row.kind === "dispute" || row.kind === "credit"),
         )
         .reduce((sum, row) => sum + row.amountCents, 0);
       return { charge, refundableCents: Math.max(0, charge.amountCents - taken) };

@@ -698,10 +698,14 @@ describe.each(databaseKinds)("the ledger of a Stripe store, on %s", (kind) => {
       for (const call of standIn.refunds.slice(from)) {
         const intent = call.params.get("payment_intent")!;
         const charge = rows.find((row) => row.kind === "charge" && row.providerReference === intent)!;
+        // What Stripe took: an invoice's credit lines (a plan change's proration) lowered its charge.
+        const credited = rows
+          .filter((row) => row.kind === "credit" && row.orderNumber === charge.orderNumber)
+          .reduce((sum, row) => sum + row.amountCents, 0);
         await deliverStripeEvent(
           app,
           "charge.refunded",
-          chargeRefunded(intent, charge.amountCents, customer),
+          chargeRefunded(intent, charge.amountCents - credited, customer),
         );
       }
     }
@@ -855,7 +859,21 @@ describe.each(databaseKinds)("the ledger of a Stripe store, on %s", (kind) => {
               .reduce((sum, row) => sum + row.amountCents, 0),
           );
       }),
-      { numRuns: 10 },
+      {
+        numRuns: 10,
+        // Once found at random: a refund of a plan change whose invoice carried a credit asked
+        // Stripe for more than that invoice took (502).
+        examples: [
+          [
+            [
+              { op: "buy", planId: "pro-monthly" },
+              { op: "change", planId: "pro-yearly" },
+              { op: "refund", all: false },
+              { op: "buy", planId: "unlock" },
+            ],
+          ],
+        ],
+      },
     );
   });
 });
