@@ -61,12 +61,12 @@ describe.each(databaseKinds)("out-of-date configs on %s", (kind) => {
       ["Device 1", false],
       ["Device 2", false],
     ]);
-    const [{ settingsVersion }] = await queryRows<{ settingsVersion: number }>(
+    const [row] = await queryRows<{ settingsVersion: number }>(
       app.services.db,
       sql`select settings_version as "settingsVersion" from vpn_servers where id = ${server.id}`,
     );
     const reported = await app.request("/api/nodes/status", {
-      json: { publicKey: server.publicKey, settings: { version: settingsVersion, mtu: 1380 } },
+      json: { publicKey: server.publicKey, settings: { version: row!.settingsVersion, mtu: 1380 } },
       headers: { authorization: `Bearer ${nodeToken}` },
     });
     expect(reported.status).toBe(200);
