@@ -11,6 +11,7 @@ import { createCheckout } from "#server/domain/billing/checkout.ts";
 import { consumeRateLimit } from "#server/domain/rate-limit.ts";
 import { tooManyRequests } from "#server/http/api.ts";
 import { buyerCookieHeader, buyerTokenFor } from "#server/http/buyer-cookie.ts";
+import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import { pageFormAction } from "#server/http/page-forms.ts";
 
 export const PURCHASE_COOKIE = "naijalink_purchase";
@@ -52,6 +53,19 @@ export async function readPurchaseChoice(request: Request): Promise<PurchaseChoi
   const value: unknown = await purchaseCookie.parse(request.headers.get("Cookie")).catch(() => null);
   const parsed = purchaseChoiceSchema.safeParse(value ?? NONE);
   return parsed.success ? parsed.data : NONE;
+}
+
+/**
+ * What the details and payment steps' loaders answer: whether any VPN server can take a device
+ * (otherwise orders are paused and the page says so), and what this browser chose in the steps
+ * before (the purchase cookie), shown without JavaScript.
+ */
+export async function purchaseStepState(request: Request, context: AppLoadContext) {
+  const [sellable, choice] = await Promise.all([
+    anyServerCanTakeDevice(context.services.db),
+    readPurchaseChoice(request),
+  ]);
+  return { ordersPaused: !sellable, chosenPlanId: choice.planId, details: choice.details };
 }
 
 /** The `Set-Cookie` value that keeps `choice`. */

@@ -16,8 +16,7 @@ import {
   type SubscriberDetails,
 } from "#app/lib/purchase-storage.ts";
 import { findPlan } from "#core/plans.ts";
-import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
-import { detailsAction, readPurchaseChoice } from "./get-started-choice.server.ts";
+import { detailsAction, purchaseStepState } from "./get-started-choice.server.ts";
 import type { Route } from "./+types/get-started-details";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -47,16 +46,8 @@ const FIELDS: Array<{
   { name: "city", label: "City", type: "text", autoComplete: "address-level2" },
 ];
 
-/**
- * Whether any VPN server can take a device (otherwise orders are paused and the page says so),
- * and what this browser chose so far (the purchase cookie), shown without JavaScript.
- */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const [sellable, choice] = await Promise.all([
-    anyServerCanTakeDevice(context.services.db),
-    readPurchaseChoice(request),
-  ]);
-  return { ordersPaused: !sellable, chosenPlanId: choice.planId, details: choice.details };
+export function loader({ request, context }: Route.LoaderArgs) {
+  return purchaseStepState(request, context);
 }
 
 /** The details, with the plan chosen before: kept for the payment step. */

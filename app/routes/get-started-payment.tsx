@@ -17,8 +17,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "#app/components/ui/car
 import { pageMeta } from "#app/lib/meta.ts";
 import { hasRequiredDetails } from "#app/lib/purchase-storage.ts";
 import { findPlan } from "#core/plans.ts";
-import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
-import { paymentAction, readPurchaseChoice } from "./get-started-choice.server.ts";
+import { paymentAction, purchaseStepState } from "./get-started-choice.server.ts";
 import type { Route } from "./+types/get-started-payment";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -27,16 +26,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     matches,
   );
 
-/**
- * Whether any VPN server can take a device (otherwise orders are paused and the page says so),
- * and the plan and details this browser posted in the steps before (the purchase cookie).
- */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const [sellable, choice] = await Promise.all([
-    anyServerCanTakeDevice(context.services.db),
-    readPurchaseChoice(request),
-  ]);
-  return { ordersPaused: !sellable, chosenPlanId: choice.planId, details: choice.details };
+export function loader({ request, context }: Route.LoaderArgs) {
+  return purchaseStepState(request, context);
 }
 
 /** Complete Payment without JavaScript: the checkout starts here, then the browser goes there. */
