@@ -3,7 +3,7 @@
 # runs (`node scripts/start.js`: npm does not pass SIGTERM on, so the app could not shut down
 # cleanly under it). No Docker engine exists where this was written: tests/integration/ops/
 # deployment-files.test.ts checks what can be checked without one. Installs with `npm install`,
-# as .ci/run does (DESIGN.md §6: `npm ci` fails on the lockfile written here).
+# as .ci/run does (docs/product.md §11.7: `npm ci` fails on the lockfile written here).
 ARG NODE_VERSION=20
 
 FROM node:${NODE_VERSION}-bookworm-slim AS build
