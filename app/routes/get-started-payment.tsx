@@ -1,5 +1,5 @@
 import { Lock } from "lucide-react";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, Link, useNavigate, useRevalidator } from "react-router";
 import { FormRefusalNote } from "#app/components/purchase/form-refusal-note.tsx";
 import { OrdersPaused } from "#app/components/purchase/orders-paused.tsx";
@@ -64,11 +64,17 @@ export default function GetStartedPayment({ loaderData, actionData }: Route.Comp
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [method, setMethod] = useState<PaymentMethod | null>("card");
+  // Uncontrolled, so a box ticked before the script loaded stays ticked once it has (a controlled
+  // box would be reset to the state's "false" by the first render after hydration).
+  const agreeBox = useRef<HTMLInputElement>(null);
   const [agreed, setAgreed] = useState(false);
   const [processing, setProcessing] = useState(false);
   // Until hydration the button is a plain submit button: without JavaScript the server answers.
   const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    setAgreed(agreeBox.current?.checked ?? false);
+    setHydrated(true);
+  }, []);
   // docs/product.md §4.3: unavailable without a method, with a coming-soon method, or with the terms unticked.
   // It stays focusable (aria-disabled) so a click can say why in a toast (decision 054).
   const blocked = hydrated && (!method || isComingSoon(method) || !agreed);
@@ -146,7 +152,8 @@ export default function GetStartedPayment({ loaderData, actionData }: Route.Comp
                   name="agree"
                   value="yes"
                   className="mt-0.5 size-4 accent-[var(--color-primary)]"
-                  checked={agreed}
+                  ref={agreeBox}
+                  defaultChecked={false}
                   onChange={(event) => setAgreed(event.target.checked)}
                 />
                 <span>

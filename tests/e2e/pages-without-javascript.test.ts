@@ -347,4 +347,35 @@ describe("every page as plain HTML first, enhanced by JavaScript", () => {
       await Promise.all([page.waitForURL(`${app.server.url}/contact`), contact.click()]);
     });
   });
+
+  it("keeps the terms box a buyer ticked before the script loaded, and pays with it once it has", async () => {
+    const context = await app.browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/get-started`);
+    await waitForHydration(page);
+    await page.getByRole("radio", { name: "Basic Monthly", exact: true }).check();
+    await page.getByRole("button", { name: "Continue to Details" }).click();
+    await page.waitForURL(`${app.server.url}/get-started/details`);
+    await page.getByLabel("First Name").fill("Ada");
+    await page.getByLabel("Last Name").fill("Obi");
+    await page.getByLabel("Email Address").fill("early-tick@example.com");
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    await page.waitForURL(`${app.server.url}/get-started/payment`);
+
+    // The payment step's document again, its scripts held back until the box is ticked.
+    let releaseScripts!: () => void;
+    const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      await scriptsReleased;
+      await route.continue();
+    });
+    await page.goto(`${app.server.url}/get-started/payment`, { waitUntil: "commit" });
+    await page.getByRole("checkbox").check();
+    releaseScripts();
+    await waitForHydration(page);
+    expect(await page.getByRole("checkbox").isChecked()).toBe(true);
+    await page.getByRole("button", { name: "Complete Payment" }).click();
+    await page.waitForURL(/\/checkout\/cs_test_/);
+  });
 });
