@@ -1,32 +1,13 @@
 import { formatDateTimeUtc, formatMoney } from "#core/format.ts";
+import type { ReconciliationStatus } from "#server/domain/billing/reconciliation.ts";
 
 // The dashboard's reconciliation panel (decision 124): the differences the daily comparison of
 // the ledger with Stripe left open, or that the books match, as of the last run.
 
-export interface BooksFinding {
-  key: string;
-  kind: "missing_from_ledger" | "missing_from_stripe" | "amount_differs";
-  stripeId: string | null;
-  orderNumber: string | null;
-  ledgerCents: number | null;
-  ledgerCurrency: string | null;
-  stripeCents: number | null;
-  stripeCurrency: string | null;
-  detail: string;
-  fix: string;
-  firstSeenAt: Date | string;
-}
-
-export interface Books {
-  live: boolean;
-  lastRun: { ranAt: Date | string; since: Date | string } | null;
-  open: BooksFinding[];
-}
-
 const amount = (cents: number | null, currency: string | null) =>
   cents === null || currency === null ? "—" : formatMoney(cents, currency);
 
-export function BooksPanel({ books }: { books: Books }) {
+export function BooksPanel({ books }: { books: ReconciliationStatus }) {
   return (
     <section aria-labelledby="books-heading" className="mt-8">
       <h2 id="books-heading" className="text-lg font-semibold">
