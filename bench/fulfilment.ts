@@ -30,9 +30,9 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import os from "node:os";
 import path from "node:path";
 import { PGLITE_SETTINGS, PGliteTakingTurns, wrapPglite, type DatabaseHandle } from "#server/db/client.ts";
-import type { Config } from "#server/config.ts";
 import type { AppServices } from "#server/services.ts";
 import { benchPostgresUrl, postgresReachable } from "./support/postgres.ts";
+import { loadServerBundle } from "./support/server-bundle.ts";
 
 // As in production (server.js): React and Express take their production paths.
 process.env.NODE_ENV ??= "production";
@@ -120,15 +120,6 @@ interface BenchApp {
   close(): Promise<void>;
 }
 
-interface ServerBundle {
-  loadConfig(env: Record<string, string | undefined>): Config;
-  startServices(
-    config: Config,
-    options: { database: DatabaseHandle; backgroundJobs: boolean },
-  ): Promise<{ services: AppServices; close(): Promise<void> }>;
-  createFetchHandler(services: AppServices): (request: Request, clientIp?: string) => Promise<Response>;
-}
-
 async function openDatabase(kind: DatabaseKind, dataDir: string, logger?: Logger): Promise<DatabaseHandle> {
   if (kind === "pglite") {
     // Where the app keeps it (server/db/client.ts): on disk under DATA_DIR, not in memory.
@@ -149,9 +140,7 @@ async function createBenchApp(
   kind: DatabaseKind,
   options: { backgroundJobs: boolean; logger?: Logger } = { backgroundJobs: MAIL },
 ): Promise<BenchApp> {
-  const bundle = (await import(
-    path.resolve(import.meta.dirname, "../build/server/index.js")
-  )) as ServerBundle;
+  const bundle = await loadServerBundle();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "naijalink-bench-"));
   const config = bundle.loadConfig({
     NODE_ENV: "production",

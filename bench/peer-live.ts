@@ -17,26 +17,16 @@ import { performance } from "node:perf_hooks";
 import { eq, ne } from "drizzle-orm";
 import pg from "pg";
 import { buildIfStale } from "../scripts/build-if-stale.js";
-import type { Config } from "#server/config.ts";
 import { devices, subscriptions, vpnServers } from "#server/db/schema/index.ts";
 import { ADMIN_TOKEN_FILE } from "#server/domain/vpn/admin-token.ts";
-import type { AppServices } from "#server/services.ts";
 import { reportFigure, SHORT } from "./support/results.mjs";
+import { loadServerBundle } from "./support/server-bundle.ts";
 
 process.env.NODE_ENV ??= "production";
 const PURCHASES = Number(process.env.BENCH_PURCHASES ?? (SHORT ? 15 : 60));
 const WARMUP = 3;
 const PEER_TIMEOUT_MS = 10_000;
 const ROOT = path.resolve(import.meta.dirname, "..");
-
-interface ServerBundle {
-  loadConfig(env: Record<string, string | undefined>): Config;
-  startServer(options: {
-    config: Config;
-    services?: { backgroundJobs?: boolean };
-  }): Promise<{ url: string; services: AppServices; stop(): Promise<void> }>;
-  createFetchHandler(services: AppServices): (request: Request, clientIp?: string) => Promise<Response>;
-}
 
 function missingTool(): string | null {
   if (process.getuid?.() !== 0) return "root (network namespaces and TUN devices need root)";
@@ -139,7 +129,7 @@ async function main() {
     cleanups.push(() => wireguard.kill("SIGTERM"));
     await waitFor("wireguard-go", () => interfacePeers(iface), 10_000);
 
-    const bundle = (await import(path.join(ROOT, "build/server/index.js"))) as ServerBundle;
+    const bundle = await loadServerBundle();
     const config = bundle.loadConfig({
       NODE_ENV: "production",
       DATA_DIR: workDir,

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type { BenchFigure } from "./support/results.mjs";
+import { figureVerdict, printFigureTable, type BenchFigure } from "./support/results.mjs";
 import { buildIfStale } from "../scripts/build-if-stale.js";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -65,23 +65,6 @@ function lastLine(file: string): string {
   return (lines.at(-1) ?? "").slice(0, 100);
 }
 
-function target(row: BenchFigure): string {
-  if (row.max !== undefined) return `≤ ${row.max}${row.unit ? ` ${row.unit}` : ""}`;
-  if (row.min !== undefined) return `≥ ${row.min}${row.unit ? ` ${row.unit}` : ""}`;
-  return "—";
-}
-
-function verdict(row: BenchFigure): "pass" | "FAIL" | "info" {
-  if (row.max !== undefined) return row.value <= row.max ? "pass" : "FAIL";
-  if (row.min !== undefined) return row.value >= row.min ? "pass" : "FAIL";
-  return "info";
-}
-
-function formatValue(row: BenchFigure): string {
-  const value = Number.isInteger(row.value) ? String(row.value) : row.value.toFixed(1);
-  return row.unit ? `${value} ${row.unit}` : value;
-}
-
 buildIfStale();
 const only = process.argv.slice(2);
 const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "naijalink-bench-"));
@@ -110,23 +93,12 @@ for (const bench of BENCHES.filter((bench) => only.length === 0 || only.includes
   rows.push(...figures.map((figure) => ({ ...figure, load })));
   // A benchmark exits 1 when it misses a target; that shows as FAIL rows, not as a note.
   if (code !== 0 && figures.length === 0) notes.push(`${bench.name}: no figures (${lastLine(logFile)})`);
-  else if (code !== 0 && !figures.some((figure) => verdict(figure) === "FAIL"))
+  else if (code !== 0 && !figures.some((figure) => figureVerdict(figure) === "FAIL"))
     notes.push(`${bench.name}: exited ${code} (see its log)`);
 }
 
-const header = ["figure", "value", "target", "result", "load avg (1 5 15 min)"];
-const table = rows.map((row) => [row.figure, formatValue(row), target(row), verdict(row), row.load]);
-const widths = header.map((title, column) =>
-  Math.max(title.length, ...table.map((cells) => cells[column]!.length)),
-);
-const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ");
-console.log("");
-console.log(line(header));
-console.log(line(widths.map((width) => "-".repeat(width))));
-for (const cells of table) console.log(line(cells));
-console.log("");
-for (const note of notes) console.log(note);
+const missedTarget = printFigureTable(rows, notes);
 console.log(
   `${os.cpus().length} CPUs, Node ${process.version}; ${((performance.now() - started) / 60_000).toFixed(1)} min; logs in ${logDir}`,
 );
-process.exit(rows.some((row) => verdict(row) === "FAIL") || notes.length > 0 ? 1 : 0);
+process.exit(missedTarget || notes.length > 0 ? 1 : 0);

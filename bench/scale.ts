@@ -40,8 +40,9 @@ import { purgeStale } from "#server/domain/ops/housekeeping.ts";
 import type { AppServices } from "#server/services.ts";
 import { benchPostgresUrl, postgresReachable } from "./support/postgres.ts";
 import { startProductionServer } from "./support/production-server.mjs";
-import { reportFigure } from "./support/results.mjs";
+import { printFigureTable, reportFigure, type BenchFigure } from "./support/results.mjs";
 import { MANY_SUBSCRIPTIONS_EMAIL, seedStatements, shopSize, type ShopSize } from "./support/scale-seed.ts";
+import { loadServerBundle, type ServerBundle } from "./support/server-bundle.ts";
 
 process.env.NODE_ENV ??= "production";
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
@@ -56,15 +57,6 @@ const CUSTOMER_COOKIE = "naijalink-customer.session_token";
 /** A table larger than this must not be read whole by a console or fulfilment query. */
 const SEQ_SCAN_ROWS = 10_000;
 
-interface ServerBundle {
-  loadConfig(env: Record<string, string | undefined>): Config;
-  startServices(
-    config: Config,
-    options: { database: DatabaseHandle; backgroundJobs: boolean },
-  ): Promise<{ services: AppServices; close(): Promise<void> }>;
-  createFetchHandler(services: AppServices): (request: Request, clientIp?: string) => Promise<Response>;
-}
-
 /** Remembers each distinct statement (with one set of its parameters) sent while `area` is set. */
 class StatementRecorder implements Logger {
   area: string | null = null;
@@ -74,14 +66,7 @@ class StatementRecorder implements Logger {
   }
 }
 
-interface Figure {
-  figure: string;
-  value: number;
-  unit: string;
-  max?: number;
-  min?: number;
-  load: string;
-}
+type Figure = BenchFigure & { load: string };
 const figures: Figure[] = [];
 const notes: string[] = [];
 const loadAverage = () =>
@@ -594,40 +579,6 @@ async function run(bundle: ServerBundle, kind: DatabaseKind, scale: number) {
   }
 }
 
-function printTable() {
-  const target = (row: Figure) =>
-    row.max !== undefined
-      ? `≤ ${row.max}${row.unit ? ` ${row.unit}` : ""}`
-      : row.min !== undefined
-        ? `≥ ${row.min}`
-        : "—";
-  const verdict = (row: Figure) =>
-    row.max !== undefined
-      ? row.value <= row.max
-        ? "pass"
-        : "FAIL"
-      : row.min !== undefined
-        ? row.value >= row.min
-          ? "pass"
-          : "FAIL"
-        : "info";
-  const value = (row: Figure) =>
-    `${Number.isInteger(row.value) ? row.value : row.value.toFixed(1)}${row.unit ? ` ${row.unit}` : ""}`;
-  const header = ["figure", "value", "target", "result", "load avg (1 5 15 min)"];
-  const table = figures.map((row) => [row.figure, value(row), target(row), verdict(row), row.load]);
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...table.map((cells) => cells[column]!.length)),
-  );
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join("  ");
-  console.log("");
-  console.log(line(header));
-  console.log(line(widths.map((width) => "-".repeat(width))));
-  for (const cells of table) console.log(line(cells));
-  console.log("");
-  for (const note of notes) console.log(note);
-  return figures.some((row) => verdict(row) === "FAIL");
-}
-
 if (process.argv.includes("--help")) {
   console.log(`Usage: npm run bench:scale
 Seeds a two-year shop on a throw-away PostgreSQL database (and a smaller one on PGlite), then times
@@ -647,7 +598,7 @@ if (!(await postgresReachable(benchPostgresUrl))) {
   );
   process.exit(1);
 }
-const bundle = (await import(path.resolve(import.meta.dirname, "../build/server/index.js"))) as ServerBundle;
+const bundle = await loadServerBundle();
 const started = performance.now();
 const only = process.env.BENCH_DATABASES as DatabaseKind | undefined;
 if (only !== "pglite") await run(bundle, "postgres", SCALE);
@@ -656,7 +607,7 @@ notes.push(
   "not measured here: verify-payment at 50/s (npm run bench:fulfilment) and the node's cold resync.",
   "PGlite: console, account and job figures only (its export, backup and plans are PostgreSQL's here).",
 );
-const failed = printTable();
+const failed = printFigureTable(figures, notes);
 console.log(
   `scale ${SCALE} (PGlite ${PGLITE_SCALE}); ${os.cpus().length} CPUs, Node ${process.version}; ${((performance.now() - started) / 60_000).toFixed(1)} min`,
 );

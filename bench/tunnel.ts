@@ -15,26 +15,16 @@ import crypto from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import { buildIfStale } from "../scripts/build-if-stale.js";
-import type { Config } from "#server/config.ts";
-import type { AppServices } from "#server/services.ts";
 import { Buyer, buyConfig } from "../tests/support/tunnel/buyer.ts";
 import { inNs, run, tunnelUnavailableReason, waitFor } from "../tests/support/tunnel/host.ts";
 import { ADDRESS, HostileNetwork } from "../tests/support/tunnel/hostile-network.ts";
 import { VpnNode } from "../tests/support/tunnel/vpn-node.ts";
+import { loadServerBundle } from "./support/server-bundle.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 /** The client MTUs measured: the default and the largest a config may carry. */
 const MTUS = (process.env.BENCH_MTUS ?? "1280,1420").split(",").map(Number);
-const ROOT = path.resolve(import.meta.dirname, "..");
-
-interface ServerBundle {
-  loadConfig(env: Record<string, string | undefined>): Config;
-  startServer(options: {
-    config: Config;
-    services?: { backgroundJobs?: boolean };
-  }): Promise<{ url: string; services: AppServices; stop(): Promise<void> }>;
-}
 
 type Direction = "upload" | "download";
 
@@ -62,7 +52,7 @@ async function main() {
     process.once(signal, () => void cleanup().then(() => process.exit(130)));
 
   try {
-    const bundle = (await import(path.join(ROOT, "build/server/index.js"))) as ServerBundle;
+    const bundle = await loadServerBundle();
     const config = bundle.loadConfig({
       NODE_ENV: "production",
       DATA_DIR: path.join(network.workDir, "app"),

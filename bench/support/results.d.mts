@@ -10,3 +10,5 @@ export interface BenchFigure {
 
 export const SHORT: boolean;
 export function reportFigure(figure: BenchFigure): void;
+export function figureVerdict(row: BenchFigure): "pass" | "FAIL" | "info";
+export function printFigureTable(rows: Array<BenchFigure & { load: string }>, notes: string[]): boolean;
