@@ -1,25 +1,17 @@
 import { LogOut } from "lucide-react";
-import {
-  data,
-  Form,
-  Link,
-  redirect,
-  useRouteLoaderData,
-  type ShouldRevalidateFunctionArgs,
-} from "react-router";
+import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import {
   ConfirmSignInCard,
   SignInCard,
   type ConfirmSignIn,
   type SignInState,
 } from "#app/components/account/sign-in-card.tsx";
-import { useHydrated } from "#app/components/account/account-form.tsx";
 import { SubscriptionCard } from "#app/components/account/subscription-card.tsx";
 import { PageHero } from "#app/components/page-hero.tsx";
 import { Button } from "#app/components/ui/button.tsx";
-import type { Flash } from "#server/http/flash.ts";
 import { pageMeta } from "#app/lib/meta.ts";
-import { NOTICE_CLASS, noticeRole } from "#app/lib/notice.ts";
+import { NOTICE_CLASS } from "#app/lib/notice.ts";
+import { FlashNotice } from "#app/components/flash-notice.tsx";
 import { listAccount } from "#server/domain/account/account.ts";
 import { ACCOUNT_PAGE, customerOf, SIGN_IN_VERIFY_PATH } from "#server/domain/account/customer-auth.ts";
 import {
@@ -106,7 +98,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           <p>Your plans, renewal dates and devices, in one place.</p>
         </PageHero>
         <section aria-label="Sign in" className="px-4 pb-16">
-          <ChangeNotice />
+          <FlashNotice testId="account-notice" />
           {loaderData.confirm && !actionData ? (
             <ConfirmSignInCard confirm={loaderData.confirm} />
           ) : (
@@ -133,7 +125,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           </Button>
         </Form>
       </div>
-      <ChangeNotice />
+      <FlashNotice testId="account-notice" />
       {actionData && "ok" in actionData ? (
         // After a post without JavaScript; the form that was sent says it too, where it is shown.
         <div role="alert" className={NOTICE_CLASS.alert} data-testid="account-refusal">
@@ -176,21 +168,4 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
 /** The sign-in form's own answer (not a refusal of a signed-in change, which its form shows). */
 function signInState(actionData: Route.ComponentProps["actionData"]): SignInState {
   return actionData && "state" in actionData ? actionData : { state: "form" };
-}
-
-/**
- * What a change's redirect left for this page, before (or without) JavaScript; once the page
- * runs, the root's toast says it instead.
- */
-function ChangeNotice() {
-  const flash = useRouteLoaderData<{ flash: Flash | null }>("root")?.flash;
-  const hydrated = useHydrated();
-  if (!flash || hydrated) return null;
-  const role = noticeRole(flash);
-  return (
-    <div role={role} className={NOTICE_CLASS[role]} data-testid="account-notice">
-      <p className="font-semibold">{flash.title}</p>
-      {flash.description ? <p>{flash.description}</p> : null}
-    </div>
-  );
 }

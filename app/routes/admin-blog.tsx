@@ -1,6 +1,12 @@
 import { LogOut, Plus } from "lucide-react";
-import { useState } from "react";
-import { Form, Link, redirect, redirectDocument } from "react-router";
+import {
+  Form,
+  Link,
+  redirect,
+  redirectDocument,
+  useSearchParams,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
 import { ActionNotice } from "#app/components/admin/action-notice.tsx";
 import type { AdminPost } from "#server/domain/blog/admin.ts";
 import { POST_TABS, PostTable, postsInTab, type PostTab } from "#app/components/admin/post-table.tsx";
@@ -43,6 +49,26 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // The list is in the page's HTML (it works without JavaScript); a change's action reloads it.
     posts: locked ? [] : await listPosts(context.services.db),
   };
+}
+
+/**
+ * A tab is a link (`?tab=draft`), so it works without JavaScript; with it, choosing a tab is a
+ * client-side navigation that filters the list already loaded, without reading it again.
+ */
+export function shouldRevalidate({
+  formMethod,
+  currentUrl,
+  nextUrl,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
+  const withoutTab = (url: URL) => {
+    const query = new URLSearchParams(url.search);
+    query.delete("tab");
+    return `${url.pathname}?${query}`;
+  };
+  if (currentUrl.search !== nextUrl.search && withoutTab(currentUrl) === withoutTab(nextUrl)) return false;
+  return defaultShouldRevalidate;
 }
 
 /** Publish, unpublish, delete, restore (as /api/blog-admin/* does them), sign out, two-factor. */
@@ -111,8 +137,11 @@ const TAB_LABELS: Record<PostTab, string> = {
 /** After a change, React Router revalidates the page's loader, which reads the list again. */
 const listReloadsItself = () => undefined;
 
+const tabOf = (value: string | null): PostTab => POST_TABS.find((tab) => tab === value) ?? "all";
+
 function PostList({ posts }: { posts: AdminPost[] }) {
-  const [tab, setTab] = useState<PostTab>("all");
+  const [searchParams] = useSearchParams();
+  const tab = tabOf(searchParams.get("tab"));
 
   return (
     <>
@@ -122,19 +151,19 @@ function PostList({ posts }: { posts: AdminPost[] }) {
         className="mb-4 inline-flex flex-wrap rounded-md bg-muted p-1"
       >
         {POST_TABS.map((value) => (
-          <button
+          <Link
             key={value}
-            type="button"
+            to={value === "all" ? "/admin/blog" : `/admin/blog?tab=${value}`}
             role="tab"
             aria-selected={tab === value}
-            onClick={() => setTab(value)}
+            preventScrollReset
             className={cn(
               "rounded px-3 py-1.5 text-sm font-medium",
               tab === value ? "bg-background shadow" : "text-muted-foreground",
             )}
           >
             {TAB_LABELS[value]}
-          </button>
+          </Link>
         ))}
       </div>
       <PostTable posts={postsInTab(posts, tab)} onChanged={listReloadsItself} />

@@ -1,7 +1,7 @@
 // The /admin/subscriptions/:id page's posts: each one's /api/admin/subscriptions/* or
 // /api/admin/devices/* schema and domain call.
 import type { AppServices } from "#server/services.ts";
-import { changePlan, staffPlanChangeSchema } from "#server/domain/billing/plan-changes.ts";
+import { planChange, staffPlanChangeSchema } from "#server/domain/billing/plan-change.ts";
 import { reactivateSubscription, reactivateSubscriptionSchema } from "#server/domain/billing/reactivation.ts";
 import {
   cancelSubscription,
@@ -59,7 +59,8 @@ export const subscriptionIntents = (services: AppServices): Record<string, Staff
       const { keepDeviceIds: _last, ...fields } = filledFields(form);
       return keepDeviceIds.length ? { ...fields, keepDeviceIds } : fields;
     },
-    run: ({ reason, ...input }, staff) => changePlan(services, input, { staff, reason }),
+    run: ({ reason, ...input }, staff) =>
+      planChange({ step: "change", services, by: { staff, reason }, input }),
     done: "Plan changed",
   }),
   "resend-config": staffIntent({

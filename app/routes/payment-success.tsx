@@ -1,5 +1,5 @@
 import { CheckCircle2, Clock, Plus, XCircle } from "lucide-react";
-import { Link, useSearchParams } from "react-router";
+import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { AddDeviceRefusalNote } from "#app/components/purchase/add-device-refusal-note.tsx";
 import { ConfigCard } from "#app/components/purchase/config-card.tsx";
 import { ReversedOrderNotice } from "#app/components/purchase/reversed-order.tsx";
@@ -10,11 +10,16 @@ import {
   StatusSection,
 } from "#app/components/purchase/success-parts.tsx";
 import { usePaymentVerification } from "#app/components/purchase/use-payment-verification.tsx";
+import { FlashNotice } from "#app/components/flash-notice.tsx";
+import { MessageWithAccountLink } from "#app/components/message-with-account-link.tsx";
 import { Button } from "#app/components/ui/button.tsx";
 import { addDeviceRefusal, addDeviceRefusalMessage } from "#core/device-actions.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import type { VerificationResponse } from "#app/components/purchase/verification.ts";
-import { verificationAnswer } from "#server/http/payment-verification.ts";
+import { ApiError } from "#server/http/api.ts";
+import { flashCookie } from "#server/http/flash.ts";
+import { addDeviceFromSuccessPage, verificationAnswer } from "#server/http/payment-verification.ts";
+import { readAccountForm } from "./account/changes.ts";
 import type { Route } from "./+types/payment-success";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -36,7 +41,35 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { verification: answer.body as unknown as VerificationResponse };
 }
 
-export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
+/** A refusal of the posted form, shown under its button. */
+const refused = (error: string, message: string, status: number, headers: Record<string, string> = {}) =>
+  data({ refusal: { error, message } }, { status, headers });
+
+/**
+ * "Add another device" without JavaScript: the form posts here, the device is added under the same
+ * rules as the script's request (the paying browser's cookie, or its owner signed in), and the
+ * page is shown again with the new config; a refusal is shown under the button.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const sessionId = new URL(request.url).searchParams.get("session_id");
+  const form = await readAccountForm(request);
+  if (form instanceof ApiError) return refused(form.error, form.message, form.status);
+  if (!sessionId || sessionId.length > 255 || form.get("intent") !== "add-device")
+    return refused("Bad request", "This form adds a device to an order: open it from the order's page.", 400);
+  const result = await addDeviceFromSuccessPage(request, context, sessionId);
+  if (result.outcome === "refused")
+    return refused(result.error, result.message, result.status, result.headers);
+  const page = `/payment-success?${new URLSearchParams({ session_id: sessionId })}`;
+  if (result.outcome === "reversed") throw redirect(page);
+  const added = {
+    type: "success" as const,
+    title: "Device Added",
+    description: `The config for device ${result.slot} is ready.`,
+  };
+  throw redirect(page, { headers: { "Set-Cookie": flashCookie(context.services, added) } });
+}
+
+export default function PaymentSuccess({ loaderData, actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const { view, adding, gaveUp, addDevice } = usePaymentVerification(
     searchParams.get("session_id"),
@@ -112,6 +145,7 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
   return (
     <StatusSection icon={<CheckCircle2 aria-hidden="true" className="size-12 text-primary" />}>
       <h1 className="text-3xl font-bold">Payment Successful!</h1>
+      <FlashNotice testId="success-notice" />
       <p className="text-muted-foreground">
         Import the config into the WireGuard app (Add Tunnel), switch it on and visit Nigerian sites.
         {view.configEmailed ? " A copy is on its way to your e-mail." : null}
@@ -122,11 +156,26 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
           <ConfigCard key={config.configSlot} config={config} multiDevice={multiDevice} />
         ))}
       </div>
+      {actionData?.refusal ? (
+        <p role="alert" className="text-sm text-destructive" data-testid="add-device-error">
+          <MessageWithAccountLink text={actionData.refusal.message} />
+        </p>
+      ) : null}
       {addRefusal === null ? (
-        <Button variant="outline" onClick={addDevice} disabled={adding}>
-          <Plus aria-hidden="true" />
-          {adding ? "Adding..." : "Add another device"}
-        </Button>
+        // A form for the browser without JavaScript; the script asks verify-payment itself instead.
+        <Form
+          method="post"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void addDevice();
+          }}
+        >
+          <input type="hidden" name="intent" value="add-device" />
+          <Button type="submit" variant="outline" disabled={adding}>
+            <Plus aria-hidden="true" />
+            {adding ? "Adding..." : "Add another device"}
+          </Button>
+        </Form>
       ) : (
         <AddDeviceRefusalNote
           message={addDeviceRefusalMessage(addRefusal, subscription.deviceLimit, "success")}

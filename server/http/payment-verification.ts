@@ -47,3 +47,32 @@ export async function verificationAnswer(
     };
   }
 }
+
+/** What the success page's "Add another device" form came to, for a browser without JavaScript. */
+export type SuccessPageAddDevice =
+  | { outcome: "added"; slot: number }
+  /** Refunded or disputed meanwhile: the page itself says so. */
+  | { outcome: "reversed" }
+  | { outcome: "refused"; status: number; headers: Record<string, string>; error: string; message: string };
+
+/**
+ * The form's post: the same verification with `newDevice` as the page's script sends to
+ * /api/verify-payment, under the same rules (the paying browser's cookie, or the owner signed in).
+ */
+export async function addDeviceFromSuccessPage(
+  request: Request,
+  context: AppLoadContext,
+  sessionId: string,
+): Promise<SuccessPageAddDevice> {
+  const answer = await verificationAnswer(request, context, { sessionId, newDevice: true });
+  const slot = answer.body.configSlot;
+  if (answer.body.success === true && typeof slot === "number") return { outcome: "added", slot };
+  if (answer.body.refundedAt || answer.body.disputedAt) return { outcome: "reversed" };
+  return {
+    outcome: "refused",
+    status: answer.status === 200 ? 409 : answer.status,
+    headers: answer.headers,
+    error: typeof answer.body.error === "string" ? answer.body.error : "Conflict",
+    message: typeof answer.body.message === "string" ? answer.body.message : "The device could not be added.",
+  };
+}

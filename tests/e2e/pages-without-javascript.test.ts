@@ -147,7 +147,12 @@ describe("every page as plain HTML first, enhanced by JavaScript", () => {
     });
 
     /** From the plan's button (on /, /pricing or /get-started) to the success page's config. */
-    async function buyToConfig(page: Page, plan: Plan, start: "home" | "pricing" | "get-started") {
+    async function buyToConfig(
+      page: Page,
+      plan: Plan,
+      start: "home" | "pricing" | "get-started",
+      email = buyer(plan),
+    ) {
       if (start === "get-started") {
         await page.goto(`${app.server.url}/get-started`);
         await settled(page);
@@ -166,7 +171,7 @@ describe("every page as plain HTML first, enhanced by JavaScript", () => {
       await page.getByTestId("plan-summary").getByText(plan.name, { exact: true }).waitFor();
       await page.getByLabel("First Name").fill("Ada");
       await page.getByLabel("Last Name").fill("Obi");
-      await page.getByLabel("Email Address").fill(buyer(plan));
+      await page.getByLabel("Email Address").fill(email);
       await page.getByRole("button", { name: "Continue to Payment" }).click();
       await page.waitForURL(`${app.server.url}/get-started/payment`);
       await settled(page);
@@ -210,6 +215,56 @@ describe("every page as plain HTML first, enhanced by JavaScript", () => {
         }
         await page.close();
       }
+    });
+
+    it("adds another device on the success page for the browser that paid, and for no other", async () => {
+      const plan = PLANS.find((candidate) => candidate.id === "pro-yearly")!;
+      const email = `${js ? "js" : "nojs"}-more-devices@example.com`;
+      const page = await newPage();
+      await buyToConfig(page, plan, "get-started", email);
+      const liveDevices = async () =>
+        (
+          await app.server.services.db
+            .select({ slot: devices.slot })
+            .from(devices)
+            .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
+            .where(and(eq(subscriptions.customerEmail, email), isNull(devices.revokedAt)))
+        ).map((device) => device.slot);
+      expect(await liveDevices()).toEqual([1]);
+
+      // Another browser with the link: the server refuses it, as it refuses the script's request.
+      const elsewhere = await newPage();
+      const refused = await elsewhere.request.post(page.url(), { form: { intent: "add-device" } });
+      expect(refused.status()).toBe(403);
+      expect(await liveDevices()).toEqual([1]);
+
+      const requests: string[] = [];
+      page.on("request", (request) =>
+        requests.push(`${request.method()} ${new URL(request.url()).pathname} ${request.resourceType()}`),
+      );
+      if (js) await page.evaluate(() => document.documentElement.setAttribute("data-same-document", ""));
+      await page.getByRole("button", { name: "Add another device" }).click();
+      const card = page.getByTestId("config-2");
+      await card.waitFor();
+      expect((await liveDevices()).sort()).toEqual([1, 2]);
+      if (js) {
+        // Enhanced: the script asked verify-payment; the document was never posted or reloaded.
+        expect(requests).toContain("POST /api/verify-payment fetch");
+        expect(requests.filter((request) => request.startsWith("POST /payment-success"))).toEqual([]);
+        expect(await page.locator("html[data-same-document]").count()).toBe(1);
+      } else {
+        expect(requests).toContain("POST /payment-success document");
+        expect(await page.getByTestId("success-notice").innerText()).toContain(
+          "The config for device 2 is ready.",
+        );
+        expect(page.url()).toMatch(/\/payment-success\?session_id=cs_test_/);
+      }
+      expect(await page.getByTestId("devices-in-use").innerText()).toBe("2 of 3 in use");
+      const saved = await saveDownload(page, () =>
+        card.getByRole("button", { name: "Download .conf File" }).click(),
+      );
+      expect(saved.name).toBe("NaijaLink2.conf");
+      expectCompleteWireGuardConfig(saved.text);
     });
 
     it("downloads a config and shows its QR code on /account; a revoked link answers a browser with a page", async () => {
@@ -327,6 +382,36 @@ describe("every page as plain HTML first, enhanced by JavaScript", () => {
       // The list is in the page the server sent, not fetched afterwards.
       const html = await (await page.request.get(`${app.server.url}/admin/blog`)).text();
       expect(html).toContain(title);
+
+      // The filter tabs: a draft is under Draft, not under Published, and under All again.
+      const requests: string[] = [];
+      page.on("request", (request) =>
+        requests.push(`${request.method()} ${new URL(request.url()).pathname} ${request.resourceType()}`),
+      );
+      if (js) await page.evaluate(() => document.documentElement.setAttribute("data-same-document", ""));
+      const post = page.getByRole("row").filter({ hasText: title });
+      await page.getByRole("tab", { name: "Published" }).click();
+      await page.waitForURL(`${app.server.url}/admin/blog?tab=published`);
+      await expect.poll(() => post.count()).toBe(0);
+      expect(await page.getByRole("tab", { name: "Published" }).getAttribute("aria-selected")).toBe("true");
+      await page.getByRole("tab", { name: "Draft" }).click();
+      await page.waitForURL(`${app.server.url}/admin/blog?tab=draft`);
+      await post.waitFor();
+      await page.getByRole("tab", { name: "All" }).click();
+      await page.waitForURL(`${app.server.url}/admin/blog`);
+      await post.waitFor();
+      const documents = requests.filter((request) => request.endsWith("document"));
+      if (js) {
+        // Enhanced: the tabs filter the list already loaded, in the same document.
+        expect(documents).toEqual([]);
+        expect(await page.locator("html[data-same-document]").count()).toBe(1);
+      } else {
+        expect(documents).toEqual([
+          "GET /admin/blog document",
+          "GET /admin/blog document",
+          "GET /admin/blog document",
+        ]);
+      }
     });
 
     it("opens the phone menu at 390 px", async () => {

@@ -7,19 +7,14 @@ import { priceDifference } from "#app/lib/price-difference.ts";
 import { planByType, PLANS, type Plan } from "#core/plans.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
 import type { PlanChangeView } from "#app/routes/account/changes.ts";
-import type { PlanChangeQuote } from "#server/domain/billing/plan-changes.ts";
+import type { PlanChangeQuote } from "#server/domain/billing/plan-change.ts";
+import { planChangeTargets } from "#core/plan-change-terms.ts";
 import { RefusalMessage, StepButton, StepCancel, useAccountFetcher, useHydrated } from "./account-form.tsx";
 
 // The account page's plan change: choose a plan, see the price difference and, on
 // a downgrade below the devices in use, choose the devices to keep; then confirm. The address
 // (`?change=<subscription>&planId=…`) opens each step, so each works without JavaScript too. An Unlock Pass
 // pays for 7 more days or a plan through a checkout.
-
-/** The plans this subscription may move to: a pass to any (itself: 7 more days), a plan to the other plans. */
-function targetsOf(current: Plan): Plan[] {
-  if (current.billing === "one_time") return [...PLANS];
-  return PLANS.filter((plan) => plan.billing === "recurring" && plan.id !== current.id);
-}
 
 function targetLabel(current: Plan, plan: Plan): string {
   if (plan.id === current.id) return `Add 7 more days (${plan.price})`;
@@ -50,7 +45,7 @@ export function PlanChangePanel({
           <input type="hidden" name="change" value={subscription.id} />
           <fieldset className="flex flex-col gap-2">
             <legend className="mb-1 font-medium">Change {current.name} to</legend>
-            {targetsOf(current).map((plan, index) => (
+            {planChangeTargets(current, PLANS).map((plan, index) => (
               <label key={plan.id} className="flex items-center gap-2 text-sm">
                 <input type="radio" name="planId" value={plan.id} defaultChecked={index === 0} />
                 {targetLabel(current, plan)}

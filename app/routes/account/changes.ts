@@ -19,11 +19,6 @@ import {
 } from "#server/domain/account/billing.ts";
 import { customerOf, type Customer } from "#server/domain/account/customer-auth.ts";
 import {
-  changeAccountPlan,
-  quoteAccountPlanChange,
-  startAccountPassCheckout,
-} from "#server/domain/account/plan-changes.ts";
-import {
   addDeviceSchema,
   billingLinkSchema,
   cancelSubscriptionSchema,
@@ -33,12 +28,13 @@ import {
   resumeSubscriptionSchema,
   revokeDeviceSchema,
 } from "#server/domain/account/schemas.ts";
-import { passCheckoutSchema } from "#server/domain/billing/pass-changes.ts";
 import {
+  passCheckoutSchema,
+  planChange,
   planChangeQuoteSchema,
   planChangeSchema,
   type PlanChangeQuote,
-} from "#server/domain/billing/plan-changes.ts";
+} from "#server/domain/billing/plan-change.ts";
 import { DomainError } from "#server/domain/errors.ts";
 import { ApiError, DEFAULT_BODY_LIMIT_BYTES, parseInput, statusOf } from "#server/http/api.ts";
 import type { AccountActionRefusal } from "#app/components/account/account-form.tsx";
@@ -108,7 +104,7 @@ async function apply(change: AccountChange, customer: Customer, context: AppLoad
       return { to: (await accountBillingUrl(services, customer, change.subscriptionId)).url };
     case "change-plan": {
       const { intent: _, ...input } = change;
-      const result = await changeAccountPlan(services, customer, input);
+      const result = await planChange({ step: "change", services, by: { customer }, input });
       const name = PLANS.find((plan) => plan.id === input.planId)?.name ?? input.planId;
       return result.status === "applied"
         ? back("Plan Changed", `You are now on ${name}.`)
@@ -119,7 +115,8 @@ async function apply(change: AccountChange, customer: Customer, context: AppLoad
     }
     case "pass-checkout": {
       const { intent: _, ...input } = change;
-      return { to: (await startAccountPassCheckout(services, customer, input)).url };
+      const { url } = await planChange({ step: "pass-checkout", services, by: { customer }, input });
+      return { to: url };
     }
   }
 }
@@ -217,7 +214,7 @@ export async function planChangeView(
   if (!planId) return { subscriptionId, quote: null, refusal: null };
   try {
     const input = parseInput(planChangeQuoteSchema, { subscriptionId, planId });
-    const quote = await quoteAccountPlanChange(context.services, customer, input);
+    const quote = await planChange({ step: "quote", services: context.services, by: { customer }, input });
     return { subscriptionId, quote, refusal: null };
   } catch (error) {
     if (error instanceof ApiError || error instanceof DomainError)

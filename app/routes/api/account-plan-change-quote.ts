@@ -1,11 +1,10 @@
 // POST /api/account/subscriptions/plan-change/quote {subscriptionId, planId} → the change's terms:
 // price difference, new limit, the devices to choose from when it is lower.
-import { quoteAccountPlanChange } from "#server/domain/account/plan-changes.ts";
-import { planChangeQuoteSchema } from "#server/domain/billing/plan-changes.ts";
+import { planChange, planChangeQuoteSchema } from "#server/domain/billing/plan-change.ts";
 import { postOnlyLoader } from "#server/http/api.ts";
 import { customerEndpoint } from "#server/http/customer.ts";
 
 export const loader = postOnlyLoader;
 export const action = customerEndpoint(planChangeQuoteSchema, (input, customer, { context }) =>
-  quoteAccountPlanChange(context.services, customer, input),
+  planChange({ step: "quote", services: context.services, by: { customer }, input }),
 );

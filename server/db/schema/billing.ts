@@ -38,7 +38,7 @@ export const checkoutSessions = pgTable(
     paidCurrency: text(),
     /** SHA-256 of the paying browser's buyer cookie: the proof that may add devices. */
     buyerTokenHash: text(),
-    /** A checkout from /account that extends this Unlock Pass or moves it to a plan (plan-changes.ts). */
+    /** A checkout from /account that extends this Unlock Pass or moves it to a plan (billing/plan-change.ts). */
     renewsSubscriptionId: uuid().references((): AnyPgColumn => subscriptions.id, { onDelete: "set null" }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp({ withTimezone: true }),

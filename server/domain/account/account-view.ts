@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, isNull, sql } from "drizzle-orm";
-import { awaitingPayments, type AwaitingPayment } from "#server/domain/billing/awaiting-payment.ts";
+import { planChange, type AwaitingPayment } from "#server/domain/billing/plan-change.ts";
 import { addDeviceRefusal, type AddDeviceRefusal } from "#core/device-actions.ts";
 import { findPlan, type PlanType } from "#core/plans.ts";
 import {
@@ -61,7 +61,7 @@ export interface AccountSubscription {
   reversedAt: string | null;
   /** Bought with the demo's test card before the store took real payments: it ends, never renews or changes. */
   demoPurchase: boolean;
-  /** A plan change whose Stripe invoice is not paid yet (billing/awaiting-payment.ts), or null. */
+  /** A plan change whose Stripe invoice is not paid yet (billing/plan-change.ts), or null. */
   awaitingPayment: AwaitingPayment | null;
   devices: AccountDevice[];
 }
@@ -146,10 +146,11 @@ export async function listAccount(
       mayClaimSlot: true,
       roomForDevice: roomIn.length > 0,
     });
-  for (const awaiting of await awaitingPayments(
-    services.db,
-    listed.map((entry) => entry.id),
-  ))
+  for (const awaiting of await planChange({
+    step: "awaiting",
+    executor: services.db,
+    subscriptionIds: listed.map((entry) => entry.id),
+  }))
     byId.get(awaiting.subscriptionId)!.awaitingPayment = awaiting;
   const reversed = listed.filter((entry) => entry.status === "refunded" || entry.status === "disputed");
   if (reversed.length > 0) {

@@ -23,7 +23,7 @@ export interface CheckoutProvider {
     customerEmail: string | null;
     customerName: string | null;
     buyerTokenHash: string;
-    /** A pass's own checkout from /account (pass-changes.ts): it returns there. */
+    /** A pass's own checkout from /account (plan-change.ts): it returns there. */
     renewsSubscriptionId?: string;
   }): Promise<{
     sessionId: string;

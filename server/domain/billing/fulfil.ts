@@ -10,7 +10,7 @@ import {
 import { ensureFirstDevice, type IssuedDevice } from "#server/domain/vpn/devices.ts";
 import { isUsable } from "#server/domain/vpn/usable.ts";
 import type { AppServices } from "#server/services.ts";
-import { applyPassCheckout } from "./pass-changes.ts";
+import { planChange } from "./plan-change.ts";
 import { applyHeldReversals } from "./held-reversals.ts";
 import { checkoutCharge, orderNumberOf, queueReceipt, recordMoney } from "./ledger.ts";
 import { DAY_MS } from "#server/domain/time.ts";
@@ -47,7 +47,7 @@ export async function fulfilCheckout(
   if (session?.status !== "paid") return undefined;
   // A pass's own checkout from /account changes that pass; it creates no second subscription.
   if (session.renewsSubscriptionId) {
-    const renewed = await applyPassCheckout(tx, services, session, references, now);
+    const renewed = await planChange({ step: "pass-paid", services, tx, session, references }, now);
     return renewed && { subscription: renewed };
   }
   const plan = findPlan(session.planId);

@@ -7,7 +7,7 @@ import {
   type LedgerKind,
   type LedgerPurpose,
 } from "#server/db/schema/index.ts";
-import { awaitingPayments, type AwaitingPayment } from "./awaiting-payment.ts";
+import { planChange, type AwaitingPayment } from "./plan-change.ts";
 import { LEDGER_SIGN, ledgerOfSubscriptions } from "./ledger.ts";
 
 // The payment history a Stripe Customer Portal would show: every row of the ledger (ledger.ts)
@@ -48,13 +48,13 @@ const KIND_WORDS: Record<LedgerKind, string> = {
   dispute_lost: "Dispute lost",
 };
 
-/** Newest first: the payments still awaited (awaiting-payment.ts), then the ledger's rows. */
+/** Newest first: the payments still awaited (plan-change.ts), then the ledger's rows. */
 export async function billingHistory(
   executor: Executor,
   subscriptionIds: string[],
 ): Promise<BillingHistoryEntry[]> {
   const [awaiting, rows] = await Promise.all([
-    awaitingPayments(executor, subscriptionIds),
+    planChange({ step: "awaiting", executor, subscriptionIds }),
     ledgerOfSubscriptions(executor, subscriptionIds),
   ]);
   return [...awaiting.map(awaitingEntry), ...historyEntries(rows)];

@@ -67,7 +67,7 @@ export function checkoutSessionParams(
         },
       },
     ],
-    // A pass's own checkout from /account returns there (pass-changes.ts).
+    // A pass's own checkout from /account returns there (plan-change.ts).
     success_url: renewsSubscriptionId
       ? `${config.PUBLIC_URL}/account?plan-change=paid`
       : `${config.PUBLIC_URL}/payment-success?session_id={CHECKOUT_SESSION_ID}`,
@@ -298,4 +298,44 @@ export async function disputedCharge(
     customerId: stripeIdOf(charge?.customer),
     email: charge?.billing_details?.email ?? charge?.receipt_email ?? null,
   };
+}
+
+/**
+ * Moves a Stripe subscription's one item to the plan's price with Stripe's proration, as of
+ * `prorationDate` (the moment the customer was quoted, so Stripe charges what they saw). Prices
+ * are created inline from the catalogue on the item's own product, as checkout creates them.
+ * The stored plan changes when Stripe's `customer.subscription.updated` arrives (plan-change.ts).
+ */
+export async function changeStripePlan(
+  config: Config,
+  stripeSubscriptionId: string,
+  plan: Plan,
+  prorationDate: Date,
+) {
+  const stripe = await stripeClient(config);
+  const remote = await stripe.subscriptions.retrieve(stripeSubscriptionId);
+  const item = remote.items.data[0];
+  if (!item) throw new Error(`Stripe subscription ${stripeSubscriptionId} has no item`);
+  const product = typeof item.price.product === "string" ? item.price.product : item.price.product.id;
+  await stripe.subscriptions.update(
+    stripeSubscriptionId,
+    {
+      items: [
+        {
+          id: item.id,
+          price_data: {
+            currency: "usd",
+            product,
+            unit_amount: plan.priceCents,
+            recurring: { interval: plan.interval ?? "month" },
+          },
+        },
+      ],
+      proration_behavior: "create_prorations",
+      proration_date: Math.floor(prorationDate.getTime() / 1000),
+      metadata: { planId: plan.id },
+    },
+    // A retried change (the SDK's own retries, or a double click) is one change at Stripe.
+    { idempotencyKey: `plan-change-${stripeSubscriptionId}-${plan.id}-${prorationDate.getTime()}` },
+  );
 }

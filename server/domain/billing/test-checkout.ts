@@ -15,7 +15,7 @@ export interface TestCheckoutView {
   currency: string;
   customerEmail: string | null;
   paid: boolean;
-  /** Where the paid checkout returns: a pass's own checkout to /account (pass-changes.ts), else the success page. */
+  /** Where the paid checkout returns: a pass's own checkout to /account (plan-change.ts), else the success page. */
   returnTo: string;
 }
 

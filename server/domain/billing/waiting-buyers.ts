@@ -27,7 +27,7 @@ export const FULFILMENT_GRACE_MS = 60_000;
  * first: a usable subscription that never got slot 1 (no VPN server had room,
  * `ensureFirstDevice`), and a paid session whose fulfilment has not recorded its subscription
  * yet, each paid at least `FULFILMENT_GRACE_MS` before `now`. A pass's own checkout from /account
- * (pass-changes.ts) joins the pass it renews, which has its own devices: it is never a buyer
+ * (plan-change.ts) joins the pass it renews, which has its own devices: it is never a buyer
  * waiting. Subscriptions are read on their own because housekeeping may have purged an old session row.
  */
 export async function awaitingConfiguration(executor: Executor, now: Date): Promise<AwaitingConfig[]> {

@@ -8,9 +8,8 @@ import { findCheckoutSession, recordPayment } from "./checkout.ts";
 import { endSubscription } from "./end-subscription.ts";
 import { fulfilCheckout, type BillingServices } from "./fulfil.ts";
 import { closeDispute, disputeCharge, refundCharge, type DisputedCharge } from "./reversals.ts";
-import { applyStripePlanChange } from "./plan-change-effects.ts";
+import { planChange } from "./plan-change.ts";
 import { orderNumberOf, queueReceipt, recordMoney } from "./ledger.ts";
-import { unpaidPlanChange } from "./awaiting-payment.ts";
 import {
   paymentIntentOfInvoice,
   receivedPayment,
@@ -125,7 +124,10 @@ export async function applyEvent(
         .update(subscriptions)
         .set({ ...changes, updatedAt: now })
         .where(eq(subscriptions.id, subscription.id));
-      await applyStripePlanChange(tx, services, { ...subscription, ...changes }, remote, now);
+      await planChange(
+        { step: "stripe-updated", services, tx, subscription: { ...subscription, ...changes }, remote },
+        now,
+      );
       if (changes.cancelAtPeriodEnd && !subscription.cancelAtPeriodEnd)
         await queueCancelledEmail(tx, services, { ...subscription, ...changes }, now);
       if (!changes.cancelAtPeriodEnd && subscription.cancelAtPeriodEnd)
@@ -184,10 +186,12 @@ async function recordInvoiceMoney(
     .filter((amount) => amount < 0)
     .reduce((sum, amount) => sum + amount, 0);
   const chargedCents = invoice.amount_paid + creditedCents;
-  const planChange = invoice.billing_reason === "subscription_update";
-  const change = planChange ? await unpaidPlanChange(tx, subscription.id) : undefined;
+  const paysPlanChange = invoice.billing_reason === "subscription_update";
+  const change = paysPlanChange
+    ? await planChange({ step: "invoice-paid", tx, subscriptionId: subscription.id })
+    : undefined;
   const movement = {
-    purpose: planChange ? ("plan_change" as const) : ("renewal" as const),
+    purpose: paysPlanChange ? ("plan_change" as const) : ("renewal" as const),
     currency: invoice.currency,
     planId: change?.toPlanId ?? subscription.planId,
     customerEmail: subscription.customerEmail,

@@ -110,7 +110,7 @@ export const EMAIL_DATA = {
     /** When the plan's configs stopped working. */
     endedAt: timestamp,
   }),
-  /** The plan changed (billing's plan-changes.ts); `amount` is the price difference, unsigned. */
+  /** The plan changed (billing's plan-change.ts); `amount` is the price difference, unsigned. */
   "plan-changed": z.object({
     kind: z.enum(["upgrade", "downgrade", "switch", "pass-extend", "pass-to-subscription"]),
     fromPlanName: z.string(),

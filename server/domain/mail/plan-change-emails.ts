@@ -3,7 +3,7 @@ import type { Executor } from "#server/db/client.ts";
 import type { Device, PlanChangeKind, Subscription } from "#server/db/schema/index.ts";
 import { queueToCustomer, type CustomerEmailDeps } from "./customer-emails.ts";
 
-// The e-mail a customer gets when their plan changed (billing's plan-changes.ts), queued in the
+// The e-mail a customer gets when their plan changed (billing's plan-change.ts), queued in the
 // transaction that makes the change take effect.
 
 export interface AppliedPlanChange {

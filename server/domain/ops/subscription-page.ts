@@ -2,10 +2,9 @@ import { asc, desc, eq, sql } from "drizzle-orm";
 import { findPlan } from "#core/plans.ts";
 import { devices, outboxMessages, subscriptionEvents, vpnServers } from "#server/db/schema/index.ts";
 import { demoPurchaseStaffReason, isDemoPurchase } from "#server/domain/billing/demo-purchases.ts";
-import { awaitingPayments } from "#server/domain/billing/awaiting-payment.ts";
 import { historyEntries } from "#server/domain/billing/history.ts";
 import { ledgerOfSubscriptions } from "#server/domain/billing/ledger.ts";
-import { planChangeOptions } from "#server/domain/billing/plan-changes.ts";
+import { planChange } from "#server/domain/billing/plan-change.ts";
 import { findSubscription, orderNumberOf } from "#server/domain/billing/self-service.ts";
 import { applicableStaffActions } from "#server/domain/billing/subscription-actions.ts";
 import { isPaidUp } from "#server/domain/vpn/usable.ts";
@@ -24,14 +23,15 @@ export async function subscriptionPage(
 ) {
   const { subscription, session } = await findSubscription(services.db, subscriptionId);
   const demoPurchase = isDemoPurchase(session.provider, services.config);
-  const [history, ledger, awaiting, deviceRows, emails] = await Promise.all([
+  const [history, ledger, awaiting, options, deviceRows, emails] = await Promise.all([
     services.db
       .select()
       .from(subscriptionEvents)
       .where(eq(subscriptionEvents.subscriptionId, subscription.id))
       .orderBy(desc(subscriptionEvents.id)),
     ledgerOfSubscriptions(services.db, [subscription.id]),
-    awaitingPayments(services.db, [subscription.id]),
+    planChange({ step: "awaiting", executor: services.db, subscriptionIds: [subscription.id] }),
+    planChange({ step: "options", subscription, demoPurchase }),
     services.db
       .select({ device: devices, server: vpnServers })
       .from(devices)
@@ -104,7 +104,7 @@ export async function subscriptionPage(
       currency: entry.currency,
     })),
     /** The plans staff may move it to, with the price difference now. */
-    planChanges: planChangeOptions(subscription, new Date(), demoPurchase),
+    planChanges: options,
     devices: deviceRows.map(({ device, server }) => ({
       id: device.id,
       slot: device.slot,

@@ -4,7 +4,7 @@ import { devices, type Device } from "#server/db/schema/index.ts";
 import { invalidInput } from "#server/domain/errors.ts";
 import { liveDevices } from "./devices.ts";
 
-// A subscription's device limit changes with its plan (billing's plan-changes.ts). Devices are
+// A subscription's device limit changes with its plan (billing's plan-change.ts). Devices are
 // the VPN area's: billing says which to keep, and this file revokes the rest and moves the kept
 // ones into the slots the new limit allows.
 

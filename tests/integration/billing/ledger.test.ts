@@ -8,7 +8,7 @@ import { formatMoney } from "#core/format.ts";
 import { findPlan } from "#core/plans.ts";
 import { ledgerEntries, planChanges, subscriptions, type LedgerEntry } from "#server/db/schema/index.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
-import { invoicedAtOnce } from "#server/domain/billing/awaiting-payment.ts";
+import { invoicedAtOnce } from "#core/plan-change-terms.ts";
 import { billingHistory } from "#server/domain/billing/history.ts";
 import { LEDGER_SIGN, netCents, orderNumberOf } from "#server/domain/billing/ledger.ts";
 import { subscriptionPage } from "#server/domain/ops/subscription-page.ts";

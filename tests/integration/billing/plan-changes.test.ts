@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devices, planChanges, staffAuditLog, subscriptions } from "#server/db/schema/index.ts";
 import type { AccountSubscription } from "#server/domain/account/account.ts";
-import type { PlanChangeQuote } from "#server/domain/billing/plan-changes.ts";
+import type { PlanChangeQuote } from "#server/domain/billing/plan-change.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { accountRequest, buy, signedInCustomer } from "../../support/account.ts";
 import { databaseKinds } from "../../support/database.ts";

@@ -1,7 +1,10 @@
 // The price of a plan change: Stripe's proration rule, to the second.
 import { describe, expect, it } from "vitest";
-import { planChangeKind, planChangeTerms } from "./plan-change-rules.ts";
-import { findPlan } from "#core/plans.ts";
+import { planChangeRefusal, planChangeTargets, planChangeTerms as termsOf } from "./plan-change-terms.ts";
+import { findPlan, PLANS } from "./plans.ts";
+
+const planChangeTerms = (from: string, to: string, periodEndsAt: Date, at: Date) =>
+  termsOf(findPlan(from)!, findPlan(to)!, periodEndsAt, at);
 
 const DAY_MS = 86_400_000;
 const now = new Date("2026-11-26T12:00:00Z");
@@ -50,7 +53,19 @@ describe("plan change terms", () => {
   });
 
   it("refuses the same plan and a subscription becoming a pass", () => {
-    expect(() => planChangeKind(findPlan("basic-monthly")!, findPlan("basic-monthly")!)).toThrow(/already/);
-    expect(() => planChangeKind(findPlan("pro-yearly")!, findPlan("unlock")!)).toThrow(/cannot become/);
+    expect(planChangeRefusal(findPlan("basic-monthly")!, findPlan("basic-monthly")!)).toMatch(/already/);
+    expect(planChangeRefusal(findPlan("pro-yearly")!, findPlan("unlock")!)).toMatch(/cannot become/);
+    expect(planChangeRefusal(findPlan("unlock")!, findPlan("unlock")!)).toBeNull();
+  });
+
+  it("offers a pass every plan, itself included, and a subscription the other recurring plans", () => {
+    expect(planChangeTargets(findPlan("unlock")!, PLANS).map((plan) => plan.id)).toEqual(
+      PLANS.map((plan) => plan.id),
+    );
+    expect(planChangeTargets(findPlan("pro-monthly")!, PLANS).map((plan) => plan.id)).toEqual(
+      PLANS.filter((plan) => plan.billing === "recurring" && plan.id !== "pro-monthly").map(
+        (plan) => plan.id,
+      ),
+    );
   });
 });

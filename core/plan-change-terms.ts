@@ -1,10 +1,12 @@
-import { findPlan, type Plan } from "#core/plans.ts";
-import type { PlanChangeKind } from "#server/db/schema/index.ts";
-import { conflict, invalidInput } from "#server/domain/errors.ts";
-import { DAY_MS } from "#server/domain/time.ts";
+import { findPlan, type Plan } from "./plans.ts";
 
-// What a plan change is and what it costs: pure rules, shared by the customer's
-// and the staff's changes, the demo checkout and the quote Stripe is asked to charge.
+// What a plan change is and what it costs: pure rules, used by the server's one plan-change
+// module (server/domain/billing/plan-change.ts, decision 134) and by the account page's panel,
+// which offers the same targets the server accepts.
+
+const DAY_MS = 86_400_000;
+
+export type PlanChangeKind = "upgrade" | "downgrade" | "switch" | "pass-extend" | "pass-to-subscription";
 
 export interface PlanChangeTerms {
   kind: PlanChangeKind;
@@ -20,32 +22,31 @@ export interface PlanChangeTerms {
   throughCheckout: boolean;
 }
 
-/** Which change moving `from` → `to` is; refused when there is none to make. */
+/** Why moving `from` → `to` is no change to make, or null when it is one. */
+export function planChangeRefusal(from: Plan, to: Plan): string | null {
+  if (from.billing === "one_time") return null;
+  if (to.billing === "one_time")
+    return "A subscription cannot become an Unlock Pass. Cancel at period end instead.";
+  if (from.id === to.id) return `This subscription is on ${to.name} already.`;
+  return null;
+}
+
+/** Which change moving `from` → `to` is (`planChangeRefusal` says first whether it is one). */
 export function planChangeKind(from: Plan, to: Plan): PlanChangeKind {
   if (from.billing === "one_time") return to.billing === "one_time" ? "pass-extend" : "pass-to-subscription";
-  if (to.billing === "one_time")
-    throw conflict("A subscription cannot become an Unlock Pass. Cancel at period end instead.");
-  if (from.id === to.id) throw conflict(`This subscription is on ${to.name} already.`);
   if (to.deviceLimit > from.deviceLimit) return "upgrade";
   if (to.deviceLimit < from.deviceLimit) return "downgrade";
   return "switch";
 }
 
 /**
- * The terms of moving a subscription whose paid period ends at `periodEndsAt` to `to` at `now`.
- * Stripe's proration rule: the unused part of the old price is credited and the new price is
- * charged for the same remaining time, to the second; changing between monthly and yearly starts
- * a new period now, charging the new price in full less that credit. Pass changes are paid in full.
+ * The terms of moving a subscription on `from` whose paid period ends at `periodEndsAt` to `to`
+ * at `now`. Stripe's proration rule: the unused part of the old price is credited and the new
+ * price is charged for the same remaining time, to the second; changing between monthly and
+ * yearly starts a new period now, charging the new price in full less that credit. Pass changes
+ * are paid in full.
  */
-export function planChangeTerms(
-  fromPlanId: string,
-  toPlanId: string,
-  periodEndsAt: Date,
-  now: Date,
-): PlanChangeTerms {
-  const from = findPlan(fromPlanId);
-  const to = findPlan(toPlanId);
-  if (!from || !to) throw invalidInput("Unknown plan.");
+export function planChangeTerms(from: Plan, to: Plan, periodEndsAt: Date, now: Date): PlanChangeTerms {
   const kind = planChangeKind(from, to);
   const later = (date: Date) => (date > now ? date : now);
   if (kind === "pass-extend")
@@ -94,12 +95,11 @@ export function planChangeTerms(
   };
 }
 
-/** The plans a subscription on `planId` can move to, in catalogue order. */
-export function planChangeTargets(planId: string, plans: readonly Plan[]): Plan[] {
-  const from = findPlan(planId);
-  if (!from) return [];
-  return plans.filter((to) => {
-    if (from.billing === "one_time") return true;
-    return to.billing === "recurring" && to.id !== from.id;
-  });
+/** The plans a subscription on `from` can move to, in catalogue order: a pass to any (itself: 7 more days). */
+export function planChangeTargets(from: Plan, plans: readonly Plan[]): Plan[] {
+  return plans.filter((to) => planChangeRefusal(from, to) === null);
 }
+
+/** Whether Stripe invoices a change at once: a change of billing interval restarts the period. */
+export const invoicedAtOnce = (fromPlanId: string, toPlanId: string) =>
+  findPlan(fromPlanId)?.interval !== findPlan(toPlanId)?.interval;
