@@ -115,6 +115,19 @@ describe.each(databaseKinds)("the 7-day guarantee on the built-in checkout, on %
     expect(await stateOf(app, buyer.subscription.id)).toEqual(after);
   });
 
+  it("refunds once when two requests race: one 200, one 409, one refund row and one e-mail", async () => {
+    const buyer = await customer();
+    const answers = await Promise.all([
+      refund(app, buyer.subscription.id, buyer.cookie),
+      refund(app, buyer.subscription.id, buyer.cookie),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const after = await stateOf(app, buyer.subscription.id);
+    expect(after.ledger.filter((row) => row.kind === "refund")).toHaveLength(1);
+    expect(after.emails.filter((mail) => mail === "subscription-refunded")).toHaveLength(1);
+    expect(after.audit).toHaveLength(1);
+  });
+
   it("refuses after the window and after activation, says why, and changes nothing", async () => {
     const late = await customer();
     const eightDaysAgo = new Date(Date.now() - 8 * DAY_MS);
@@ -250,5 +263,29 @@ describe.each(databaseKinds)("the 7-day guarantee on a Stripe store, on %s", (ki
       .where(eq(ledgerEntries.subscriptionId, subscription.id))
       .orderBy(desc(ledgerEntries.occurredAt));
     expect(latest!.kind).toBe("refund");
+  });
+
+  it("refunds a pass once when two requests race: Stripe answers both from one key, the row lock records one", async () => {
+    const email = "stripe-guarantee-race@example.com";
+    const { sessionId } = await startCheckout(app, "unlock", email);
+    const paid = standIn.markPaid(sessionId);
+    expect((await verify(app, { sessionId })).status).toBe(200);
+    const subscription = await subscriptionOfSession(app, sessionId);
+    const cookie = await signedInCustomer(app, email);
+    const calls = standIn.refunds.length;
+
+    const answers = await Promise.all([
+      refund(app, subscription.id, cookie),
+      refund(app, subscription.id, cookie),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    // However many calls reached Stripe, one payment was refunded once.
+    expect(standIn.refunds.length - calls).toBeGreaterThanOrEqual(1);
+    expect(new Set(standIn.refunds.slice(calls).map((call) => call.idempotencyKey)).size).toBe(1);
+    expect(standIn.refundedOf(paid.payment_intent!)).toBe(999);
+    const after = await stateOf(app, subscription.id);
+    expect(after.ledger.filter((row) => row.kind === "refund").map((row) => row.amountCents)).toEqual([999]);
+    expect(after.emails.filter((mail) => mail === "subscription-refunded")).toHaveLength(1);
+    expect(after.audit).toHaveLength(1);
   });
 });
