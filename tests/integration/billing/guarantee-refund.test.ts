@@ -99,6 +99,15 @@ describe.each(databaseKinds)("the 7-day guarantee on the built-in checkout, on %
       targetId: buyer.subscription.id,
     });
     expect(entry!.details).toMatchObject({ amountCents: plan.priceCents, provider: "test", guarantee: true });
+    // The console's audit page shows who: the customer's address, marked as a customer.
+    const staff = await createAccount(app, STAFF_EMAIL);
+    const audit = await app.request(`/admin/audit?targetId=${buyer.subscription.id}`, {
+      headers: { cookie: staff.cookie },
+    });
+    expect(audit.status).toBe(200);
+    const auditHtml = await audit.text();
+    expect(auditHtml).toContain(buyer.email);
+    expect(auditHtml).toContain("(customer)");
     // The payments page lists the refund; /account no longer offers one.
     const billing = await (
       await app.request("/account/billing", { headers: { cookie: buyer.cookie } })
