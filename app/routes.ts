@@ -25,6 +25,7 @@ const API_ROUTES: Record<string, string> = {
   "account/subscriptions/cancel": "account-subscription-cancel",
   "account/subscriptions/resume": "account-subscription-resume",
   "account/subscriptions/billing": "account-subscription-billing",
+  "account/subscriptions/refund": "account-subscription-refund",
   "account/subscriptions/plan-change": "account-plan-change",
   "account/subscriptions/plan-change/quote": "account-plan-change-quote",
   "account/subscriptions/pass-checkout": "account-pass-checkout",

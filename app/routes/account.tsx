@@ -50,6 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     email: customer.email,
     subscriptions: await listAccount(services, customer, now),
     planChange: await planChangeView(context, customer, query),
+    refundStep: query.get("refund"),
     now: now.toISOString(),
   };
 }
@@ -108,7 +109,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       </>
     );
   }
-  const { email, subscriptions, planChange, now } = loaderData;
+  const { email, subscriptions, planChange, refundStep, now } = loaderData;
   return (
     <section className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-12">
       <div className="flex flex-wrap items-center justify-between gap-4">
@@ -148,6 +149,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             subscription={subscription}
             now={now}
             planChange={planChange?.subscriptionId === subscription.id ? planChange : null}
+            refundStep={refundStep === subscription.id}
           />
         ))
       )}

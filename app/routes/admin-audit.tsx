@@ -48,7 +48,15 @@ const AUDIT_COLUMNS: Column<Entry>[] = [
     cell: (entry) => entry.at.slice(0, 19).replace("T", " "),
     className: "whitespace-nowrap",
   },
-  { header: "Who", cell: (entry) => <EmailAddress address={entry.staffEmail} /> },
+  {
+    header: "Who",
+    cell: (entry) => (
+      <>
+        <EmailAddress address={entry.staffEmail} />
+        {entry.actor === "customer" ? <span className="text-muted-foreground"> (customer)</span> : null}
+      </>
+    ),
+  },
   { header: "Action", cell: (entry) => entry.action, className: "font-mono" },
   { header: "Target", cell: (entry) => <AuditTarget entry={entry} /> },
   { header: "Reason", cell: (entry) => entry.reason ?? "—" },

@@ -25,8 +25,9 @@ export default function RefundPolicy() {
       title: "What counts as activation",
       body: (
         <p>
-          A configuration counts as activated once its QR code has been shown or its .conf file downloaded.
-          Before activation the 7-day guarantee applies in full.
+          A configuration counts as activated once its QR code has been shown on your page, its .conf file
+          downloaded from your page, or your device first connects to our server. Before activation the 7-day
+          guarantee applies in full.
         </p>
       ),
     },
@@ -57,13 +58,25 @@ export default function RefundPolicy() {
       ),
     },
     {
+      title: "Refund in one click from your account",
+      body: (
+        <p>
+          Within 7 days of purchase and before any configuration of it is activated, sign in to{" "}
+          <TextLink to="/account">your account</TextLink> and press &ldquo;Refund this purchase&rdquo;. The
+          payment is refunded in full at once, the plan ends (its configuration stops working and it will not
+          renew) and you get a confirmation by e-mail. When a purchase is outside these rules, your account
+          says why and points you to us instead.
+        </p>
+      ),
+    },
+    {
       title: "How to ask for a refund",
       body: (
         <p>
-          E-mail <MailLink email={supportEmail} /> or use our <TextLink to="/contact">contact form</TextLink>{" "}
-          with the e-mail address you paid with. We answer within 24 hours. Approved refunds go back to the
-          original card within 5 to 10 business days; your configuration stops working when the refund is
-          issued.
+          For any other refund, e-mail <MailLink email={supportEmail} /> or use our{" "}
+          <TextLink to="/contact">contact form</TextLink> with the e-mail address you paid with. We answer
+          within 24 hours. Approved refunds go back to the original card within 5 to 10 business days; your
+          configuration stops working when the refund is issued.
         </p>
       ),
     },

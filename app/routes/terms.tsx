@@ -77,7 +77,8 @@ export default function Terms() {
         <>
           <p>
             Every plan comes with a 7-day guarantee: if you have not activated your configuration, you can ask
-            for a full refund within 7 days of purchase.
+            for a full refund within 7 days of purchase, and get it yourself with &ldquo;Refund this
+            purchase&rdquo; in your account; the plan then ends at once.
           </p>
           <p>
             If you cannot access the Service at all within 24 hours of purchase, tell us and you may request a

@@ -12,6 +12,7 @@ import { addDeviceRefusalMessage } from "#core/device-actions.ts";
 import type { PlanChangeView } from "#app/routes/account/changes.ts";
 import { RefusalMessage, useAccountFetcher } from "./account-form.tsx";
 import { DeviceItem } from "./device-item.tsx";
+import { GuaranteePanel } from "./guarantee-panel.tsx";
 import { PlanChangePanel } from "./plan-change-panel.tsx";
 import { ReversedNotice, statusLabel } from "./reversed-notice.tsx";
 
@@ -83,10 +84,13 @@ export function SubscriptionCard({
   subscription,
   now,
   planChange,
+  refundStep = false,
 }: {
   subscription: AccountSubscription;
   now: string;
   planChange: PlanChangeView | null;
+  /** The address opened "Refund this purchase" of this subscription: its confirmation shows. */
+  refundStep?: boolean;
 }) {
   const renews = subscription.usable && subscription.period !== "one-time" && !subscription.demoPurchase;
   const used = subscription.devices.length;
@@ -175,6 +179,7 @@ export function SubscriptionCard({
           <CreditCard aria-hidden="true" />
           Manage payment method and invoices
         </SubscriptionAction>
+        <GuaranteePanel subscription={subscription} confirming={refundStep} />
       </CardFooter>
     </Card>
   );

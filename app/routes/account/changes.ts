@@ -15,6 +15,7 @@ import {
 import {
   accountBillingUrl,
   cancelAccountSubscription,
+  refundAccountSubscription,
   resumeAccountSubscription,
 } from "#server/domain/account/billing.ts";
 import { customerOf, type Customer } from "#server/domain/account/customer-auth.ts";
@@ -22,6 +23,7 @@ import {
   addDeviceSchema,
   billingLinkSchema,
   cancelSubscriptionSchema,
+  guaranteeRefundSchema,
   moveDeviceSchema,
   newKeysSchema,
   renameDeviceSchema,
@@ -53,6 +55,7 @@ const accountChangeSchema = z.discriminatedUnion("intent", [
   cancelSubscriptionSchema.extend({ intent: z.literal("cancel") }),
   resumeSubscriptionSchema.extend({ intent: z.literal("resume") }),
   billingLinkSchema.extend({ intent: z.literal("billing") }),
+  guaranteeRefundSchema.extend({ intent: z.literal("refund") }),
   planChangeSchema.extend({ intent: z.literal("change-plan") }),
   passCheckoutSchema.extend({ intent: z.literal("pass-checkout") }),
 ]);
@@ -100,6 +103,12 @@ async function apply(change: AccountChange, customer: Customer, context: AppLoad
     case "resume":
       await resumeAccountSubscription(services, customer, change.subscriptionId);
       return back("Renewal Resumed", "Your plan renews as before.");
+    case "refund":
+      await refundAccountSubscription(services, customer, change.subscriptionId);
+      return back(
+        "Purchase Refunded",
+        "Your payment is on its way back and this plan's configs have stopped working. A confirmation is in your e-mail.",
+      );
     case "billing":
       return { to: (await accountBillingUrl(services, customer, change.subscriptionId)).url };
     case "change-plan": {

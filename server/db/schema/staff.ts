@@ -1,5 +1,8 @@
 import { sql } from "drizzle-orm";
-import { bigserial, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigserial, check, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+export const AUDIT_ACTORS = ["staff", "customer"] as const;
+export type AuditActor = (typeof AUDIT_ACTORS)[number];
 
 /**
  * Every staff action, append-only: a trigger refuses UPDATE and DELETE (migration 0020), so not
@@ -11,6 +14,11 @@ export const staffAuditLog = pgTable(
   {
     id: bigserial({ mode: "number" }).primaryKey(),
     at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Who acted: a staff member, or a customer for what they started themselves (a refund under
+     * the 7-day guarantee, decision 136); the two columns below then hold the customer's id and address.
+     */
+    actor: text({ enum: AUDIT_ACTORS }).notNull().default("staff"),
     staffUserId: text().notNull(),
     staffEmail: text().notNull(),
     /** Dotted area.verb, e.g. `blog.publish`, `subscription.refund`. */
@@ -26,5 +34,6 @@ export const staffAuditLog = pgTable(
   (table) => [
     index("staff_audit_log_at_id_idx").on(table.at, table.id),
     index("staff_audit_log_target_idx").on(table.targetType, table.targetId),
+    check("staff_audit_log_actor_check", sql`${table.actor} in ('staff', 'customer')`),
   ],
 );

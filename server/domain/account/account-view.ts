@@ -10,6 +10,7 @@ import {
   type Subscription,
 } from "#server/db/schema/index.ts";
 import { isDemoPurchase } from "#server/domain/billing/demo-purchases.ts";
+import { guaranteeOffer, guaranteeStateOf, type GuaranteeOffer } from "#server/domain/billing/guarantee.ts";
 import { reversalDates } from "#server/domain/billing/history.ts";
 import { alternateOffer, downloadUrl, type AlternateOffer } from "#server/domain/vpn/config-file.ts";
 import { isConfigOutdated } from "#server/domain/vpn/config-notices.ts";
@@ -63,6 +64,11 @@ export interface AccountSubscription {
   demoPurchase: boolean;
   /** A plan change whose Stripe invoice is not paid yet (billing/plan-change.ts), or null. */
   awaitingPayment: AwaitingPayment | null;
+  /**
+   * "Refund this purchase" under the 7-day guarantee (decision 136), or why it is not offered;
+   * null for a plan that was refunded or disputed already (its notice says so).
+   */
+  guarantee: GuaranteeOffer | null;
   devices: AccountDevice[];
 }
 
@@ -96,9 +102,11 @@ export async function listAccount(
     .orderBy(desc(subscriptions.createdAt), asc(devices.slot));
   const roomIn = rows.length > 0 ? await regionsWithRoom(services.db) : [];
   const byId = new Map<string, AccountSubscription>();
+  const bought = new Map<string, { subscription: Subscription; provider: "stripe" | "test" }>();
   for (const { subscription, provider, device, server, periodStart } of rows) {
     let entry = byId.get(subscription.id);
     if (!entry) {
+      if (provider) bought.set(subscription.id, { subscription, provider });
       const plan = findPlan(subscription.planId);
       const usable = isUsable(subscription, now);
       entry = {
@@ -115,6 +123,7 @@ export async function listAccount(
         reversedAt: null,
         demoPurchase: provider !== null && isDemoPurchase(provider, services.config),
         awaitingPayment: null,
+        guarantee: null,
         devices: [],
       };
       byId.set(subscription.id, entry);
@@ -152,6 +161,17 @@ export async function listAccount(
     subscriptionIds: listed.map((entry) => entry.id),
   }))
     byId.get(awaiting.subscriptionId)!.awaitingPayment = awaiting;
+  for (const entry of listed) {
+    const purchase = bought.get(entry.id);
+    if (!purchase || entry.status === "refunded" || entry.status === "disputed") continue;
+    const state = await guaranteeStateOf(
+      services.db,
+      services.config,
+      purchase.subscription,
+      purchase.provider,
+    );
+    entry.guarantee = guaranteeOffer(state, now);
+  }
   const reversed = listed.filter((entry) => entry.status === "refunded" || entry.status === "disputed");
   if (reversed.length > 0) {
     const dates = await reversalDates(

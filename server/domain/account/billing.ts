@@ -1,3 +1,4 @@
+import { refundUnderGuarantee } from "#server/domain/billing/guarantee.ts";
 import { billingHistory, type BillingHistoryEntry } from "#server/domain/billing/history.ts";
 import {
   billingPortalUrl,
@@ -38,6 +39,21 @@ export async function resumeAccountSubscription(
   await ownedSubscription(services.db, customer, subscriptionId);
   await resumeSubscription(services, subscriptionId, now);
   return { subscriptionId };
+}
+
+/**
+ * "Refund this purchase" (the 7-day guarantee, decision 136): the customer's own subscription
+ * only (someone else's is "not found"); answers what was given back.
+ */
+export async function refundAccountSubscription(
+  services: AccountServices,
+  customer: Customer,
+  subscriptionId: string,
+  now = new Date(),
+): Promise<{ subscriptionId: string; status: string }> {
+  await ownedSubscription(services.db, customer, subscriptionId);
+  const refunded = await refundUnderGuarantee(services, customer, subscriptionId, now);
+  return { subscriptionId, status: refunded.status };
 }
 
 /** The Stripe Customer Portal when Stripe bills this subscription; otherwise the payment history page. */

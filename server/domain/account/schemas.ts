@@ -10,6 +10,8 @@ export const addDeviceSchema = z.object(subscriptionTarget).strict();
 export const cancelSubscriptionSchema = z.object(subscriptionTarget).strict();
 export const resumeSubscriptionSchema = z.object(subscriptionTarget).strict();
 export const billingLinkSchema = z.object(subscriptionTarget).strict();
+/** "Refund this purchase" under the 7-day guarantee (billing/guarantee.ts). */
+export const guaranteeRefundSchema = z.object(subscriptionTarget).strict();
 
 export const revokeDeviceSchema = z.object(deviceTarget).strict();
 export const newKeysSchema = z.object(deviceTarget).strict();

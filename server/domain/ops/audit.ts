@@ -1,7 +1,7 @@
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import type { Executor } from "#server/db/client.ts";
-import { staffAuditLog } from "#server/db/schema/index.ts";
+import { staffAuditLog, type AuditActor } from "#server/db/schema/index.ts";
 
 /** Who acted: the signed-in staff member. */
 export interface StaffActor {
@@ -31,9 +31,11 @@ export async function recordStaffAction(
   staff: StaffActor,
   entry: StaffAction,
   now = new Date(),
+  actor: AuditActor = "staff",
 ): Promise<void> {
   await executor.insert(staffAuditLog).values({
     at: now,
+    actor,
     staffUserId: staff.id,
     staffEmail: staff.email,
     action: entry.action,
@@ -42,6 +44,19 @@ export async function recordStaffAction(
     reason: entry.reason ?? null,
     details: entry.details ?? {},
   });
+}
+
+/**
+ * Records what a signed-in customer started themselves (a refund under the 7-day guarantee,
+ * decision 136): the same log, `actor` customer, their sign-in id and address as who acted.
+ */
+export function recordCustomerAction(
+  executor: Executor,
+  customer: StaffActor,
+  entry: StaffAction,
+  now = new Date(),
+): Promise<void> {
+  return recordStaffAction(executor, customer, entry, now, "customer");
 }
 
 const filterText = z.string().trim().max(200).optional();

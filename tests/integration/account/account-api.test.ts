@@ -64,6 +64,7 @@ describe.each(databaseKinds)("the customer's account API, on %s", (kind) => {
       { path: "subscriptions/cancel", body: { subscriptionId: subscription.id } },
       { path: "subscriptions/resume", body: { subscriptionId: subscription.id } },
       { path: "subscriptions/billing", body: { subscriptionId: subscription.id } },
+      { path: "subscriptions/refund", body: { subscriptionId: subscription.id } },
     ];
   }
 
