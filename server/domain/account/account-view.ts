@@ -10,7 +10,7 @@ import {
   type Subscription,
 } from "#server/db/schema/index.ts";
 import { isDemoPurchase } from "#server/domain/billing/demo-purchases.ts";
-import { guaranteeOffer, guaranteeStateOf, type GuaranteeOffer } from "#server/domain/billing/guarantee.ts";
+import { guaranteeOfferOf, type GuaranteeOffer } from "#server/domain/billing/guarantee.ts";
 import { reversalDates } from "#server/domain/billing/history.ts";
 import { alternateOffer, downloadUrl, type AlternateOffer } from "#server/domain/vpn/config-file.ts";
 import { isConfigOutdated } from "#server/domain/vpn/config-notices.ts";
@@ -164,13 +164,13 @@ export async function listAccount(
   for (const entry of listed) {
     const purchase = bought.get(entry.id);
     if (!purchase || entry.status === "refunded" || entry.status === "disputed") continue;
-    const state = await guaranteeStateOf(
+    entry.guarantee = await guaranteeOfferOf(
       services.db,
       services.config,
       purchase.subscription,
       purchase.provider,
+      now,
     );
-    entry.guarantee = guaranteeOffer(state, now);
   }
   const reversed = listed.filter((entry) => entry.status === "refunded" || entry.status === "disputed");
   if (reversed.length > 0) {

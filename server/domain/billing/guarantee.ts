@@ -42,6 +42,20 @@ export const guaranteeEnds = (boughtAt: Date) => new Date(boughtAt.getTime() + G
 
 /** Why the customer cannot refund this purchase themselves now, or null when they can. */
 export function guaranteeRefusal(state: GuaranteeState, now: Date): string | null {
+  const early = refusalWithoutReading(state, now);
+  if (early) return early;
+  if (state.activatedAt)
+    return `A config of this plan was first used on ${formatLongDate(state.activatedAt)}, so the 7-day guarantee no longer applies by itself: after activation a refund is offered when no working Nigerian connection can be given after troubleshooting within 72 hours. Contact support and we will look into it.`;
+  if (!isUsable(state, now)) return "This plan has ended, so it cannot be refunded here.";
+  if (state.refundableCents <= 0) return "Nothing of this purchase is left to refund.";
+  return null;
+}
+
+/** The refusals that need nothing beyond the subscription itself (no query). */
+function refusalWithoutReading(
+  state: Pick<GuaranteeState, "status" | "demoPurchase" | "boughtAt">,
+  now: Date,
+): string | null {
   if (state.status === "refunded") return "This purchase has been refunded already.";
   if (state.status === "disputed")
     return "This payment is disputed with your bank, so it cannot also be refunded here.";
@@ -49,10 +63,6 @@ export function guaranteeRefusal(state: GuaranteeState, now: Date): string | nul
     return "This plan was bought with the demo's test card: no real money was paid, so there is nothing to refund.";
   const ends = guaranteeEnds(state.boughtAt);
   if (now >= ends) return `The 7-day guarantee of this purchase ended on ${formatLongDate(ends)}.`;
-  if (state.activatedAt)
-    return `A config of this plan was first used on ${formatLongDate(state.activatedAt)}, so the 7-day guarantee no longer applies by itself: after activation a refund is offered when no working Nigerian connection can be given after troubleshooting within 72 hours. Contact support and we will look into it.`;
-  if (!isUsable(state, now)) return "This plan has ended, so it cannot be refunded here.";
-  if (state.refundableCents <= 0) return "Nothing of this purchase is left to refund.";
   return null;
 }
 
@@ -83,6 +93,29 @@ export async function guaranteeStateOf(
 export type GuaranteeOffer =
   | { offered: true; amountCents: number; currency: string; until: string }
   | { offered: false; reason: string };
+
+/**
+ * The offer /account shows for one purchase: the cheap rules first (most of a long-standing
+ * customer's purchases are past their window), the activation and ledger read only when needed.
+ */
+export async function guaranteeOfferOf(
+  executor: Executor,
+  config: Pick<Config, "NAIJALINK_MODE" | "STRIPE_SECRET_KEY">,
+  subscription: Subscription,
+  provider: CheckoutSession["provider"],
+  now: Date,
+): Promise<GuaranteeOffer> {
+  const early = refusalWithoutReading(
+    {
+      status: subscription.status,
+      demoPurchase: isDemoPurchase(provider, config),
+      boughtAt: subscription.createdAt,
+    },
+    now,
+  );
+  if (early) return { offered: false, reason: early };
+  return guaranteeOffer(await guaranteeStateOf(executor, config, subscription, provider), now);
+}
 
 export function guaranteeOffer(state: GuaranteeState, now: Date): GuaranteeOffer {
   const reason = guaranteeRefusal(state, now);
