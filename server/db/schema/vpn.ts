@@ -155,3 +155,50 @@ export const dnsChecks = pgTable(
 );
 
 export type VpnServer = typeof vpnServers.$inferSelect;
+
+/**
+ * The streaming services staff check from every exit (decision 133): a page the agent fetches
+ * through its node's exit, and the answer that means "works from here" — this HTTP status (a
+ * redirect is its own status: none is followed), and optionally a text the answer must hold or
+ * must not hold. A required service that stops working through a server raises a staff alert and
+ * steers new devices elsewhere when another server passes.
+ */
+export const streamingServices = pgTable(
+  "streaming_services",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull().unique(),
+    url: text().notNull(),
+    expectStatus: integer().notNull().default(200),
+    bodyContains: text(),
+    bodyLacks: text(),
+    required: boolean().notNull().default(true),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [check("streaming_services_expect_status_check", sql`${table.expectStatus} between 100 and 599`)],
+);
+
+export type StreamingService = typeof streamingServices.$inferSelect;
+
+/** Each server's last result for each service, as its agent reported it. */
+export const streamingChecks = pgTable(
+  "streaming_checks",
+  {
+    serverId: uuid()
+      .notNull()
+      .references(() => vpnServers.id, { onDelete: "cascade" }),
+    serviceId: uuid()
+      .notNull()
+      .references(() => streamingServices.id, { onDelete: "cascade" }),
+    ok: boolean().notNull(),
+    /** The HTTP status answered; null when no answer came (timeout, refused connection). */
+    status: integer(),
+    /** Why it failed, as the agent found it; null when it worked. */
+    reason: text(),
+    checkedAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.serverId, table.serviceId] }),
+    index("streaming_checks_service_idx").on(table.serviceId),
+  ],
+);

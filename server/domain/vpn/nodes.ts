@@ -7,6 +7,7 @@ import { conflict } from "#server/domain/errors.ts";
 import { hashToken } from "#server/secrets.ts";
 import { configMtu } from "./config-file.ts";
 import { recordDnsChecks } from "./dns-checks.ts";
+import { recordStreamingResults } from "./streaming-checks.ts";
 import { recordPeerTransfers, type PeerTransfer } from "./transfer.ts";
 
 // The control-plane side of the node agent (agent/): who the node is and what it reports back
@@ -36,7 +37,7 @@ export type NodeStatus = z.output<typeof nodeStatusSchema>;
  * exit addresses when it reports them, the latest handshake of each peer, which
  * `countActiveDevices` reads (a device's first handshake activates it), and each peer's
  * transfer counters, added to its device's figure for the period (transfer.ts), and the /check
- * names its resolver was asked for (dns-checks.ts).
+ * names its resolver was asked for (dns-checks.ts), and its streaming checks (streaming-checks.ts).
  */
 export async function recordNodeStatus(
   executor: Executor,
@@ -100,6 +101,7 @@ export async function recordNodeStatus(
   );
   await recordPeerTransfers(executor, server, transfers);
   await recordDnsChecks(executor, server.id, status.dnsChecks ?? [], now);
+  await recordStreamingResults(executor, server.id, status.streamingChecks ?? [], now);
   return { publicKeyChanged, handshakesRecorded };
 }
 
