@@ -99,7 +99,7 @@ export async function runStreamingCheck(
     return { id: check.id, status: response.status, ...verdict, checkedAt: checkedAt() };
   } catch (error) {
     const reason = timeout.aborted
-      ? `no answer within ${Math.round(timeoutMs / 1000)} s`
+      ? `no answer within ${timeoutMs / 1000} s`
       : `no answer: ${((error as Error).cause as Error | undefined)?.message ?? (error as Error).message}`;
     return { id: check.id, ok: false, reason: reason.slice(0, 300), checkedAt: checkedAt() };
   }

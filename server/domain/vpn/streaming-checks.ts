@@ -28,8 +28,9 @@ const serviceUrlSchema = z
   .max(2048, "the URL is at most 2048 characters")
   .pipe(z.url({ protocol: /^https?$/, message: "the URL must be an http:// or https:// address" }))
   .refine((url) => {
-    const parsed = new URL(url);
-    return parsed.username === "" && parsed.password === "";
+    // Zod runs this refinement even when the URL above did not parse.
+    const parsed = URL.parse(url);
+    return parsed === null || (parsed.username === "" && parsed.password === "");
   }, "the URL must not carry a user name or password");
 
 /** A form's select (`yes`/`no`) or a JSON boolean; required unless said otherwise. */
