@@ -42,7 +42,8 @@ describe.skipIf(reason !== null && !mustRun)("streaming checks from a node's exi
     if (reason) throw new Error(`The tunnel test must run under CI=true but cannot: ${reason}`);
     await world.start();
     standIn = await startStreamingStandIn(world.network.ns.inet, ADDRESS.nodeEgress);
-    app = overHttp(world.app);
+    // The app listens on the control link only.
+    app = overHttp({ ...world.app, url: world.apiUrl });
     admin = (await createAccount(app, STAFF_EMAIL)).cookie;
     const [row] = await world.app.services.db
       .select({ id: vpnServers.id })
@@ -135,7 +136,7 @@ describe.skipIf(reason !== null && !mustRun)("streaming checks from a node's exi
     const publicKey = generateKeyPair().publicKey;
     const report = async (geoOk: boolean) => {
       const now = Math.floor(Date.now() / 1000);
-      const reported = await fetch(`${world.app.url}/api/nodes/status`, {
+      const reported = await fetch(`${world.apiUrl}/api/nodes/status`, {
         method: "POST",
         headers: { authorization: `Bearer ${added.nodeToken}`, "content-type": "application/json" },
         body: JSON.stringify({

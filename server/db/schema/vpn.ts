@@ -67,6 +67,12 @@ export const vpnServers = pgTable(
     settingsApplyError: text(),
     /** The MTU of the node's interface as its agent last reported; configs carry it (null: `clientMtu`). */
     appliedClientMtu: integer(),
+    /**
+     * The alternate ports and resolver choice of the settings version the node last reported
+     * applied (decision 133); configs offer and name these (null: the desired ones).
+     */
+    appliedAlternatePorts: integer().array(),
+    appliedNodeResolver: boolean(),
     /** The last change of what its configs say: configs handed out before are out of date. */
     clientConfigChangedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     /** The change whose re-download notices are all queued. */

@@ -96,7 +96,7 @@ export interface ConfigLinks {
   alternate: AlternateOffer | null;
 }
 
-type ServerPorts = Pick<VpnServer, "id" | "alternatePorts">;
+type ServerPorts = Pick<VpnServer, "id" | "alternatePorts" | "appliedAlternatePorts">;
 
 /**
  * The links of these devices (live, so each has a server), in their order. `known`: servers the
@@ -117,7 +117,11 @@ export async function configLinksOf(
   ];
   const servers = serverIds.length
     ? await deps.db
-        .select({ id: vpnServers.id, alternatePorts: vpnServers.alternatePorts })
+        .select({
+          id: vpnServers.id,
+          alternatePorts: vpnServers.alternatePorts,
+          appliedAlternatePorts: vpnServers.appliedAlternatePorts,
+        })
         .from(vpnServers)
         .where(inArray(vpnServers.id, serverIds))
     : [];
