@@ -153,8 +153,7 @@ function integer(
 const milliseconds = (
   name: "poll-ms" | "reconcile-ms" | "status-ms" | "streaming-check-ms",
   fallback: number,
-) =>
-  integer(name, fallback, [100, 3_600_000]);
+) => integer(name, fallback, [100, 3_600_000]);
 
 /** Set by the operator, never looked up on the internet: the node may not be allowed out to ask. */
 function exitAddresses(): string[] | undefined {

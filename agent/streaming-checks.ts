@@ -88,7 +88,8 @@ export async function runStreamingCheck(
       headers: { "user-agent": USER_AGENT, accept: "text/html,*/*" },
       signal,
     });
-    const wantsBody = Boolean(check.bodyContains || check.bodyLacks) && response.status === check.expectStatus;
+    const wantsBody =
+      Boolean(check.bodyContains || check.bodyLacks) && response.status === check.expectStatus;
     const body = wantsBody ? await readBounded(response, maxBodyBytes) : undefined;
     if (!wantsBody) await response.body?.cancel().catch(() => undefined);
     const verdict = judgeAnswer(check, {
@@ -119,7 +120,10 @@ export interface StreamingChecker {
 }
 
 export function createStreamingChecker(
-  options: CheckOptions & { onResults?: () => void; log?: (message: string, fields: Record<string, unknown>) => void } = {},
+  options: CheckOptions & {
+    onResults?: () => void;
+    log?: (message: string, fields: Record<string, unknown>) => void;
+  } = {},
 ): StreamingChecker {
   let checks: StreamingCheck[] = [];
   let listed = "";

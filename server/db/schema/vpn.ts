@@ -181,7 +181,9 @@ export const streamingServices = pgTable(
     required: boolean().notNull().default(true),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [check("streaming_services_expect_status_check", sql`${table.expectStatus} between 100 and 599`)],
+  (table) => [
+    check("streaming_services_expect_status_check", sql`${table.expectStatus} between 100 and 599`),
+  ],
 );
 
 export type StreamingService = typeof streamingServices.$inferSelect;

@@ -1,10 +1,6 @@
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
-import {
-  MAX_STREAMING_SERVICES,
-  type StreamingCheck,
-  type StreamingResult,
-} from "#agent/node-api.ts";
+import { MAX_STREAMING_SERVICES, type StreamingCheck, type StreamingResult } from "#agent/node-api.ts";
 import { isUniqueViolation, type Database, type Executor } from "#server/db/client.ts";
 import { streamingChecks, streamingServices, vpnServers } from "#server/db/schema/index.ts";
 import { conflict, notFound } from "#server/domain/errors.ts";
@@ -109,7 +105,10 @@ export async function removeStreamingServiceAsStaff(
 ) {
   return db.transaction(async (tx) => {
     // Its results go with it (cascade), so its alerts resolve at the next check.
-    const [service] = await tx.delete(streamingServices).where(eq(streamingServices.id, serviceId)).returning();
+    const [service] = await tx
+      .delete(streamingServices)
+      .where(eq(streamingServices.id, serviceId))
+      .returning();
     if (!service) throw notFound("No such streaming service: it may have been removed already.");
     await recordStaffAction(tx, staff, {
       action: "streaming-service.remove",
@@ -122,7 +121,10 @@ export async function removeStreamingServiceAsStaff(
 }
 
 export function listStreamingServices(executor: Executor) {
-  return executor.select().from(streamingServices).orderBy(asc(streamingServices.createdAt), asc(streamingServices.name));
+  return executor
+    .select()
+    .from(streamingServices)
+    .orderBy(asc(streamingServices.createdAt), asc(streamingServices.name));
 }
 
 /** The services as the agent fetches them (the status report's answer). */

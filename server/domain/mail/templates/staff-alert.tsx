@@ -246,7 +246,13 @@ export function ExitAbroadEmail({ site, alert }: { site: EmailSite; alert: Alert
   );
 }
 
-export function StreamingRefusedEmail({ site, alert }: { site: EmailSite; alert: Alert<"streaming-refused"> }) {
+export function StreamingRefusedEmail({
+  site,
+  alert,
+}: {
+  site: EmailSite;
+  alert: Alert<"streaming-refused">;
+}) {
   return (
     <EmailLayout
       site={site}
@@ -255,8 +261,8 @@ export function StreamingRefusedEmail({ site, alert }: { site: EmailSite; alert:
       title={`${alert.server}: ${alert.service} does not work through it`}
     >
       <Paragraph>
-        The server&apos;s agent fetched {alert.service} through the server&apos;s exit and did not get the answer
-        that means it works from there. Buyers who come for it may find it refuses them.
+        The server&apos;s agent fetched {alert.service} through the server&apos;s exit and did not get the
+        answer that means it works from there. Buyers who come for it may find it refuses them.
       </Paragraph>
       <Facts
         rows={[
