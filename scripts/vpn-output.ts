@@ -44,7 +44,9 @@ export const NODE_APPLIES =
 const MTU_APPLIED =
   "Configs carry the new MTU once the node has applied it; owners of configs handed out before are then e-mailed to download theirs again.";
 const DNS_APPLIED =
-  "Configs downloaded from now on carry it, and owners of configs handed out before are e-mailed to download theirs again.";
+  "Configs carry it once the node has applied it (at once when only the other resolvers changed); owners of configs handed out before are then e-mailed to download theirs again.";
+const PORTS_APPLIED =
+  "Configs offer the new ports once the node has applied them; a port taken away then e-mails owners of configs handed out before.";
 
 const STATUS_LINES: Partial<Record<ServerCommand["command"], (server: ServerSummary) => string>> = {
   "drain-server": ({ name }) =>
@@ -57,7 +59,7 @@ const STATUS_LINES: Partial<Record<ServerCommand["command"], (server: ServerSumm
   "set-mtu": ({ name, clientMtu }) =>
     `VPN server ${name}: MTU ${clientMtu} for its node's interface and its clients. ${NODE_APPLIES} ${MTU_APPLIED}`,
   "set-ports": ({ name, alternatePorts }) =>
-    `VPN server ${name} is to accept WireGuard on ${describePorts(alternatePorts)} besides its endpoint's port. ${NODE_APPLIES}`,
+    `VPN server ${name} is to accept WireGuard on ${describePorts(alternatePorts)} besides its endpoint's port. ${NODE_APPLIES} ${PORTS_APPLIED}`,
   "set-dns": ({ name, nodeResolver, dns }) =>
     nodeResolver
       ? `VPN server ${name}'s configs name its node's own resolver for DNS. ${NODE_APPLIES} ${DNS_APPLIED}`

@@ -32,8 +32,8 @@ const usage = `Usage: npm run vpn -- add-server --name NAME --endpoint HOST:PORT
 Every command takes [--url URL] (the running app; default: where it recorded it listens, in
 DATA_DIR/vpn-admin.json; else http://127.0.0.1:$PORT) and --help.
 The node's running agent applies set-mtu, set-ports and set-dns within seconds; list-servers shows
-desired against applied ("MTU 1380 (node still on 1280 since …)"), and configs carry a new MTU
-once the node has applied it.
+desired against applied ("MTU 1380 (node still on 1280 since …)"), and configs carry a new MTU,
+new ports and a switch of resolver once the node has applied them.
 SERVER is a server's name or id (list-servers shows both); an IPv6 endpoint goes in brackets: [2001:db8::1]:51820.`;
 
 /** A command whose values break a rule (exit status 1, as when the server refuses it). */
