@@ -77,6 +77,21 @@ export function printResult(
     for (const server of result.servers) print(describeServer(server));
     return;
   }
+  if ("services" in result) {
+    if (result.services.length === 0)
+      print("No streaming services are checked: npm run vpn -- add-service NAME URL");
+    for (const service of result.services) print(describeStreamingService(service));
+    return;
+  }
+  if ("service" in result) {
+    print(
+      `Streaming service ${result.service.name} added: every node's agent checks it from its exit at its next report; /admin/servers shows each server's result.`,
+    );
+    print(describeStreamingService(result.service));
+    return;
+  }
+  if ("removedService" in result)
+    return print(`Streaming service ${result.removedService} removed: no node checks it any more.`);
   if ("removed" in result)
     return print(`VPN server ${result.removed} removed; its node token no longer works.`);
   if ("revoked" in result)
@@ -109,4 +124,21 @@ export function printResult(
   print(`VPN server ${result.name}: node token (shown once; store it on the node in a mode-0600 file):`);
   print(result.nodeToken);
   print(nodeSetupAdvice(publicUrl, result.endpoint));
+}
+
+/** One streaming service as `list-services` prints it (decision 133). */
+export function describeStreamingService(service: {
+  name: string;
+  url: string;
+  expectStatus: number;
+  bodyContains: string | null;
+  bodyLacks: string | null;
+  required: boolean;
+}): string {
+  const answer = [
+    `status ${service.expectStatus}`,
+    ...(service.bodyContains ? [`holds "${service.bodyContains}"`] : []),
+    ...(service.bodyLacks ? [`without "${service.bodyLacks}"`] : []),
+  ].join(", ");
+  return `${service.name}  ${service.url}  works when: ${answer}  ${service.required ? "required" : "shown only"}`;
 }

@@ -2,7 +2,12 @@ import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { MAX_STREAMING_SERVICES, type StreamingCheck, type StreamingResult } from "#agent/node-api.ts";
 import { isUniqueViolation, type Database, type Executor } from "#server/db/client.ts";
-import { streamingChecks, streamingServices, vpnServers } from "#server/db/schema/index.ts";
+import {
+  streamingChecks,
+  streamingServices,
+  vpnServers,
+  type StreamingService,
+} from "#server/db/schema/index.ts";
 import { conflict, notFound } from "#server/domain/errors.ts";
 import { recordStaffAction, staffReasonSchema, type StaffActor } from "#server/domain/ops/audit.ts";
 
@@ -34,22 +39,24 @@ const requiredSchema = z
   .union([z.boolean(), z.enum(["yes", "no"]).transform((value) => value === "yes")])
   .default(true);
 
+/** A service's fields, as staff and `npm run vpn -- add-service` give them. */
+export const streamingServiceFieldsSchema = z.object({
+  name: text(60, "the name"),
+  url: serviceUrlSchema,
+  expectStatus: z.coerce
+    .number({ message: "the expected status is a number" })
+    .int("the expected status is an HTTP status, 100-599")
+    .min(100, "the expected status is an HTTP status, 100-599")
+    .max(599, "the expected status is an HTTP status, 100-599")
+    .default(200),
+  bodyContains: text(200, "the text to find").optional(),
+  bodyLacks: text(200, "the text that must not be there").optional(),
+  required: requiredSchema,
+});
+
 /** POST /api/admin/streaming-services/add (and the /admin/servers form). */
-export const addStreamingServiceSchema = z
-  .object({
-    name: text(60, "the name"),
-    url: serviceUrlSchema,
-    expectStatus: z.coerce
-      .number({ message: "the expected status is a number" })
-      .int("the expected status is an HTTP status, 100-599")
-      .min(100, "the expected status is an HTTP status, 100-599")
-      .max(599, "the expected status is an HTTP status, 100-599")
-      .default(200),
-    bodyContains: text(200, "the text to find").optional(),
-    bodyLacks: text(200, "the text that must not be there").optional(),
-    required: requiredSchema,
-    reason: staffReasonSchema,
-  })
+export const addStreamingServiceSchema = streamingServiceFieldsSchema
+  .extend({ reason: staffReasonSchema })
   .strict();
 
 /** POST /api/admin/streaming-services/remove. */
@@ -59,35 +66,55 @@ export const removeStreamingServiceSchema = z
 
 const target = (serviceId: string) => ({ targetType: "streaming-service", targetId: serviceId });
 
+/** Lists a service to check (at most MAX_STREAMING_SERVICES, one name once). */
+export async function addStreamingService(
+  tx: Executor,
+  fields: z.infer<typeof streamingServiceFieldsSchema>,
+): Promise<StreamingService> {
+  // One at a time: two staff adding the tenth and eleventh at once cannot both fit.
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('streaming-services'))`);
+  const [listed] = await tx.select({ value: count() }).from(streamingServices);
+  if (Number(listed?.value ?? 0) >= MAX_STREAMING_SERVICES)
+    throw conflict(
+      `At most ${MAX_STREAMING_SERVICES} services are checked from each server; remove one first.`,
+    );
+  return tx
+    .insert(streamingServices)
+    .values({
+      name: fields.name,
+      url: fields.url,
+      expectStatus: fields.expectStatus,
+      bodyContains: fields.bodyContains ?? null,
+      bodyLacks: fields.bodyLacks ?? null,
+      required: fields.required,
+    })
+    .returning()
+    .then((rows) => rows[0]!)
+    .catch((error: unknown) => {
+      if (isUniqueViolation(error)) throw conflict(`A service named "${fields.name}" is checked already.`);
+      throw error;
+    });
+}
+
+/** Stops checking a service, named by its id or its name; its results go with it. */
+export async function removeStreamingService(tx: Executor, ref: string): Promise<StreamingService> {
+  const byId = z.uuid().safeParse(ref).success;
+  // Its results go with it (cascade), so its alerts resolve at the next check.
+  const [service] = await tx
+    .delete(streamingServices)
+    .where(byId ? eq(streamingServices.id, ref) : eq(streamingServices.name, ref))
+    .returning();
+  if (!service) throw notFound("No such streaming service: it may have been removed already.");
+  return service;
+}
+
 export async function addStreamingServiceAsStaff(
   db: Database,
   staff: StaffActor,
   { reason, ...fields }: z.infer<typeof addStreamingServiceSchema>,
 ) {
   return db.transaction(async (tx) => {
-    // One at a time: two staff adding the tenth and eleventh at once cannot both fit.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('streaming-services'))`);
-    const [listed] = await tx.select({ value: count() }).from(streamingServices);
-    if (Number(listed?.value ?? 0) >= MAX_STREAMING_SERVICES)
-      throw conflict(
-        `At most ${MAX_STREAMING_SERVICES} services are checked from each server; remove one first.`,
-      );
-    const service = await tx
-      .insert(streamingServices)
-      .values({
-        name: fields.name,
-        url: fields.url,
-        expectStatus: fields.expectStatus,
-        bodyContains: fields.bodyContains ?? null,
-        bodyLacks: fields.bodyLacks ?? null,
-        required: fields.required,
-      })
-      .returning()
-      .then((rows) => rows[0]!)
-      .catch((error: unknown) => {
-        if (isUniqueViolation(error)) throw conflict(`A service named "${fields.name}" is checked already.`);
-        throw error;
-      });
+    const service = await addStreamingService(tx, fields);
     await recordStaffAction(tx, staff, {
       action: "streaming-service.add",
       ...target(service.id),
@@ -104,12 +131,7 @@ export async function removeStreamingServiceAsStaff(
   { serviceId, reason }: z.infer<typeof removeStreamingServiceSchema>,
 ) {
   return db.transaction(async (tx) => {
-    // Its results go with it (cascade), so its alerts resolve at the next check.
-    const [service] = await tx
-      .delete(streamingServices)
-      .where(eq(streamingServices.id, serviceId))
-      .returning();
-    if (!service) throw notFound("No such streaming service: it may have been removed already.");
+    const service = await removeStreamingService(tx, serviceId);
     await recordStaffAction(tx, staff, {
       action: "streaming-service.remove",
       ...target(service.id),
