@@ -4,6 +4,7 @@ import { dnsCheckZoneOf, type DnsCheckAnswerer } from "./dns-check.ts";
 import type { AgentMetrics } from "./metrics.ts";
 import { MAX_WAIT_SECONDS } from "./node-api.ts";
 import { createSettingsApplier, type SettingsHost } from "./node-settings.ts";
+import { createStreamingChecker, STREAMING_CHECK_LIMITS } from "./streaming-checks.ts";
 import { changedPeerStatuses, markReported, type ReportedPeers } from "./peer-status.ts";
 import { ensureNodeKey, readInterface, type WgCommand } from "./wg.ts";
 
@@ -36,6 +37,8 @@ export interface AgentOptions {
    * setup record at `recordFile` (decision 129); without, the agent leaves them to setup.
    */
   nodeSettings?: { recordFile: string; host?: SettingsHost };
+  /** How often every streaming service staff listed is fetched from this node (decision 133). */
+  streamingCheckMs?: number;
 }
 
 /** Structured log lines; callers pass counts and versions, never keys or tokens. */
@@ -88,18 +91,23 @@ export function startAgent(options: AgentOptions): RunningAgent {
     const { exitAddresses, dnsCheck } = options;
     const dnsChecks = dnsCheck?.take() ?? [];
     const settingsReport = settings?.report;
+    const streamingChecks = streaming.take();
     try {
-      await controlPlane.postStatus({
+      const answer = await controlPlane.postStatus({
         publicKey,
         appliedVersion: applier?.version ?? null,
         appliedPeers: state.peers.size,
         ...(exitAddresses ? { exitAddresses } : {}),
         ...(settingsReport ? { settings: settingsReport } : {}),
         ...(dnsChecks.length ? { dnsChecks } : {}),
+        ...(streamingChecks.length ? { streamingChecks } : {}),
         peers,
       });
+      // A changed list is checked at once, beside everything else; its results go with a later report.
+      streaming.configure(answer.streamingChecks ?? []);
     } catch (error) {
       dnsCheck?.putBack(dnsChecks);
+      streaming.putBack(streamingChecks);
       throw error;
     }
     markReported(reportedPeers, peers, state.peers);
@@ -126,6 +134,11 @@ export function startAgent(options: AgentOptions): RunningAgent {
   };
   // A visitor's /check page is waiting.
   options.dnsCheck?.onNonce(soon);
+  const streaming = createStreamingChecker({
+    signal: aborter.signal,
+    onResults: soon,
+    log: (message, fields) => log("warn", message, fields),
+  });
   const settings = options.nodeSettings
     ? createSettingsApplier({
         iface: options.iface,
@@ -247,6 +260,9 @@ export function startAgent(options: AgentOptions): RunningAgent {
       await applier!.reconcile("timer");
       await settings?.retry();
     }),
+    every(options.streamingCheckMs ?? STREAMING_CHECK_LIMITS.intervalMs, "streaming checks", () =>
+      streaming.runRound(),
+    ),
   ];
 
   return {
@@ -255,7 +271,7 @@ export function startAgent(options: AgentOptions): RunningAgent {
       stopped = true;
       clearTimeout(reportSoon);
       aborter.abort();
-      await Promise.all([loop, ...timers, settings?.settled()]);
+      await Promise.all([loop, ...timers, settings?.settled(), streaming.settled()]);
     },
   };
 }

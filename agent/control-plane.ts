@@ -5,7 +5,9 @@ import {
   NODE_WHOAMI_PATH,
   NodeApiError,
   canonicalIpAddress,
+  nodeStatusAnswerSchema,
   nodeWhoamiSchema,
+  type StreamingCheck,
   type CheckedAnswer,
   type NodeStatus,
 } from "./node-api.ts";
@@ -91,11 +93,14 @@ export class ControlPlane {
     return address;
   }
 
-  async postStatus(status: NodeStatus) {
-    await this.call(NODE_STATUS_PATH, {
+  /** Sends a report; the answer lists the streaming services to check (none from an older control plane). */
+  async postStatus(status: NodeStatus): Promise<{ streamingChecks?: StreamingCheck[] }> {
+    const response = await this.call(NODE_STATUS_PATH, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(status),
     });
+    const answer = nodeStatusAnswerSchema.safeParse(await response.json().catch(() => ({})));
+    return answer.success ? answer.data : {};
   }
 }

@@ -17,10 +17,12 @@ import { DEFAULT_DNS_CHECK_PORT, serveDnsChecks } from "./dns-check.ts";
 import { createAgentMetrics, DEFAULT_METRICS_PORT, serveAgentMetrics } from "./metrics.ts";
 import { exitAddressesSchema, MAX_WAIT_SECONDS } from "./node-api.ts";
 import { SetupError, setup, uninstall } from "./setup/setup.ts";
+import { STREAMING_CHECK_LIMITS } from "./streaming-checks.ts";
 
 const usage = `Usage: naijalink-agent [run] --api URL (--token-file FILE | --token TOKEN) [--interface wg0]
              [--private-key-file /var/lib/naijalink-agent/private.key] [--wg wg]
              [--wait-seconds 25] [--poll-ms 1000] [--reconcile-ms 60000] [--status-ms 30000]
+             [--streaming-check-ms 900000] how often the streaming services staff list are fetched from here
              [--exit-addresses IP[,IP]]   the public addresses this node's traffic leaves from (for /check)
              [--metrics-port 9586]        Prometheus metrics on 127.0.0.1:PORT/metrics (0 = off)
              [--dns-check-port 9553]      answers the /check zone for the node's resolver on 127.0.0.1:PORT (0 = off)
@@ -52,6 +54,7 @@ const { values, positionals } = parseCommandLine(usage, process.argv.slice(2), {
   "poll-ms": { type: "string" },
   "reconcile-ms": { type: "string" },
   "status-ms": { type: "string" },
+  "streaming-check-ms": { type: "string" },
   "exit-addresses": { type: "string" },
   egress: { type: "string" },
   "listen-port": { type: "string" },
@@ -130,7 +133,14 @@ if (!nodeToken)
   fail("a node token is needed: --token-file FILE (printed once by `npm run vpn -- add-server`)");
 
 function integer(
-  name: "wait-seconds" | "poll-ms" | "reconcile-ms" | "status-ms" | "metrics-port" | "dns-check-port",
+  name:
+    | "wait-seconds"
+    | "poll-ms"
+    | "reconcile-ms"
+    | "status-ms"
+    | "streaming-check-ms"
+    | "metrics-port"
+    | "dns-check-port",
   fallback: number,
   [min, max]: [number, number],
   raw = values[name],
@@ -140,8 +150,10 @@ function integer(
   if (!Number.isInteger(value) || value < min || value > max) fail(`--${name} must be ${min}..${max}`);
   return value;
 }
-const milliseconds = (name: "poll-ms" | "reconcile-ms" | "status-ms", fallback: number) =>
-  integer(name, fallback, [100, 3_600_000]);
+const milliseconds = (
+  name: "poll-ms" | "reconcile-ms" | "status-ms" | "streaming-check-ms",
+  fallback: number,
+) => integer(name, fallback, [100, 3_600_000]);
 
 /** Set by the operator, never looked up on the internet: the node may not be allowed out to ask. */
 function exitAddresses(): string[] | undefined {
@@ -229,6 +241,7 @@ const agent = startAgent({
   pollMs: milliseconds("poll-ms", 1_000),
   reconcileMs: milliseconds("reconcile-ms", 60_000),
   statusMs: milliseconds("status-ms", 30_000),
+  streamingCheckMs: milliseconds("streaming-check-ms", STREAMING_CHECK_LIMITS.intervalMs),
   exitAddresses: exitAddresses(),
   log: jsonLog,
   metrics,

@@ -122,6 +122,38 @@ export const peersQuerySchema = z.object({
   wait: z.coerce.number().int().min(0).max(MAX_WAIT_SECONDS).optional(),
 });
 
+/** The most services staff may list, each fetched from every exit (decision 133). */
+export const MAX_STREAMING_SERVICES = 10;
+
+/** One streaming service as the agent fetches it: the answer that means "works from here". */
+export const streamingCheckSchema = z.object({
+  id: z.uuid(),
+  url: z.url({ protocol: /^https?$/ }).max(2048),
+  /** The HTTP status expected; redirects are not followed, so a redirect is its own status. */
+  expectStatus: z.number().int().min(100).max(599),
+  /** A text the answer's body must hold (case-insensitive). */
+  bodyContains: z.string().min(1).max(200).optional(),
+  /** A text the answer's body must not hold, such as a geo-block page's words. */
+  bodyLacks: z.string().min(1).max(200).optional(),
+});
+export type StreamingCheck = z.infer<typeof streamingCheckSchema>;
+
+/** What one check found: worked, or why not; `checkedAt` in Unix seconds. */
+export const streamingResultSchema = z.object({
+  id: z.uuid(),
+  ok: z.boolean(),
+  /** The status answered; absent when no answer came. */
+  status: z.number().int().min(100).max(599).optional(),
+  reason: z.string().max(300).optional(),
+  checkedAt: z.number().int().min(0).max(4_102_444_800),
+});
+export type StreamingResult = z.infer<typeof streamingResultSchema>;
+
+/** `POST /api/nodes/status` answers this: the services to check (absent from an older control plane). */
+export const nodeStatusAnswerSchema = z.object({
+  streamingChecks: z.array(streamingCheckSchema).max(MAX_STREAMING_SERVICES).optional(),
+});
+
 /** `POST /api/nodes/status`: the node's public key, applied version and changed handshakes. */
 export const nodeStatusSchema = z.object({
   /** The public key of the node's interface (its private key never leaves the node). */
@@ -142,6 +174,8 @@ export const nodeStatusSchema = z.object({
       error: z.string().max(500).optional(),
     })
     .optional(),
+  /** Results of the streaming checks run since the last report (decision 133). */
+  streamingChecks: z.array(streamingResultSchema).max(MAX_STREAMING_SERVICES).optional(),
   /** The /check names its resolver was asked for since the last report (their first labels). */
   dnsChecks: z.array(dnsCheckNonceSchema).max(MAX_DNS_CHECKS).optional(),
   /** Peers whose handshake or transfer counters changed since the last report. */

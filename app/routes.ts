@@ -55,6 +55,8 @@ const API_ROUTES: Record<string, string> = {
   "admin/servers/move-devices": "admin-servers-move-devices",
   "admin/servers/disable": "admin-servers-disable",
   "admin/servers/enable": "admin-servers-enable",
+  "admin/streaming-services/add": "admin-streaming-services-add",
+  "admin/streaming-services/remove": "admin-streaming-services-remove",
   "ops/doctor": "ops-doctor",
   "*": "unknown",
 };

@@ -94,6 +94,15 @@ function main(argv: string[]): number {
     .filter((file) => file.endsWith("_snapshot.json"))
     .sort();
   if (!snapshots.includes(snapshotName)) problems.push(`${last.tag} has no snapshot (meta/${snapshotName})`);
+  // The snapshot chain: each names the one before it (a merge of two branches' migrations can
+  // leave the last one naming the snapshot its branch started from).
+  const previousName = snapshots.filter((file) => file < snapshotName).at(-1);
+  const readSnapshot = (name: string) =>
+    JSON.parse(fs.readFileSync(path.join(meta, name), "utf8")) as { id: string; prevId: string };
+  const existing = snapshots.includes(snapshotName) ? readSnapshot(snapshotName) : undefined;
+  const previousId = previousName ? readSnapshot(previousName).id : undefined;
+  if (existing && previousId && existing.prevId !== previousId)
+    problems.push(`meta/${snapshotName} does not follow meta/${previousName} (its prevId)`);
 
   if (check) {
     if (problems.length === 0) return 0;
@@ -105,15 +114,8 @@ function main(argv: string[]): number {
   }
 
   fs.writeFileSync(journalPath, `${JSON.stringify(journal, null, 2)}\n`);
-  // The snapshot chain: each names the one before it. Rewriting the last one keeps its ids.
-  const previousName = snapshots.filter((file) => file < snapshotName).at(-1);
-  const existing = snapshots.includes(snapshotName)
-    ? JSON.parse(fs.readFileSync(path.join(meta, snapshotName), "utf8"))
-    : undefined;
-  const previousId = previousName
-    ? JSON.parse(fs.readFileSync(path.join(meta, previousName), "utf8")).id
-    : undefined;
-  const snapshot = generateDrizzleJson(schema, existing?.prevId ?? previousId, undefined, "snake_case");
+  // Rewriting the last snapshot keeps its own id and names the one before it.
+  const snapshot = generateDrizzleJson(schema, previousId ?? existing?.prevId, undefined, "snake_case");
   const written = {
     ...snapshot,
     id: existing?.id ?? snapshot.id,

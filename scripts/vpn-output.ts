@@ -44,7 +44,9 @@ export const NODE_APPLIES =
 const MTU_APPLIED =
   "Configs carry the new MTU once the node has applied it; owners of configs handed out before are then e-mailed to download theirs again.";
 const DNS_APPLIED =
-  "Configs downloaded from now on carry it, and owners of configs handed out before are e-mailed to download theirs again.";
+  "Configs carry it once the node has applied it (at once when only the other resolvers changed); owners of configs handed out before are then e-mailed to download theirs again.";
+const PORTS_APPLIED =
+  "Configs offer the new ports once the node has applied them; a port taken away then e-mails owners of configs handed out before.";
 
 const STATUS_LINES: Partial<Record<ServerCommand["command"], (server: ServerSummary) => string>> = {
   "drain-server": ({ name }) =>
@@ -57,7 +59,7 @@ const STATUS_LINES: Partial<Record<ServerCommand["command"], (server: ServerSumm
   "set-mtu": ({ name, clientMtu }) =>
     `VPN server ${name}: MTU ${clientMtu} for its node's interface and its clients. ${NODE_APPLIES} ${MTU_APPLIED}`,
   "set-ports": ({ name, alternatePorts }) =>
-    `VPN server ${name} is to accept WireGuard on ${describePorts(alternatePorts)} besides its endpoint's port. ${NODE_APPLIES}`,
+    `VPN server ${name} is to accept WireGuard on ${describePorts(alternatePorts)} besides its endpoint's port. ${NODE_APPLIES} ${PORTS_APPLIED}`,
   "set-dns": ({ name, nodeResolver, dns }) =>
     nodeResolver
       ? `VPN server ${name}'s configs name its node's own resolver for DNS. ${NODE_APPLIES} ${DNS_APPLIED}`
@@ -75,6 +77,21 @@ export function printResult(
     for (const server of result.servers) print(describeServer(server));
     return;
   }
+  if ("services" in result) {
+    if (result.services.length === 0)
+      print("No streaming services are checked: npm run vpn -- add-service NAME URL");
+    for (const service of result.services) print(describeStreamingService(service));
+    return;
+  }
+  if ("service" in result) {
+    print(
+      `Streaming service ${result.service.name} added: every node's agent checks it from its exit at its next report; /admin/servers shows each server's result.`,
+    );
+    print(describeStreamingService(result.service));
+    return;
+  }
+  if ("removedService" in result)
+    return print(`Streaming service ${result.removedService} removed: no node checks it any more.`);
   if ("removed" in result)
     return print(`VPN server ${result.removed} removed; its node token no longer works.`);
   if ("revoked" in result)
@@ -107,4 +124,21 @@ export function printResult(
   print(`VPN server ${result.name}: node token (shown once; store it on the node in a mode-0600 file):`);
   print(result.nodeToken);
   print(nodeSetupAdvice(publicUrl, result.endpoint));
+}
+
+/** One streaming service as `list-services` prints it (decision 133). */
+export function describeStreamingService(service: {
+  name: string;
+  url: string;
+  expectStatus: number;
+  bodyContains: string | null;
+  bodyLacks: string | null;
+  required: boolean;
+}): string {
+  const answer = [
+    `status ${service.expectStatus}`,
+    ...(service.bodyContains ? [`holds "${service.bodyContains}"`] : []),
+    ...(service.bodyLacks ? [`without "${service.bodyLacks}"`] : []),
+  ].join(", ");
+  return `${service.name}  ${service.url}  works when: ${answer}  ${service.required ? "required" : "shown only"}`;
 }

@@ -29,11 +29,16 @@ const usage = `Usage: npm run vpn -- add-server --name NAME --endpoint HOST:PORT
        npm run vpn -- set-mtu SERVER MTU              the MTU = line of its configs and its node (1280-1420)
        npm run vpn -- set-ports SERVER PORT[,PORT…]   extra UDP ports its node accepts, such as 443 ("none" for none)
        npm run vpn -- set-dns SERVER node|IP[,IP…]    its configs' DNS: the node's own resolver, or these
+       npm run vpn -- list-services                   the streaming services every node checks from its exit
+       npm run vpn -- add-service NAME URL [--status 200] [--contains TEXT] [--lacks TEXT] [--optional]
+                                                      check URL from every exit: it works when it answers that
+                                                      status (no redirect followed) and holds / lacks the texts
+       npm run vpn -- remove-service NAME             stop checking it
 Every command takes [--url URL] (the running app; default: where it recorded it listens, in
 DATA_DIR/vpn-admin.json; else http://127.0.0.1:$PORT) and --help.
 The node's running agent applies set-mtu, set-ports and set-dns within seconds; list-servers shows
-desired against applied ("MTU 1380 (node still on 1280 since …)"), and configs carry a new MTU
-once the node has applied it.
+desired against applied ("MTU 1380 (node still on 1280 since …)"), and configs carry a new MTU,
+new ports and a switch of resolver once the node has applied them.
 SERVER is a server's name or id (list-servers shows both); an IPv6 endpoint goes in brackets: [2001:db8::1]:51820.`;
 
 /** A command whose values break a rule (exit status 1, as when the server refuses it). */
@@ -50,6 +55,10 @@ function parseCommand(argv: string[]): { command: ServerCommand; url?: string } 
     region: { type: "string" },
     to: { type: "string" },
     url: { type: "string" },
+    status: { type: "string" },
+    contains: { type: "string" },
+    lacks: { type: "string" },
+    optional: { type: "boolean" },
   });
   const need = (flag: "name" | "endpoint" | "ipv4" | "ipv6") =>
     values[flag] || usageError(`--${flag} is required`, usage);
@@ -83,6 +92,20 @@ function parseCommand(argv: string[]): { command: ServerCommand; url?: string } 
         return { command: name, server: server(), to: values.to };
       case "set-endpoint":
         return { command: name, server: server(), endpoint: argument(1, "the new HOST:PORT") };
+      case "list-services":
+        return { command: name };
+      case "add-service":
+        return {
+          command: name,
+          name: argument(0, "the service's name"),
+          url: argument(1, "the URL to fetch"),
+          ...(values.status === undefined ? {} : { expectStatus: values.status }),
+          ...(values.contains === undefined ? {} : { bodyContains: values.contains }),
+          ...(values.lacks === undefined ? {} : { bodyLacks: values.lacks }),
+          required: !values.optional,
+        };
+      case "remove-service":
+        return { command: name, service: argument(0, "the service's name") };
       case "set-exit": {
         const list = argument(1, 'the exit addresses, such as 203.0.113.7,2001:db8::7 (or "none")');
         return {
@@ -101,6 +124,9 @@ function parseCommand(argv: string[]): { command: ServerCommand; url?: string } 
     }
   };
   if (values.to !== undefined && name !== "move-devices") usageError("--to belongs to move-devices", usage);
+  for (const flag of ["status", "contains", "lacks", "optional"] as const)
+    if (values[flag] !== undefined && name !== "add-service")
+      usageError(`--${flag} belongs to add-service`, usage);
   // The same rules the server applies (serverCommandSchema), checked before anything is sent.
   const checked = serverCommandSchema.safeParse(command());
   if (!checked.success) {

@@ -14,6 +14,12 @@ import {
   setEndpointSchema,
   setStatusAsStaff,
 } from "#server/domain/vpn/server-staff-actions.ts";
+import {
+  addStreamingServiceAsStaff,
+  addStreamingServiceSchema,
+  removeStreamingServiceAsStaff,
+  removeStreamingServiceSchema,
+} from "#server/domain/vpn/streaming-checks.ts";
 import { staffIntent, type StaffIntent } from "#server/http/staff-form.ts";
 
 const clientSetting = (services: AppServices, done: string) =>
@@ -74,6 +80,16 @@ export const serverIntents = (services: AppServices): Record<string, StaffIntent
   drain: status(services, "draining", "Server draining."),
   enable: status(services, "active", "Server enabled."),
   disable: status(services, "disabled", "Server disabled."),
+  "add-streaming-service": staffIntent({
+    schema: addStreamingServiceSchema,
+    run: (input, staff) => addStreamingServiceAsStaff(services.db, staff, input),
+    done: "Service added: each server's agent checks it at its next report.",
+  }),
+  "remove-streaming-service": staffIntent({
+    schema: removeStreamingServiceSchema,
+    run: (input, staff) => removeStreamingServiceAsStaff(services.db, staff, input),
+    done: "Service removed: no server checks it any more.",
+  }),
   "move-devices": staffIntent({
     schema: serverActionSchema,
     run: (input, staff) => moveDevicesAsStaff(services.db, services, staff, input),

@@ -3,10 +3,12 @@ import { ActionNotice } from "#app/components/admin/action-notice.tsx";
 import { NodeTokenNotice } from "#app/components/admin/node-token-notice.tsx";
 import { SalesStoppedExplanation } from "#app/components/admin/sales-stopped.tsx";
 import { ServerCard } from "#app/components/admin/server-card.tsx";
+import { StreamingServices } from "#app/components/admin/streaming-checks.tsx";
 import { adminPageMeta } from "#app/lib/meta.ts";
 import { ACTIVE_HANDSHAKE_WINDOW_MS } from "#server/domain/vpn/nodes.ts";
 import { listServerHealth } from "#server/domain/ops/server-health.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
+import { listStreamingServices } from "#server/domain/vpn/streaming-checks.ts";
 import { requireStaffPage } from "#server/http/staff-pages.ts";
 import { staffIntentAction } from "#server/http/staff-form.ts";
 import { serverIntents } from "./admin-servers-actions.server.ts";
@@ -20,6 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     servers: await listServerHealth(context.services.db),
     salesStopped: !(await anyServerCanTakeDevice(context.services.db)),
     handshakeWindowMinutes: ACTIVE_HANDSHAKE_WINDOW_MS / 60_000,
+    streamingServices: await listStreamingServices(context.services.db),
   };
 }
 
@@ -54,6 +57,7 @@ export default function AdminServers({ loaderData, actionData }: Route.Component
         />
       ) : null}
       {loaderData.salesStopped ? <SalesStoppedExplanation servers={loaderData.servers} /> : null}
+      <StreamingServices services={loaderData.streamingServices} />
       {loaderData.servers.length === 0 ? (
         <p className="mt-6 text-muted-foreground">No VPN servers yet.</p>
       ) : (

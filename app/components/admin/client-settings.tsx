@@ -27,7 +27,7 @@ export function ClientSettingsFacts({ server }: { server: ServerHealth }) {
 }
 
 const AFTER_CHANGE =
-  "Its running agent applies it within seconds; this page shows when it has (Node settings). Configs carry a new MTU once the node has applied it; owners of configs handed out before are then told to download theirs again.";
+  "Its running agent applies it within seconds; this page shows when it has (Node settings). Configs carry the change once the node has applied it; owners of configs handed out before are then told to download theirs again.";
 
 /** The set-mtu, set-ports and set-dns actions of one server, through the page's route action. */
 export function ClientSettingsActions({ server }: { server: ServerHealth }) {
@@ -51,7 +51,7 @@ export function ClientSettingsActions({ server }: { server: ServerHealth }) {
         intent="set-ports"
         label="Set ports"
         title={`Set the alternate ports of ${server.name}`}
-        description="Extra UDP ports its node accepts WireGuard on, for networks that block the endpoint's port; buyers are offered the first one (up to 4, none the endpoint's). Owners are told only when a port is taken away."
+        description="Extra UDP ports its node accepts WireGuard on, for networks that block the endpoint's port; buyers are offered the first one (up to 4, none the endpoint's) once the node has applied them, which this page shows (Node settings). Owners are told only when a port is taken away."
         fields={
           <label className="grid gap-1 text-sm font-medium">
             Ports, separated by commas (empty for none)
@@ -64,7 +64,7 @@ export function ClientSettingsActions({ server }: { server: ServerHealth }) {
         intent="set-dns"
         label="Set DNS"
         title={`Set the client DNS of ${server.name}`}
-        description={`"node": configs name the node's own resolver (its setup installs it). Otherwise 1-4 resolver addresses, separated by commas. ${AFTER_CHANGE}`}
+        description={`"node": configs name the node's own resolver (its setup installs it). Otherwise 1-4 resolver addresses, separated by commas. ${AFTER_CHANGE} Other resolvers in place of other resolvers reach configs at once: the node has nothing to do.`}
         fields={
           <label className="grid gap-1 text-sm font-medium">
             node, or resolver addresses

@@ -2,6 +2,7 @@ import { useCallback, useState } from "react";
 import { ClientSettingsActions, ClientSettingsFacts } from "#app/components/admin/client-settings.tsx";
 import { ConfirmAction } from "#app/components/admin/confirm-action.tsx";
 import { ExitCountryFacts } from "#app/components/admin/exit-country.tsx";
+import { StreamingFacts } from "#app/components/admin/streaming-checks.tsx";
 import { NodeTokenNotice } from "#app/components/admin/node-token-notice.tsx";
 import { Badge } from "#app/components/ui/badge.tsx";
 import { Input } from "#app/components/ui/input.tsx";
@@ -100,6 +101,7 @@ export function ServerCard({
             : "not known yet: no device has completed a handshake with it"}
         </dd>
         <ExitCountryFacts server={server} />
+        <StreamingFacts server={server} />
         <dt className="text-muted-foreground">Capacity used</dt>
         <dd>
           {number.format(server.liveDevices)} of {number.format(server.capacity)} devices

@@ -15,7 +15,10 @@ export function action({ request, context, params }: Route.ActionArgs) {
     }
     const input = parseInput(serverCommandSchema, await readJsonBody(request));
     const result = await runServerCommand(services.db, services, input);
-    if (input.command !== "list-servers") {
+    if (input.command === "add-service" || input.command === "remove-service") {
+      const service = input.command === "add-service" ? input.name : input.service;
+      services.logger.info({ command: input.command, service }, "streaming service command done");
+    } else if (input.command !== "list-servers" && input.command !== "list-services") {
       const vpnServer = "server" in input ? input.server : input.name;
       services.logger.info({ command: input.command, vpnServer }, "VPN server command done");
     }

@@ -2,6 +2,7 @@ import { nodeStatusSchema } from "#agent/node-api.ts";
 import { handleApi, methodNotAllowed, parseInput, readJsonBody } from "#server/http/api.ts";
 import { nodeUnauthorized } from "#server/http/node-auth.ts";
 import { authenticateNode, recordNodeStatus } from "#server/domain/vpn/nodes.ts";
+import { streamingChecksForNode } from "#server/domain/vpn/streaming-checks.ts";
 import type { Route } from "./+types/node-status";
 
 /** A node agent's report: its public key, the applied peer-set version, peer handshakes and transfer counters. */
@@ -19,7 +20,9 @@ export function action({ request, context, params }: Route.ActionArgs) {
         "VPN node registered a new public key; configs downloaded before carry the old one",
       );
     }
-    return { ok: true, handshakesRecorded: result.handshakesRecorded };
+    // The services its agent checks from the exit (decision 133), with every answer.
+    const streamingChecks = await streamingChecksForNode(services.db);
+    return { ok: true, handshakesRecorded: result.handshakesRecorded, streamingChecks };
   });
 }
 

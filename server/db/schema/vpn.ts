@@ -67,6 +67,12 @@ export const vpnServers = pgTable(
     settingsApplyError: text(),
     /** The MTU of the node's interface as its agent last reported; configs carry it (null: `clientMtu`). */
     appliedClientMtu: integer(),
+    /**
+     * The alternate ports and resolver choice of the settings version the node last reported
+     * applied (decision 133); configs offer and name these (null: the desired ones).
+     */
+    appliedAlternatePorts: integer().array(),
+    appliedNodeResolver: boolean(),
     /** The last change of what its configs say: configs handed out before are out of date. */
     clientConfigChangedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     /** The change whose re-download notices are all queued. */
@@ -155,3 +161,52 @@ export const dnsChecks = pgTable(
 );
 
 export type VpnServer = typeof vpnServers.$inferSelect;
+
+/**
+ * The streaming services staff check from every exit (decision 133): a page the agent fetches
+ * through its node's exit, and the answer that means "works from here" — this HTTP status (a
+ * redirect is its own status: none is followed), and optionally a text the answer must hold or
+ * must not hold. A required service that stops working through a server raises a staff alert and
+ * steers new devices elsewhere when another server passes.
+ */
+export const streamingServices = pgTable(
+  "streaming_services",
+  {
+    id: uuid().primaryKey().defaultRandom(),
+    name: text().notNull().unique(),
+    url: text().notNull(),
+    expectStatus: integer().notNull().default(200),
+    bodyContains: text(),
+    bodyLacks: text(),
+    required: boolean().notNull().default(true),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check("streaming_services_expect_status_check", sql`${table.expectStatus} between 100 and 599`),
+  ],
+);
+
+export type StreamingService = typeof streamingServices.$inferSelect;
+
+/** Each server's last result for each service, as its agent reported it. */
+export const streamingChecks = pgTable(
+  "streaming_checks",
+  {
+    serverId: uuid()
+      .notNull()
+      .references(() => vpnServers.id, { onDelete: "cascade" }),
+    serviceId: uuid()
+      .notNull()
+      .references(() => streamingServices.id, { onDelete: "cascade" }),
+    ok: boolean().notNull(),
+    /** The HTTP status answered; null when no answer came (timeout, refused connection). */
+    status: integer(),
+    /** Why it failed, as the agent found it; null when it worked. */
+    reason: text(),
+    checkedAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.serverId, table.serviceId] }),
+    index("streaming_checks_service_idx").on(table.serviceId),
+  ],
+);

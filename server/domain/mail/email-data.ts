@@ -195,6 +195,14 @@ export const EMAIL_DATA = {
       databaseBuiltAt: timestamp,
     }),
     z.object({
+      alert: z.literal("streaming-refused"),
+      /** A required streaming service whose last check through this VPN server failed (decision 133). */
+      server: z.string(),
+      service: z.string(),
+      reason: z.string(),
+      checkedAt: timestamp,
+    }),
+    z.object({
       alert: z.literal("sales-stopped"),
       /** Each VPN server and what it is doing (server-state.ts), so the e-mail says why. */
       servers: z.array(z.object({ name: z.string(), explanation: z.string() })).max(100),

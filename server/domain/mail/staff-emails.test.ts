@@ -195,6 +195,22 @@ describe("staff e-mails", () => {
     expectLinks(email, []);
   });
 
+  it("streaming alert: which server and service, what was found and when; the reason escaped, no links", async () => {
+    const email = await preview("staff-alert", {
+      alert: "streaming-refused",
+      server: "ng-lagos-1",
+      service: "Geo <TV>",
+      reason: 'answered 302 (a redirect to /blocked?x="<script>"), not 200',
+      checkedAt: new Date("2026-11-29T05:00:00Z"),
+    });
+    expect(email.subject).toBe("VPN server ng-lagos-1: Geo <TV> does not work through it");
+    expect(email.text).toContain('answered 302 (a redirect to /blocked?x="<script>"), not 200');
+    expect(email.text).toContain("2026-11-29 05:00 UTC");
+    expect(email.html).not.toContain("<script>");
+    expect(email.html).not.toContain("Geo <TV>");
+    expectLinks(email, []);
+  });
+
   it("books alert: each new difference with its fix, the count beyond those listed; no links", async () => {
     const differences = [
       {

@@ -6,6 +6,7 @@ import { LISTED_WAITING_BUYERS, type EmailData } from "#server/domain/mail/email
 import { awaitingConfiguration } from "#server/domain/billing/waiting-buyers.ts";
 import { listServerHealth } from "./server-health.ts";
 import { abroad, countryDatabase } from "#server/domain/vpn/exit-country.ts";
+import { failingRequiredChecks } from "#server/domain/vpn/streaming-checks.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import type { AppServices } from "#server/services.ts";
 
@@ -79,6 +80,23 @@ async function currentConditions(tx: Transaction, now: Date): Promise<Condition[
         server: node.name,
         exits: outside.slice(0, 20),
         databaseBuiltAt: (await countryDatabase()).builtAt,
+      },
+    });
+  }
+  // One outage per server and required service that stopped working through it (decision 133);
+  // resolved when a check passes again, or the service is removed.
+  for (const failing of await failingRequiredChecks(tx)) {
+    if (failing.development) continue;
+    conditions.push({
+      key: `streaming-refused:${failing.serverId}:${failing.serviceId}`,
+      summary: `VPN server ${failing.serverName}: ${failing.serviceName} does not work through it`,
+      fields: { vpnServer: failing.serverName, service: failing.serviceName, reason: failing.reason },
+      email: {
+        alert: "streaming-refused",
+        server: failing.serverName,
+        service: failing.serviceName,
+        reason: failing.reason ?? "refused",
+        checkedAt: failing.checkedAt,
       },
     });
   }

@@ -18,6 +18,7 @@ import {
   type NodeSettingsState,
 } from "#server/domain/vpn/node-settings-state.ts";
 import { exitCountries, type ExitCountry } from "#server/domain/vpn/exit-country.ts";
+import { streamingResultsByServer, type ServiceResult } from "#server/domain/vpn/streaming-checks.ts";
 import { usableSubscription } from "#server/domain/vpn/usable.ts";
 
 // What the staff console's servers page shows of each VPN server (issue 15): its settings, what
@@ -74,6 +75,8 @@ export interface ServerHealth {
   /** "1380", or "1380 (node still on 1280 since …)". */
   mtuText: string;
   nodeSettingsText: string;
+  /** Each streaming service staff listed and its last check through this server (decision 133). */
+  streaming: ServiceResult[];
 }
 
 export async function listServerHealth(executor: Executor, now = new Date()): Promise<ServerHealth[]> {
@@ -121,6 +124,7 @@ export async function listServerHealth(executor: Executor, now = new Date()): Pr
   const context = { now, realNodeRegistered: await realNodeRegistered(executor) };
   const countries = new Map<string, ExitCountry[]>();
   for (const { server } of servers) countries.set(server.id, await exitCountries(server.exitAddresses));
+  const streaming = await streamingResultsByServer(executor);
   return servers.map(({ server, desiredVersion }) => {
     const capacity = poolCapacity(server.ipv4Cidr, server.ipv6Cidr);
     const keyRegistered = server.publicKey !== null;
@@ -155,6 +159,7 @@ export async function listServerHealth(executor: Executor, now = new Date()): Pr
       nodeSettings,
       mtuText: describeMtu(server.clientMtu, nodeSettings).replace(/^MTU /, ""),
       nodeSettingsText: describeNodeSettings(nodeSettings),
+      streaming: streaming.get(server.id) ?? [],
     };
   });
 }

@@ -2,6 +2,7 @@ import { getTableColumns, sql, type SQL } from "drizzle-orm";
 import { toSnakeCase } from "drizzle-orm/casing";
 import { queryRows, type Executor } from "#server/db/client.ts";
 import { vpnServers, type VpnServer } from "#server/db/schema/index.ts";
+import { failsRequiredCheck } from "./streaming-checks.ts";
 
 const serverColumns = Object.entries(getTableColumns(vpnServers));
 const serverSelectList = sql.join(
@@ -47,7 +48,7 @@ export interface Allocation {
 
 /**
  * One statement (decision 044): the subscription's lowest free slot, the least-loaded active
- * server with a free address by its `live_devices` counter (index `vpn_servers_least_loaded_idx`), locked `FOR UPDATE`, and that server's next offset — the
+ * server (of those passing every required streaming check, when any can take the device) with a free address by its `live_devices` counter (index `vpn_servers_least_loaded_idx`), locked `FOR UPDATE`, and that server's next offset — the
  * lowest entry popped from `vpn_free_addresses`, else `next_address_index`. Nothing is locked
  * or popped when no slot is free. The caller must lock the subscription row first (in an
  * earlier statement, so this one's snapshot sees the devices committed before that lock).
@@ -67,7 +68,11 @@ export async function allocateAddress(
           select min(g)::int as slot from generate_series(1, ${subscription.deviceLimit}::int) g
           where g not in (select d.slot from devices d where d.subscription_id = ${subscription.id} and d.revoked_at is null)
         ),
-        ${chosenServerAndOffset(sql`(select slot from free_slot) is not null`, sql`live_devices, created_at`)}
+        ${chosenServerAndOffset(
+          sql`(select slot from free_slot) is not null`,
+          // A server a required streaming service refuses comes last, never excluded (decision 133).
+          sql`${failsRequiredCheck}, live_devices, created_at`,
+        )}
         select free_slot.slot as "allocatedSlot",
                (select address_index from reused) as "reusedIndex",
                ${serverSelectList}

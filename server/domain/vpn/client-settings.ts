@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { Executor } from "#server/db/client.ts";
 import { vpnServers, type VpnServer } from "#server/db/schema/index.ts";
 import { conflict, invalidInput } from "#server/domain/errors.ts";
-import { endpointPort } from "./config-file.ts";
+import { configAlternatePorts, configNodeResolver, endpointPort } from "./config-file.ts";
 import { bumpPeerVersion } from "./peer-changes.ts";
 import { vpnServerFields } from "./server-fields.ts";
 
@@ -39,8 +39,23 @@ export function checkAlternatePorts(ports: unknown, endpoint: string): number[] 
 }
 
 type Change = Partial<
-  Pick<VpnServer, "clientMtu" | "appliedClientMtu" | "alternatePorts" | "nodeResolver" | "dns">
+  Pick<
+    VpnServer,
+    | "clientMtu"
+    | "appliedClientMtu"
+    | "alternatePorts"
+    | "appliedAlternatePorts"
+    | "nodeResolver"
+    | "appliedNodeResolver"
+    | "dns"
+  >
 >;
+
+/**
+ * Whether configs wait for the node (decision 129, 133): it has registered and is not the demo's
+ * placeholder. Without a node to wait for, configs follow a change at once.
+ */
+const waitsForNode = (server: VpnServer) => server.publicKey !== null && !server.development;
 
 /**
  * Writes a change of the locked `server`'s settings. The node settings (MTU, ports, resolver) are
@@ -89,14 +104,15 @@ export async function changeClientMtu(tx: Executor, server: VpnServer, mtu: unkn
   // Configs keep the MTU they carried until the node reports the new one applied; a node that has
   // not reported its settings yet (an agent from before decision 129) carries the old one at best.
   // With no node to wait for (none registered, the development placeholder) configs follow at once.
-  const nodeFirst = server.publicKey !== null && !server.development;
+  const nodeFirst = waitsForNode(server);
   const carried = nodeFirst ? (server.appliedClientMtu ?? server.clientMtu) : null;
   await applyChange(tx, server, { clientMtu, appliedClientMtu: carried }, !nodeFirst, now);
 }
 
 /**
- * `set-ports`: the UDP ports the node redirects to its listen port. Taking one away outdates the
- * configs that use it (an owner may hold one); adding one changes no config handed out.
+ * `set-ports`: the UDP ports the node redirects to its listen port. Configs offer the new ports
+ * once the node reports them applied (decision 133); taking one away then outdates the configs
+ * that use it (an owner may hold one: nodes.ts); adding one changes no config handed out.
  */
 export async function changeAlternatePorts(
   tx: Executor,
@@ -113,10 +129,22 @@ export async function changeAlternatePorts(
       `VPN server ${server.name} already accepts ${describePorts(alternatePorts)} besides its endpoint's port.`,
     );
   const removed = server.alternatePorts.some((port) => !alternatePorts.includes(port));
-  await applyChange(tx, server, { alternatePorts }, removed, now);
+  const nodeFirst = waitsForNode(server);
+  const carried = nodeFirst ? configAlternatePorts(server) : null;
+  await applyChange(
+    tx,
+    server,
+    { alternatePorts, appliedAlternatePorts: carried },
+    removed && !nodeFirst,
+    now,
+  );
 }
 
-/** `set-dns`: configs name the node's own resolver, or the given resolvers (the opt-out). */
+/**
+ * `set-dns`: configs name the node's own resolver, or the given resolvers (the opt-out). A switch
+ * to or from the node's resolver reaches configs once the node reports it applied (decision 133);
+ * other resolvers in place of others reach them at once (the node has nothing to do).
+ */
 export async function changeClientDns(
   tx: Executor,
   server: VpnServer,
@@ -126,13 +154,33 @@ export async function changeClientDns(
   const dns = parse(clientDnsSchema, choice, "DNS");
   if (dns === "node") {
     if (server.nodeResolver) throw conflict(`VPN server ${server.name} already uses its node's resolver.`);
-    await applyChange(tx, server, { nodeResolver: true }, true, now);
+    await applyChange(
+      tx,
+      server,
+      { nodeResolver: true, ...resolverCarried(server) },
+      !waitsForNode(server),
+      now,
+    );
     return;
   }
   if (!server.nodeResolver && dns === server.dns)
     throw conflict(`VPN server ${server.name} already uses ${dns}.`);
-  await applyChange(tx, server, { nodeResolver: false, dns }, true, now);
+  // Configs name `dns` now unless they still name the node's resolver until the node stops it.
+  const switching = server.nodeResolver;
+  const outdates = !switching || !waitsForNode(server) || !configNodeResolver(server);
+  await applyChange(
+    tx,
+    server,
+    { nodeResolver: false, dns, ...(switching ? resolverCarried(server) : {}) },
+    outdates,
+    now,
+  );
 }
+
+/** What configs keep naming while the node switches its resolver: what it last applied. */
+const resolverCarried = (server: VpnServer) => ({
+  appliedNodeResolver: waitsForNode(server) ? configNodeResolver(server) : null,
+});
 
 export function describePorts(ports: readonly number[]): string {
   return ports.length ? `UDP ${ports.join(", ")}` : "no other port";

@@ -17,7 +17,13 @@ import {
 } from "#server/db/schema/index.ts";
 import { DomainError, notFound } from "#server/domain/errors.ts";
 import { hashToken, type Sealer } from "#server/secrets.ts";
-import { alternateOffer, downloadUrl, renderClientConfig, type AlternateOffer } from "./config-file.ts";
+import {
+  alternateOffer,
+  configAlternatePorts,
+  downloadUrl,
+  renderClientConfig,
+  type AlternateOffer,
+} from "./config-file.ts";
 import { markActivated } from "./devices.ts";
 import { isUsable } from "./usable.ts";
 
@@ -81,7 +87,7 @@ export async function handOutConfig(
   if (access.state === "unknown") throw notFound("There is no config at this address.");
   if (access.state === "gone") throw new DomainError("gone", "Gone", access.reason);
   const { device, server } = access;
-  if (port !== undefined && !server.alternatePorts.includes(port))
+  if (port !== undefined && !configAlternatePorts(server).includes(port))
     throw notFound(`This config is not offered on port ${port}.`);
   const text = renderClientConfig(device, server, deps.sealer, { port });
   if (activation) await markActivated(deps.db, device.id, activation, now);
@@ -96,7 +102,7 @@ export interface ConfigLinks {
   alternate: AlternateOffer | null;
 }
 
-type ServerPorts = Pick<VpnServer, "id" | "alternatePorts">;
+type ServerPorts = Pick<VpnServer, "id" | "alternatePorts" | "appliedAlternatePorts">;
 
 /**
  * The links of these devices (live, so each has a server), in their order. `known`: servers the
@@ -117,7 +123,11 @@ export async function configLinksOf(
   ];
   const servers = serverIds.length
     ? await deps.db
-        .select({ id: vpnServers.id, alternatePorts: vpnServers.alternatePorts })
+        .select({
+          id: vpnServers.id,
+          alternatePorts: vpnServers.alternatePorts,
+          appliedAlternatePorts: vpnServers.appliedAlternatePorts,
+        })
         .from(vpnServers)
         .where(inArray(vpnServers.id, serverIds))
     : [];

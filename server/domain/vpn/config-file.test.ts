@@ -34,6 +34,8 @@ const server: ClientConfigServer = {
   clientMtu: 1280,
   appliedClientMtu: null,
   alternatePorts: [443],
+  appliedAlternatePorts: null,
+  appliedNodeResolver: null,
 };
 
 /** `Key = value` lines of one section. */
@@ -106,11 +108,30 @@ describe("client config text", () => {
 
   it("offers the first alternate port's variant at the same link with ?port=, and nothing without one", () => {
     const link = "https://naijalink.example/api/configs/tok_0123456789abcdef";
-    expect(alternateOffer(link, { alternatePorts: [443, 53] })).toEqual({
+    expect(alternateOffer(link, { alternatePorts: [443, 53], appliedAlternatePorts: null })).toEqual({
       port: 443,
       downloadUrl: `${link}?port=443`,
     });
-    expect(alternateOffer(link, { alternatePorts: [] })).toBeUndefined();
+    expect(alternateOffer(link, { alternatePorts: [], appliedAlternatePorts: null })).toBeUndefined();
+    // The node has not applied the new ports yet: the ones it redirects are offered (decision 133).
+    expect(alternateOffer(link, { alternatePorts: [443], appliedAlternatePorts: [53] })?.port).toBe(53);
+    expect(alternateOffer(link, { alternatePorts: [443], appliedAlternatePorts: [] })).toBeUndefined();
+  });
+
+  it("carries the ports and resolver the node last applied, not the ones it has yet to apply", () => {
+    const pending = { ...server, alternatePorts: [443, 4500], appliedAlternatePorts: [443] };
+    expect(renderClientConfig(device, pending, sealer, { port: 443 })).toContain(
+      "Endpoint = vpn.naijalink.example:443",
+    );
+    expect(() => renderClientConfig(device, pending, sealer, { port: 4500 })).toThrow(ConfigRefused);
+    const toNode = { ...server, nodeResolver: true, appliedNodeResolver: false };
+    expect(section(renderClientConfig(device, toNode, sealer), "Interface").DNS).toBe(
+      "1.1.1.1, 2606:4700:4700::1111",
+    );
+    const awayFromNode = { ...server, nodeResolver: false, dns: "9.9.9.9", appliedNodeResolver: true };
+    expect(section(renderClientConfig(device, awayFromNode, sealer), "Interface").DNS).toBe(
+      "10.66.0.1, fd66::1",
+    );
   });
 
   it("refuses a server whose node has not registered its key yet", () => {

@@ -21,6 +21,8 @@ export type ClientConfigServer = Pick<
   | "clientMtu"
   | "appliedClientMtu"
   | "alternatePorts"
+  | "appliedAlternatePorts"
+  | "appliedNodeResolver"
 >;
 
 /**
@@ -30,6 +32,20 @@ export type ClientConfigServer = Pick<
  */
 export function configMtu(server: Pick<VpnServer, "clientMtu" | "appliedClientMtu">): number {
   return server.appliedClientMtu ?? server.clientMtu;
+}
+
+/**
+ * The alternate ports configs offer: those of the settings version the node last reported applied
+ * (decision 133), so a port is offered once the node redirects it and until it no longer does;
+ * the desired ones while no node has reported.
+ */
+export function configAlternatePorts(server: Pick<VpnServer, "alternatePorts" | "appliedAlternatePorts">) {
+  return server.appliedAlternatePorts ?? server.alternatePorts;
+}
+
+/** Whether configs name the node's resolver: once the node reports it runs (decision 133), until it stops. */
+export function configNodeResolver(server: Pick<VpnServer, "nodeResolver" | "appliedNodeResolver">) {
+  return server.appliedNodeResolver ?? server.nodeResolver;
 }
 
 /**
@@ -86,7 +102,11 @@ export function renderClientConfig(
   options: { port?: number } = {},
 ): string {
   if (!server.publicKey) throw new Error(`VPN server ${server.name} has no registered public key yet`);
-  const checked = configServerSchema.safeParse(server);
+  const checked = configServerSchema.safeParse({
+    ...server,
+    alternatePorts: configAlternatePorts(server),
+    nodeResolver: configNodeResolver(server),
+  });
   if (!checked.success) throw new ConfigRefused(server.name, String(checked.error.issues[0]!.path[0]));
   const settings = checked.data;
   if (options.port !== undefined && !settings.alternatePorts.includes(options.port))
@@ -128,9 +148,9 @@ export interface AlternateOffer {
 /** The offer of a device's alternate-port variant, or undefined when its server has no alternate port. */
 export function alternateOffer(
   downloadUrl: string,
-  server: Pick<VpnServer, "alternatePorts">,
+  server: Pick<VpnServer, "alternatePorts" | "appliedAlternatePorts">,
 ): AlternateOffer | undefined {
-  const port = server.alternatePorts[0];
+  const port = configAlternatePorts(server)[0];
   return port === undefined ? undefined : { port, downloadUrl: `${downloadUrl}?port=${port}` };
 }
 

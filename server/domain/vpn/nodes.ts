@@ -5,8 +5,9 @@ import { isUniqueViolation, type Executor } from "#server/db/client.ts";
 import { devices, vpnServers, type VpnServer } from "#server/db/schema/index.ts";
 import { conflict } from "#server/domain/errors.ts";
 import { hashToken } from "#server/secrets.ts";
-import { configMtu } from "./config-file.ts";
+import { configAlternatePorts, configMtu, configNodeResolver } from "./config-file.ts";
 import { recordDnsChecks } from "./dns-checks.ts";
+import { recordStreamingResults } from "./streaming-checks.ts";
 import { recordPeerTransfers, type PeerTransfer } from "./transfer.ts";
 
 // The control-plane side of the node agent (agent/): who the node is and what it reports back
@@ -36,7 +37,7 @@ export type NodeStatus = z.output<typeof nodeStatusSchema>;
  * exit addresses when it reports them, the latest handshake of each peer, which
  * `countActiveDevices` reads (a device's first handshake activates it), and each peer's
  * transfer counters, added to its device's figure for the period (transfer.ts), and the /check
- * names its resolver was asked for (dns-checks.ts).
+ * names its resolver was asked for (dns-checks.ts), and its streaming checks (streaming-checks.ts).
  */
 export async function recordNodeStatus(
   executor: Executor,
@@ -57,9 +58,9 @@ export async function recordNodeStatus(
         // A node that reports its exit addresses overrides what the operator set (decision 069).
         ...(status.exitAddresses === undefined ? {} : { exitAddresses: status.exitAddresses }),
         ...settings.columns,
-        // Configs handed out before name the old key (or the MTU before the node applied the
-        // new one): their owners are told.
-        ...((publicKeyChanged && server.publicKey !== null) || settings.mtuChanged
+        // Configs handed out before name the old key (or the MTU, a port or the resolver before
+        // the node applied the new ones): their owners are told.
+        ...((publicKeyChanged && server.publicKey !== null) || settings.configsChanged
           ? { clientConfigChangedAt: now }
           : {}),
       })
@@ -100,29 +101,42 @@ export async function recordNodeStatus(
   );
   await recordPeerTransfers(executor, server, transfers);
   await recordDnsChecks(executor, server.id, status.dnsChecks ?? [], now);
+  await recordStreamingResults(executor, server.id, status.streamingChecks ?? [], now);
   return { publicKeyChanged, handshakesRecorded };
 }
 
 /**
  * The node's report of the settings it applied (decision 129), as columns: the version it tried,
  * since when (kept while the same version is reported again), why it failed, and its interface
- * MTU, which configs carry from now on (`mtuChanged`: configs handed out before are out of date).
- * An MTU configs cannot carry (outside 1280-1420, a node set up by hand) is not taken.
+ * MTU, which configs carry from now on. When it reports the desired version applied, the alternate
+ * ports and resolver choice of that version become what configs offer and name (decision 133).
+ * `configsChanged`: configs handed out before are out of date (the MTU moved, a port they may use
+ * is gone, or the resolver they name changed). An MTU configs cannot carry (outside 1280-1420, a
+ * node set up by hand) is not taken.
  */
 export function settingsReported(server: VpnServer, status: NodeStatus, now: Date) {
   const reported = status.settings;
-  if (!reported) return { columns: {}, mtuChanged: false };
+  if (!reported) return { columns: {}, configsChanged: false };
   const mtu = clientMtuSchema.safeParse(reported.mtu).success ? reported.mtu : server.appliedClientMtu;
   const error = reported.error ?? null;
   const same = reported.version === server.appliedSettingsVersion && error === server.settingsApplyError;
+  const current = reported.version === server.settingsVersion && error === null;
+  const portsBefore = configAlternatePorts(server);
+  const ports = current ? server.alternatePorts : portsBefore;
+  const resolver = current ? server.nodeResolver : configNodeResolver(server);
   return {
     columns: {
       appliedSettingsVersion: reported.version,
       appliedSettingsAt: same ? server.appliedSettingsAt : now,
       settingsApplyError: error,
       appliedClientMtu: mtu,
+      appliedAlternatePorts: ports,
+      appliedNodeResolver: resolver,
     },
-    mtuChanged: mtu !== null && mtu !== configMtu(server),
+    configsChanged:
+      (mtu !== null && mtu !== configMtu(server)) ||
+      portsBefore.some((port) => !ports.includes(port)) ||
+      resolver !== configNodeResolver(server),
   };
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Config } from "#server/config.ts";
 import type { Database, Executor } from "#server/db/client.ts";
-import type { VpnServerStatus } from "#server/db/schema/index.ts";
+import type { StreamingService, VpnServerStatus } from "#server/db/schema/index.ts";
 import { notFound } from "#server/domain/errors.ts";
 import { clientSettingChange, clientSettingCommandSchemas } from "./client-setting-commands.ts";
 import { moveServerDevices, revokeServerDevices, type ServerDevicesServices } from "./server-devices.ts";
@@ -14,6 +14,12 @@ import {
   type ServerSummary,
 } from "./server-edits.ts";
 import { vpnServerFields } from "./server-fields.ts";
+import {
+  addStreamingService,
+  listStreamingServices,
+  removeStreamingService,
+  streamingServiceFieldsSchema,
+} from "./streaming-checks.ts";
 import { addVpnServer, listVpnServers, parseServerField, rotateNodeToken } from "./servers.ts";
 
 // What an operator does to VPN servers (`npm run vpn`, decision 043): the one dispatcher that
@@ -56,6 +62,10 @@ export const serverCommandSchema = z.discriminatedUnion("command", [
   z.object({ command: z.literal("move-devices"), server: serverRef, to: serverRef.optional() }).strict(),
   z.object({ command: z.literal("revoke-devices"), server: serverRef }).strict(),
   ...clientSettingCommandSchemas,
+  // The streaming services every node checks from its exit (decision 133).
+  z.object({ command: z.literal("list-services") }).strict(),
+  streamingServiceFieldsSchema.extend({ command: z.literal("add-service") }).strict(),
+  z.object({ command: z.literal("remove-service"), service: z.string().trim().min(1).max(60) }).strict(),
 ]);
 
 export type ServerCommand = z.input<typeof serverCommandSchema>;
@@ -66,7 +76,10 @@ export type ServerCommandResult =
   | { server: ServerSummary }
   | { removed: string }
   | { emptied: string; moved: number; remaining: number; to: string[] }
-  | { emptied: string; revoked: number };
+  | { emptied: string; revoked: number }
+  | { services: StreamingService[] }
+  | { service: StreamingService }
+  | { removedService: string };
 
 /** What the commands need: the database, the settings they read, and the outbox for owners' e-mails. */
 export type ServerCommandServices = Omit<ServerDevicesServices, "config"> & {
@@ -116,6 +129,17 @@ export async function runServerCommand(
     case "set-ports":
     case "set-dns":
       return { server: await changeServerSetting(executor, command.server, clientSettingChange(command)) };
+    case "list-services":
+      return { services: await listStreamingServices(executor) };
+    case "add-service": {
+      const { command: _, ...fields } = command;
+      return { service: await executor.transaction((tx) => addStreamingService(tx, fields)) };
+    }
+    case "remove-service":
+      return {
+        removedService: (await executor.transaction((tx) => removeStreamingService(tx, command.service)))
+          .name,
+      };
   }
 }
 

@@ -4,7 +4,12 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routeConfig from "#app/routes.ts";
 import { queryRows } from "#server/db/client.ts";
-import { VPN_SERVER_STATUSES, vpnServers, type VpnServerStatus } from "#server/db/schema/index.ts";
+import {
+  streamingServices,
+  VPN_SERVER_STATUSES,
+  vpnServers,
+  type VpnServerStatus,
+} from "#server/db/schema/index.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { buy, signedInCustomer } from "../../support/account.ts";
 import { tableDigests } from "../../support/table-digest.ts";
@@ -44,6 +49,8 @@ interface Fixture {
   own: Record<string, { subscriptionId: string; deviceId: string }>;
   /** A VPN server in each status, for the server actions (each is called once, in any order). */
   serverIds: Record<VpnServerStatus, string>;
+  /** A streaming service to remove. */
+  streamingServiceId: string;
 }
 
 /** Endpoints that end or change what they touch: each gets a freshly bought subscription. */
@@ -143,6 +150,15 @@ const ADMIN_REQUESTS: Record<string, (fixture: Partial<Fixture>) => unknown> = {
     reason: "matrix check",
   }),
   "/api/admin/servers/enable": ({ serverIds }) => ({ serverId: serverIds?.disabled, reason: "matrix check" }),
+  "/api/admin/streaming-services/add": () => ({
+    name: "Matrix TV",
+    url: "https://tv.example.com/ng/",
+    reason: "matrix check",
+  }),
+  "/api/admin/streaming-services/remove": ({ streamingServiceId }) => ({
+    serviceId: streamingServiceId,
+    reason: "matrix check",
+  }),
 };
 
 /** A concrete address for each page route with parameters. */
@@ -222,6 +238,10 @@ describe("staff console authorisation matrix", () => {
       await app.services.db.update(vpnServers).set({ status }).where(eq(vpnServers.id, server.id));
       serverIds[status] = server.id;
     }
+    const [streamingService] = await app.services.db
+      .insert(streamingServices)
+      .values({ name: "Matrix removed", url: "https://removed.example.com/" })
+      .returning();
     const contact = { name: "Matrix Buyer", email: customerEmail, subject: "Help", message: "My config?" };
     expect((await app.request("/api/send-contact-email", { json: contact })).status).toBe(200);
     const [message] = await queryRows<{ id: string }>(app.services.db, sql`select id from contact_messages`);
@@ -233,6 +253,7 @@ describe("staff console authorisation matrix", () => {
       messageId: message!.id,
       own: owned,
       serverIds,
+      streamingServiceId: streamingService!.id,
     };
   }, 120_000);
 

@@ -35,7 +35,14 @@ describe.each(databaseKinds)("GET /metrics on %s", (kind) => {
     // Paid two minutes ago, past the grace of fulfilment in flight (decision 121).
     const twoMinutesAgo = new Date(Date.now() - 2 * 60_000);
     await addTestSubscription(db, { customerEmail: "waiting.buyer@example.com", createdAt: twoMinutesAgo }); // no device: pending
-    await recordNodeStatus(db, server, { publicKey: nodePublicKey, appliedVersion: "1", peers: [] });
+    // One exit address in Nigeria, one elsewhere, one in a documentation range (in no country).
+    const exitAddresses = ["197.210.64.1", "8.8.8.8", "192.0.2.1"];
+    await recordNodeStatus(db, server, {
+      publicKey: nodePublicKey,
+      appliedVersion: "1",
+      exitAddresses,
+      peers: [],
+    });
     await db.insert(checkoutSessions).values([
       { id: `cs_test_open_${crypto.randomUUID()}`, provider: "test", planId: "unlock", amountCents: 999 },
       {
@@ -105,6 +112,20 @@ describe.each(databaseKinds)("GET /metrics on %s", (kind) => {
     // The demo's development server never reported: no last-seen sample for it.
     const seen = families.get("naijalink_vpn_server_last_seen_timestamp_seconds")!.samples;
     expect(seen.map((sample) => sample.labels.server)).toEqual(["ng-lagos-7"]);
+
+    // Where its exit addresses appear to be (decision 130), and the country database's date.
+    for (const [appears, count] of [
+      ["NG", 1],
+      ["elsewhere", 1],
+      ["unknown", 1],
+    ] as const)
+      expect(
+        sampleValue(families, "naijalink_vpn_server_exit_addresses", { ...server, appears }),
+        appears,
+      ).toBe(count);
+    const built = sampleValue(families, "naijalink_country_database_built_timestamp_seconds")!;
+    expect(built).toBeGreaterThan(Date.parse("2024-01-01") / 1000);
+    expect(built).toBeLessThan(Date.now() / 1000);
   });
 
   it("leaks no secret: no e-mail address, token or key", async () => {

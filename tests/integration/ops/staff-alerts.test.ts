@@ -2,7 +2,7 @@
 // at Configuration Pending — e-mails every admin once, however often the check runs and however
 // many processes run it; after recovery the next outage e-mails again. Time is injected.
 import crypto from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   checkoutSessions,
@@ -70,6 +70,55 @@ describe.each(databaseKinds)("staff alerts on %s", (kind) => {
     const { db } = app.services;
     await db.delete(outboxMessages);
     await db.delete(staffAlerts);
+  });
+
+  describe("the exit-abroad alert", () => {
+    let server: VpnServer;
+    const report = (exitAddresses: string[], now: Date) =>
+      recordNodeStatus(
+        app.services.db,
+        server,
+        { publicKey: server.publicKey!, appliedVersion: null, exitAddresses, peers: [] },
+        now,
+      );
+    const exitAlerts = () =>
+      app.services.db
+        .select()
+        .from(staffAlerts)
+        .where(like(staffAlerts.key, `exit-abroad:${server.id}:%`));
+
+    beforeAll(async () => {
+      server = await addTestVpnServer(app.services.db, { name: "ng-exit-check", octet: 74 });
+    });
+    afterAll(async () => {
+      await app.services.db.delete(vpnServers).where(eq(vpnServers.id, server.id));
+    });
+
+    it("e-mails once while an exit address appears abroad, not for Nigerian or unknown ones, and is resolved by a Nigerian exit", async () => {
+      const start = new Date();
+      // Nigerian and documentation-range (unknown) addresses raise nothing.
+      await report(["197.210.64.1", "192.0.2.1"], start);
+      await checkStaffAlerts(app.services, start);
+      expect(await exitAlerts()).toEqual([]);
+
+      // Two reports of an address the database places in the US: one outage, one e-mail per admin.
+      for (const minutes of [1, 2]) {
+        await report(["197.210.64.1", "8.8.8.8"], at(start, minutes));
+        await checkStaffAlerts(app.services, at(start, minutes));
+      }
+      expect((await exitAlerts()).map((alert) => [alert.key, alert.resolvedAt])).toEqual([
+        [`exit-abroad:${server.id}:8.8.8.8`, null],
+      ]);
+      expect(await outages("ng-exit-check")).toBe(1);
+      const email = await firstAdminsAlert("ng-exit-check");
+      expect(email?.text).toContain("8.8.8.8");
+      expect(email?.text).toContain("US");
+
+      // The node reports a Nigerian exit: resolved, and no new e-mail.
+      await report(["197.210.64.1"], at(start, 3));
+      expect(await checkStaffAlerts(app.services, at(start, 3))).toMatchObject({ alertsResolved: 1 });
+      expect(await outages("ng-exit-check")).toBe(1);
+    });
   });
 
   describe("the node-down alert", () => {

@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { vpnServers } from "#server/db/schema/index.ts";
+import { streamingServices, vpnServers } from "#server/db/schema/index.ts";
 import { startTestServer, type TestServer } from "../../support/app.ts";
 import { addTestVpnServer } from "../../support/vpn.ts";
 
@@ -75,5 +75,48 @@ describe("the `npm run vpn` client-settings commands", () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("set-mtu needs the new value");
     expect(await row()).toEqual(before);
+  });
+
+  it("lists, adds and removes the streaming services every node checks (decision 133)", async () => {
+    const services = () => server.services.db.select().from(streamingServices);
+    const added = await vpn(
+      "add-service",
+      "Geo TV",
+      "https://tv.example.com/ng/",
+      "--status",
+      "200",
+      "--lacks",
+      "not available in your region",
+      "--optional",
+    );
+    expect(added).toMatchObject({ code: 0 });
+    expect(added.stdout).toContain("Streaming service Geo TV added");
+    expect(await services()).toMatchObject([
+      {
+        name: "Geo TV",
+        url: "https://tv.example.com/ng/",
+        expectStatus: 200,
+        bodyLacks: "not available in your region",
+        required: false,
+      },
+    ]);
+    expect((await vpn("list-services")).stdout).toContain(
+      'Geo TV  https://tv.example.com/ng/  works when: status 200, without "not available in your region"  shown only',
+    );
+    for (const args of [
+      ["add-service", "Bad", "ftp://tv.example.com/"],
+      ["add-service", "Bad", "https://tv.example.com/", "--status", "700"],
+      ["add-service", "Geo TV", "https://other.example.com/"],
+      ["remove-service", "Nothing by that name"],
+    ]) {
+      const refused = await vpn(...args);
+      expect(refused.code, args.join(" ")).toBe(1);
+      expect(refused.stderr.length, args.join(" ")).toBeGreaterThan(0);
+    }
+    expect((await vpn("set-mtu", "ng-cli-settings", "1400", "--optional")).code).toBe(2);
+    const removed = await vpn("remove-service", "Geo TV");
+    expect(removed).toMatchObject({ code: 0 });
+    expect(removed.stdout).toContain("Streaming service Geo TV removed");
+    expect(await services()).toEqual([]);
   });
 });

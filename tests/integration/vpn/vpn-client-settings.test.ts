@@ -49,6 +49,15 @@ describe.each(databaseKinds)("client settings of VPN servers on %s", (kind) => {
   };
   const peers = (nodeToken: string, query = "") =>
     app.request(`/api/nodes/peers${query}`, { headers: { authorization: `Bearer ${nodeToken}` } });
+  /** The node's agent reporting the server's current settings version applied. */
+  const reportApplied = async (server: { id: string; publicKey: string | null }, nodeToken: string) => {
+    const { settingsVersion } = await serverRow(server.id);
+    const response = await app.request("/api/nodes/status", {
+      json: { publicKey: server.publicKey, peers: [], settings: { version: settingsVersion, mtu: 1280 } },
+      headers: { authorization: `Bearer ${nodeToken}` },
+    });
+    expect(response.status).toBe(200);
+  };
   const nodeServer = async (nodeToken: string) =>
     (await (await peers(nodeToken)).json()) as { server: Record<string, unknown>; version: string };
 
@@ -170,16 +179,23 @@ describe.each(databaseKinds)("client settings of VPN servers on %s", (kind) => {
     expect(added.status).toBe(200);
     expect(added.body.server).toMatchObject({ alternatePorts: [443, 53] });
     expect((await nodeServer(nodeToken)).server).toMatchObject({ alternatePorts: [443, 53] });
-    // Adding a port changes no config anyone holds.
-    expect((await serverRow(server.id)).clientConfigChangedAt).toEqual(before);
+    // Configs offer the new port only once the node reports it redirects it (decision 133).
+    expect((await download(device.downloadToken, "?port=53")).response.status).toBe(404);
+    await reportApplied(server, nodeToken);
     expect(configFields((await download(device.downloadToken, "?port=53")).text).Endpoint).toBe(
       "203.0.113.10:53",
     );
+    // Adding a port changes no config anyone holds.
+    expect((await serverRow(server.id)).clientConfigChangedAt).toEqual(before);
 
     const removed = await command({ command: "set-ports", server: server.name, ports: [] });
     expect(removed.status).toBe(200);
+    // The node still redirects 443 until it applies the change: configs still offer it.
+    expect((await download(device.downloadToken, "?port=443")).response.status).toBe(200);
+    expect((await serverRow(server.id)).clientConfigChangedAt).toEqual(before);
+    await reportApplied(server, nodeToken);
     expect((await download(device.downloadToken, "?port=443")).response.status).toBe(404);
-    // Taking one away outdates the configs that may use it.
+    // Taking one away outdates the configs that may use it, once the node has.
     expect((await serverRow(server.id)).clientConfigChangedAt.getTime()).toBeGreaterThan(before.getTime());
   });
 
@@ -216,13 +232,20 @@ describe.each(databaseKinds)("client settings of VPN servers on %s", (kind) => {
     });
     expect(optOut.status).toBe(200);
     expect(optOut.body.server).toMatchObject({ nodeResolver: false, dns: "9.9.9.9, 2620:fe::fe" });
+    // The node's resolver answers until the node stops it: configs name it until then (decision 133).
+    expect(configFields((await download(device.downloadToken)).text).DNS).toBe("10.44.0.1, fd44::1");
+    const before = (await serverRow(server.id)).clientConfigChangedAt;
+    await reportApplied(server, nodeToken);
     expect(configFields((await download(device.downloadToken)).text).DNS).toBe("9.9.9.9, 2620:fe::fe");
+    expect((await serverRow(server.id)).clientConfigChangedAt.getTime()).toBeGreaterThan(before.getTime());
     expect((await nodeServer(nodeToken)).server).toMatchObject({ resolver: false });
     expect(
       (await command({ command: "set-dns", server: server.name, dns: "9.9.9.9, 2620:fe::fe" })).status,
     ).toBe(409);
 
     expect((await command({ command: "set-dns", server: server.name, dns: "node" })).status).toBe(200);
+    expect(configFields((await download(device.downloadToken)).text).DNS).toBe("9.9.9.9, 2620:fe::fe");
+    await reportApplied(server, nodeToken);
     expect(configFields((await download(device.downloadToken)).text).DNS).toBe("10.44.0.1, fd44::1");
     expect((await nodeServer(nodeToken)).server).toMatchObject({
       resolver: true,

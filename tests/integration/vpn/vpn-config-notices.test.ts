@@ -42,6 +42,19 @@ describe.each(databaseKinds)("out-of-date configs on %s", (kind) => {
     );
   const updateMails = async (email: string) =>
     (await queuedEmails(app, email)).filter((queued) => queued.kind === "config-update");
+  /** The server's node reporting its current settings version applied (its MTU 1280). */
+  const reportApplied = async (server: { id: string; name: string; publicKey: string | null }) => {
+    const { nodeToken } = (await rotateNodeToken(app.services.db, server.name))!;
+    const [row] = await queryRows<{ settingsVersion: number }>(
+      app.services.db,
+      sql`select settings_version as "settingsVersion" from vpn_servers where id = ${server.id}`,
+    );
+    const reported = await app.request("/api/nodes/status", {
+      json: { publicKey: server.publicKey, settings: { version: row!.settingsVersion, mtu: 1280 } },
+      headers: { authorization: `Bearer ${nodeToken}` },
+    });
+    expect(reported.status).toBe(200);
+  };
   /** A run of the job once every change so far has settled. */
   const runNotices = () =>
     queueConfigUpdateNotices(app.services, new Date(Date.now() + CONFIG_NOTICE_SETTLE_MS + MINUTE));
@@ -91,6 +104,12 @@ describe.each(databaseKinds)("out-of-date configs on %s", (kind) => {
     expect(
       (await adminCommand(app, { command: "set-dns", server: server.name, dns: "9.9.9.9" })).status,
     ).toBe(200);
+    // Configs name the node's resolver until the node reports it switched (decision 133).
+    expect(await outdatedOf(email)).toEqual([
+      ["Device 1", false],
+      ["Device 2", false],
+    ]);
+    await reportApplied(server);
 
     // Not while the operator may still be changing things.
     expect(await queueConfigUpdateNotices(app.services, new Date(Date.now() + MINUTE))).toEqual({
@@ -114,6 +133,8 @@ describe.each(databaseKinds)("out-of-date configs on %s", (kind) => {
     expect((await adminCommand(app, { command: "set-dns", server: server.name, dns: "node" })).status).toBe(
       200,
     );
+    expect(await runNotices()).toEqual({ configNotices: 0 });
+    await reportApplied(server);
     expect(await runNotices()).toEqual({ configNotices: 1 });
     const second = await updateMails(email);
     expect(second).toHaveLength(2);

@@ -16,7 +16,7 @@ export class HostileWorld {
 
   constructor(
     private readonly tag: string,
-    private readonly options: { hopMtu: number; env?: Record<string, string> },
+    private readonly options: { hopMtu: number; env?: Record<string, string>; agentArgs?: string[] },
   ) {}
 
   async start(): Promise<void> {
@@ -29,7 +29,11 @@ export class HostileWorld {
       },
     });
     this.apiUrl = `http://${this.network.control.root}:${new URL(this.app.url).port}`;
-    this.node = new VpnNode(this.network, { url: this.apiUrl, dataDir: this.app.dataDir });
+    this.node = new VpnNode(
+      this.network,
+      { url: this.apiUrl, dataDir: this.app.dataDir },
+      this.options.agentArgs,
+    );
     await this.node.start();
     await this.network.startInternetHost();
     this.buyer = new Buyer(this.network);

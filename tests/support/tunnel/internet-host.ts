@@ -38,3 +38,38 @@ export async function startInternetHost(namespace: string): Promise<void> {
   for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk: Buffer) => (output += chunk));
   await waitFor("the internet host's web server", async () => output.includes("listening"), 15_000);
 }
+
+/**
+ * Two streaming services on the internet host, port 8081 (decision 133's tunnel test): `/open`
+ * welcomes everyone ("Watch now"), `/geo` redirects callers from `refused` to a block page, as a
+ * service that blocks a data-centre range does. Each request's caller is logged, so a test sees
+ * which address the checks came from.
+ */
+export async function startStreamingStandIn(
+  namespace: string,
+  refused: string,
+): Promise<{ callers: () => string[]; stop(): void }> {
+  const script = `
+    const http = require("node:http");
+    http.createServer((request, response) => {
+      const caller = request.socket.remoteAddress.replace(/^::ffff:/, "");
+      console.log("caller " + caller + " " + request.url);
+      if (request.url === "/geo" && caller === ${JSON.stringify(refused)}) {
+        response.writeHead(302, { location: "/unavailable-in-your-region" });
+        return response.end();
+      }
+      if (request.url === "/open" || request.url === "/geo") return response.end("<h1>Watch now</h1>");
+      response.writeHead(404);
+      response.end("Not here");
+    }).listen(8081, "0.0.0.0", () => console.log("listening"));`;
+  let output = "";
+  const child = spawn("ip", ["netns", "exec", namespace, process.execPath, "-e", script], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk: Buffer) => (output += chunk));
+  await waitFor("the streaming stand-in's web server", async () => output.includes("listening"), 15_000);
+  return {
+    callers: () => [...output.matchAll(/^caller (\S+) (\S+)$/gm)].map((match) => `${match[1]} ${match[2]}`),
+    stop: () => void child.kill(),
+  };
+}

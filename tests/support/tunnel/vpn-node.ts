@@ -27,6 +27,8 @@ export class VpnNode {
   constructor(
     readonly network: HostileNetwork,
     readonly app: RunningApp,
+    /** More of the agent's own flags (e.g. `--streaming-check-ms`). */
+    private readonly agentArgs: string[] = [],
   ) {
     this.serverName = `hostile-${network.tag}-${process.pid % 100_000}`;
   }
@@ -84,6 +86,7 @@ export class VpnNode {
       ...["--private-key-file", path.join(workDir, "private.key"), "--poll-ms", "300", "--status-ms", "2000"],
       // Setup's record: with it the running agent applies set-mtu, set-ports and set-dns itself.
       ...["--state-file", path.join(workDir, "setup.json")],
+      ...this.agentArgs,
     ]);
     this.agent = spawn(command!, args, { stdio: ["ignore", "pipe", "pipe"] });
     for (const stream of [this.agent.stdout, this.agent.stderr])

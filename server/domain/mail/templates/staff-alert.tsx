@@ -142,6 +142,11 @@ export function staffAlertEmail(site: EmailSite, alert: StaffAlert): Promise<Ren
         `VPN server ${alert.server}: its exit address does not appear to be in Nigeria`,
         <ExitAbroadEmail site={site} alert={alert} />,
       );
+    case "streaming-refused":
+      return renderEmail(
+        `VPN server ${alert.server}: ${alert.service} does not work through it`,
+        <StreamingRefusedEmail site={site} alert={alert} />,
+      );
     case "sales-stopped":
       return renderEmail(
         "Sales are stopped: no VPN server can take a device",
@@ -236,6 +241,40 @@ export function ExitAbroadEmail({ site, alert }: { site: EmailSite; alert: Alert
         set-exit {alert.server} IP. If it is right, ask the node&apos;s provider to correct the address&apos;s
         geolocation, or move to a provider in Nigeria. npm run doctor and the Servers page of the staff
         console show the same. You get one e-mail until the addresses change.
+      </Paragraph>
+    </EmailLayout>
+  );
+}
+
+export function StreamingRefusedEmail({
+  site,
+  alert,
+}: {
+  site: EmailSite;
+  alert: Alert<"streaming-refused">;
+}) {
+  return (
+    <EmailLayout
+      site={site}
+      audience="staff"
+      preview={`${alert.service} does not work through ${alert.server}.`}
+      title={`${alert.server}: ${alert.service} does not work through it`}
+    >
+      <Paragraph>
+        The server&apos;s agent fetched {alert.service} through the server&apos;s exit and did not get the
+        answer that means it works from there. Buyers who come for it may find it refuses them.
+      </Paragraph>
+      <Facts
+        rows={[
+          ["Found", alert.reason],
+          ["Checked", `${alert.checkedAt.toISOString().slice(0, 16).replace("T", " ")} UTC`],
+        ]}
+      />
+      <Paragraph>
+        New devices go to a server that passes every required check while one can take them; devices already
+        on this server stay. The Servers page of the staff console shows each service per server. If the
+        service blocks the exit&apos;s address range, ask the node&apos;s provider for another address or move
+        to another provider. You get one e-mail until a check passes again.
       </Paragraph>
     </EmailLayout>
   );
