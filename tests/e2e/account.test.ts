@@ -75,6 +75,7 @@ describe("the buyer's account page", () => {
     return row!.name;
   }
 
+  // A journey of ten steps, each with page loads and e-mails: twice the budget of one step.
   it("buy, sign in by the e-mailed link, add and rename device 2, revoke device 1, new keys for device 2, move it, cancel and resume, receipt", async () => {
     const plan = findPlan("pro-monthly")!;
     const paying = await app.browser.newContext();
@@ -237,7 +238,7 @@ describe("the buyer's account page", () => {
       /^[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}$/,
     );
     await page.close();
-  });
+  }, 240_000);
 
   async function axeViolations(page: Page, viewport: { width: number }) {
     if (viewport.width < 768) await page.getByRole("button", { name: "Open menu" }).click();
