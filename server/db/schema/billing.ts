@@ -42,8 +42,20 @@ export const checkoutSessions = pgTable(
     renewsSubscriptionId: uuid().references((): AnyPgColumn => subscriptions.id, { onDelete: "set null" }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp({ withTimezone: true }),
+    /**
+     * Whether a subscription row names this session: kept by triggers on `subscriptions` and on
+     * this table (migration 0081, decision 138), never written by the app. The waiting-buyers rule
+     * reads the few paid sessions without one from the partial index below, not every paid order.
+     */
+    hasSubscription: boolean().notNull().default(false),
   },
   (table) => [
+    // Paid orders whose subscription is not recorded (decision 138): the waiting-buyers rule's candidates.
+    index("checkout_sessions_without_subscription_idx")
+      .on(table.createdAt)
+      .where(
+        sql`${table.status} = 'paid' and ${table.renewsSubscriptionId} is null and not ${table.hasSubscription}`,
+      ),
     // The CSV export reads a date range a page at a time in this order (decision 106).
     index("checkout_sessions_created_at_id_idx").on(table.createdAt, table.id),
     // The orders list of one status, newest first, and its count (decision 131).

@@ -45,7 +45,14 @@ export async function awaitingConfiguration(executor: Executor, now: Date): Prom
     })
     .from(subscriptions)
     .where(
-      and(usableSubscription(now), lte(subscriptions.createdAt, paidBefore), sql`not exists (${slotOne})`),
+      and(
+        // The flag narrows to the few candidates (its partial index, decision 138); the device
+        // rows decide.
+        sql`not ${subscriptions.hasSlotOne}`,
+        usableSubscription(now),
+        lte(subscriptions.createdAt, paidBefore),
+        sql`not exists (${slotOne})`,
+      ),
     );
   const paidAt = sql<Date>`coalesce(${checkoutSessions.paidAt}, ${checkoutSessions.createdAt})`;
   const withoutSubscription = await executor
@@ -60,6 +67,8 @@ export async function awaitingConfiguration(executor: Executor, now: Date): Prom
       and(
         eq(checkoutSessions.status, "paid"),
         isNull(checkoutSessions.renewsSubscriptionId),
+        // As above: the flag's partial index finds the candidates, the join decides.
+        sql`not ${checkoutSessions.hasSubscription}`,
         or(
           lte(checkoutSessions.paidAt, paidBefore),
           and(isNull(checkoutSessions.paidAt), lte(checkoutSessions.createdAt, paidBefore)),
