@@ -1,9 +1,11 @@
 -- Decision 138: the waiting-buyers rule (dashboard, staff alerts, the waiting-buyers job,
 -- /metrics) looks for paid orders without a subscription and usable subscriptions without slot 1.
 -- On a two-year shop that was an anti-join of every paid order and of every usable subscription,
--- for the few (usually none) that are waiting. Two flags, kept by triggers in the transaction
+-- for the few (usually none) that are waiting; and the subscriptions list walked every order,
+-- most of them never paid, to find the ones that became a subscription. Two flags, kept by triggers in the transaction
 -- that changes the rows they describe (the app never writes them), and a partial index of the
--- rows each leaves as candidates; the rule still checks each candidate against the tables.
+-- rows each leaves as candidates (and one of the orders that have a subscription); the queries
+-- still check each candidate against the tables.
 ALTER TABLE "checkout_sessions" ADD COLUMN "has_subscription" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD COLUMN "has_slot_one" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 UPDATE "checkout_sessions" c SET "has_subscription" = true
@@ -11,6 +13,7 @@ UPDATE "checkout_sessions" c SET "has_subscription" = true
 UPDATE "subscriptions" s SET "has_slot_one" = true
   WHERE EXISTS (SELECT 1 FROM "devices" d WHERE d."subscription_id" = s."id" AND d."slot" = 1);--> statement-breakpoint
 CREATE INDEX "checkout_sessions_without_subscription_idx" ON "checkout_sessions" USING btree ("created_at") WHERE "checkout_sessions"."status" = 'paid' and "checkout_sessions"."renews_subscription_id" is null and not "checkout_sessions"."has_subscription";--> statement-breakpoint
+CREATE INDEX "checkout_sessions_with_subscription_created_at_id_idx" ON "checkout_sessions" USING btree ("created_at","id") WHERE "checkout_sessions"."has_subscription";--> statement-breakpoint
 CREATE INDEX "subscriptions_without_slot_one_idx" ON "subscriptions" USING btree ("created_at") WHERE not "subscriptions"."has_slot_one";--> statement-breakpoint
 -- A subscription names its session (no foreign key: a session row may be purged or written after
 -- it): the session's flag follows the subscriptions that name it.

@@ -50,6 +50,10 @@ export const checkoutSessions = pgTable(
     hasSubscription: boolean().notNull().default(false),
   },
   (table) => [
+    // The subscriptions list, newest first, and its count: only the orders that became one (decision 138).
+    index("checkout_sessions_with_subscription_created_at_id_idx")
+      .on(table.createdAt, table.id)
+      .where(sql`${table.hasSubscription}`),
     // Paid orders whose subscription is not recorded (decision 138): the waiting-buyers rule's candidates.
     index("checkout_sessions_without_subscription_idx")
       .on(table.createdAt)
