@@ -67,6 +67,9 @@ export const checkoutSessions = pgTable(
     // The console's search by a whole address and by payment reference.
     index("checkout_sessions_customer_email_idx").on(sql`lower(${table.customerEmail})`),
     index("checkout_sessions_payment_reference_idx").on(table.paymentReference),
+    // The console's "contains" search of names and addresses (`ilike '%…%'`): trigrams (decision 138).
+    index("checkout_sessions_customer_name_trgm_idx").using("gin", table.customerName.op("gin_trgm_ops")),
+    index("checkout_sessions_customer_email_trgm_idx").using("gin", table.customerEmail.op("gin_trgm_ops")),
   ],
 );
 

@@ -68,6 +68,8 @@ export const subscriptions = pgTable(
     index("subscriptions_status_expires_at_idx").on(table.status, table.expiresAt),
     // The console's search by Stripe customer.
     index("subscriptions_stripe_customer_id_idx").on(table.stripeCustomerId),
+    // The console's "contains" search of addresses (`ilike '%…%'`): trigrams (decision 138).
+    index("subscriptions_customer_email_trgm_idx").using("gin", table.customerEmail.op("gin_trgm_ops")),
   ],
 );
 

@@ -1,7 +1,13 @@
 import { PGlite } from "@electric-sql/pglite";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { queryRows, wrapPglite, type DatabaseHandle, type Executor } from "#server/db/client.ts";
+import {
+  PGLITE_EXTENSIONS,
+  queryRows,
+  wrapPglite,
+  type DatabaseHandle,
+  type Executor,
+} from "#server/db/client.ts";
 import { listMigrations } from "#server/db/migrate.ts";
 import { devices, subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
 import {
@@ -196,7 +202,7 @@ describe.each(databaseKinds)("VPN address allocation state on %s", (kind) => {
 
 describe("the allocation-state migration", () => {
   it("backfills counters, high-water marks and free lists from existing devices", async () => {
-    const client = new PGlite();
+    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
     const { db } = wrapPglite(client);
     try {
       const migrations = listMigrations();

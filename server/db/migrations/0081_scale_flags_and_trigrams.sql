@@ -64,3 +64,11 @@ BEGIN
 END $$;--> statement-breakpoint
 CREATE TRIGGER devices_slot_one_flag_inserted AFTER INSERT ON devices REFERENCING NEW TABLE AS inserted_devices
   FOR EACH STATEMENT EXECUTE FUNCTION subscriptions_has_slot_one_inserted();
+--> statement-breakpoint
+-- The console's "contains" search of names and addresses (`ilike '%…%'`) read both tables whole:
+-- trigram indexes serve it. pg_trgm is a trusted extension (the migrating role needs CREATE on the
+-- database, which its owner has); PGlite loads it when it opens a store (server/db/client.ts).
+CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint
+CREATE INDEX "checkout_sessions_customer_name_trgm_idx" ON "checkout_sessions" USING gin ("customer_name" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "checkout_sessions_customer_email_trgm_idx" ON "checkout_sessions" USING gin ("customer_email" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "subscriptions_customer_email_trgm_idx" ON "subscriptions" USING gin ("customer_email" gin_trgm_ops);
