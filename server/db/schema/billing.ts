@@ -246,6 +246,13 @@ export const ledgerEntries = pgTable(
     index("ledger_entries_subscription_idx").on(table.subscriptionId, table.occurredAt),
     index("ledger_entries_order_number_idx").on(table.orderNumber),
     index("ledger_entries_occurred_at_id_idx").on(table.occurredAt, table.id),
+    // The dashboard's sums of a window (decision 138): read from the index alone, not the rows.
+    index("ledger_entries_occurred_at_figures_idx").on(
+      table.occurredAt,
+      table.kind,
+      table.planId,
+      table.amountCents,
+    ),
     index("ledger_entries_checkout_session_idx").on(table.checkoutSessionId),
   ],
 );
