@@ -29,7 +29,13 @@ import inspector from "node:inspector";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import os from "node:os";
 import path from "node:path";
-import { PGLITE_SETTINGS, PGliteTakingTurns, wrapPglite, type DatabaseHandle } from "#server/db/client.ts";
+import {
+  PGLITE_EXTENSIONS,
+  PGLITE_SETTINGS,
+  PGliteTakingTurns,
+  wrapPglite,
+  type DatabaseHandle,
+} from "#server/db/client.ts";
 import type { AppServices } from "#server/services.ts";
 import { benchPostgresUrl, postgresReachable } from "./support/postgres.ts";
 import { loadServerBundle } from "./support/server-bundle.ts";
@@ -123,7 +129,10 @@ interface BenchApp {
 async function openDatabase(kind: DatabaseKind, dataDir: string, logger?: Logger): Promise<DatabaseHandle> {
   if (kind === "pglite") {
     // Where the app keeps it (server/db/client.ts): on disk under DATA_DIR, not in memory.
-    const client = new PGliteTakingTurns(path.join(dataDir, "pglite"), { postgresqlconf: PGLITE_SETTINGS });
+    const client = new PGliteTakingTurns(path.join(dataDir, "pglite"), {
+      postgresqlconf: PGLITE_SETTINGS,
+      extensions: PGLITE_EXTENSIONS,
+    });
     await client.waitReady;
     return wrapPglite(client, logger);
   }

@@ -24,6 +24,7 @@ import { buildIfStale } from "../scripts/build-if-stale.js";
 import { createScratchPostgres } from "../tests/support/scratch-postgres.ts";
 import type { Config } from "#server/config.ts";
 import {
+  PGLITE_EXTENSIONS,
   PGLITE_SETTINGS,
   PGliteTakingTurns,
   queryRows,
@@ -103,7 +104,10 @@ async function openShop(bundle: ServerBundle, kind: DatabaseKind, scale: number)
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "naijalink-scale-"));
   let database: DatabaseHandle & { url?: string };
   if (kind === "pglite") {
-    const client = new PGliteTakingTurns(path.join(dataDir, "pglite"), { postgresqlconf: PGLITE_SETTINGS });
+    const client = new PGliteTakingTurns(path.join(dataDir, "pglite"), {
+      postgresqlconf: PGLITE_SETTINGS,
+      extensions: PGLITE_EXTENSIONS,
+    });
     await client.waitReady;
     database = wrapPglite(client, recorder);
   } else {

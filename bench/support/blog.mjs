@@ -3,6 +3,7 @@
 // The first start migrates the throw-away DATA_DIR and seeds the samples; the posts are then
 // written into its PGlite database, and the server started again on it.
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -92,7 +93,7 @@ export async function startProductionServerWithBlog() {
   try {
     const first = await startProductionServer({ dataDir, env: { SEED_SAMPLE_CONTENT: "true" } });
     await first.stop();
-    const client = new PGlite(path.join(dataDir, "pglite"));
+    const client = new PGlite(path.join(dataDir, "pglite"), { extensions: { pg_trgm } });
     try {
       for (const post of posts(Date.now())) {
         await client.query(

@@ -1,4 +1,5 @@
 import { PGlite, type Results, type Transaction as PGliteTransaction } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { ExtractTablesWithRelations, Logger, SQL } from "drizzle-orm";
 import { drizzle as drizzlePostgres } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
@@ -78,7 +79,10 @@ export async function openDatabase(options: {
   const directory = path.join(options.dataDir, "pglite");
   await fs.mkdir(directory, { recursive: true });
   await initialiseInChildProcess(directory);
-  const client = new PGliteTakingTurns(directory, { postgresqlconf: PGLITE_SETTINGS });
+  const client = new PGliteTakingTurns(directory, {
+    postgresqlconf: PGLITE_SETTINGS,
+    extensions: PGLITE_EXTENSIONS,
+  });
   await client.waitReady;
   return wrapPglite(client);
 }
@@ -90,6 +94,13 @@ export async function openDatabase(options: {
  * own 128 MB floor, so it stays at its default.
  */
 export const PGLITE_SETTINGS = ["shared_buffers = 16MB"];
+
+/**
+ * The extensions the schema uses (decision 138: pg_trgm's indexes serve the console's "contains"
+ * search). PGlite loads an extension only when told at start-up, and a store whose indexes use
+ * one cannot be written without it: every PGlite that opens the store passes these.
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm };
 
 /**
  * A new store runs initdb in a second, in-memory PostgreSQL that PGlite starts beside the first;

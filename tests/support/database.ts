@@ -3,7 +3,13 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { describe, inject } from "vitest";
-import { wrapPglite, wrapPostgres, type DatabaseHandle, type DatabaseKind } from "#server/db/client.ts";
+import {
+  PGLITE_EXTENSIONS,
+  wrapPglite,
+  wrapPostgres,
+  type DatabaseHandle,
+  type DatabaseKind,
+} from "#server/db/client.ts";
 import { migrate } from "#server/db/migrate.ts";
 import { createScratchPostgres, databaseUrl } from "./scratch-postgres.ts";
 
@@ -34,7 +40,7 @@ function pgliteTemplate(): Promise<Blob> {
     const file = path.join(inject("templateDir"), "pglite.tar");
     const saved = await fs.readFile(file).catch(() => undefined);
     if (saved) return new Blob([saved]);
-    const client = new PGlite();
+    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
     await migrate(wrapPglite(client).db);
     const dump = await client.dumpDataDir("none");
     await client.close();
@@ -84,7 +90,7 @@ function postgresTemplateOf(serverUrl: string): Promise<string> {
 /** A fresh, migrated database of the given kind, dropped again by `close()`. */
 export async function createTestDatabase(kind: DatabaseKind = "pglite"): Promise<DatabaseHandle> {
   if (kind === "pglite") {
-    const client = new PGlite({ loadDataDir: await pgliteTemplate() });
+    const client = new PGlite({ loadDataDir: await pgliteTemplate(), extensions: PGLITE_EXTENSIONS });
     await client.waitReady;
     return wrapPglite(client);
   }

@@ -42,8 +42,24 @@ export const checkoutSessions = pgTable(
     renewsSubscriptionId: uuid().references((): AnyPgColumn => subscriptions.id, { onDelete: "set null" }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp({ withTimezone: true }),
+    /**
+     * Whether a subscription row names this session: kept by triggers on `subscriptions` and on
+     * this table (migration 0081, decision 138), never written by the app. The waiting-buyers rule
+     * reads the few paid sessions without one from the partial index below, not every paid order.
+     */
+    hasSubscription: boolean().notNull().default(false),
   },
   (table) => [
+    // The subscriptions list, newest first, and its count: only the orders that became one (decision 138).
+    index("checkout_sessions_with_subscription_created_at_id_idx")
+      .on(table.createdAt, table.id)
+      .where(sql`${table.hasSubscription}`),
+    // Paid orders whose subscription is not recorded (decision 138): the waiting-buyers rule's candidates.
+    index("checkout_sessions_without_subscription_idx")
+      .on(table.createdAt)
+      .where(
+        sql`${table.status} = 'paid' and ${table.renewsSubscriptionId} is null and not ${table.hasSubscription}`,
+      ),
     // The CSV export reads a date range a page at a time in this order (decision 106).
     index("checkout_sessions_created_at_id_idx").on(table.createdAt, table.id),
     // The orders list of one status, newest first, and its count (decision 131).
@@ -51,6 +67,9 @@ export const checkoutSessions = pgTable(
     // The console's search by a whole address and by payment reference.
     index("checkout_sessions_customer_email_idx").on(sql`lower(${table.customerEmail})`),
     index("checkout_sessions_payment_reference_idx").on(table.paymentReference),
+    // The console's "contains" search of names and addresses (`ilike '%…%'`): trigrams (decision 138).
+    index("checkout_sessions_customer_name_trgm_idx").using("gin", table.customerName.op("gin_trgm_ops")),
+    index("checkout_sessions_customer_email_trgm_idx").using("gin", table.customerEmail.op("gin_trgm_ops")),
   ],
 );
 
@@ -227,6 +246,13 @@ export const ledgerEntries = pgTable(
     index("ledger_entries_subscription_idx").on(table.subscriptionId, table.occurredAt),
     index("ledger_entries_order_number_idx").on(table.orderNumber),
     index("ledger_entries_occurred_at_id_idx").on(table.occurredAt, table.id),
+    // The dashboard's sums of a window (decision 138): read from the index alone, not the rows.
+    index("ledger_entries_occurred_at_figures_idx").on(
+      table.occurredAt,
+      table.kind,
+      table.planId,
+      table.amountCents,
+    ),
     index("ledger_entries_checkout_session_idx").on(table.checkoutSessionId),
   ],
 );

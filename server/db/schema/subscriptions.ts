@@ -47,9 +47,19 @@ export const subscriptions = pgTable(
     stripeSubscriptionId: text().unique(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Whether a device row of slot 1 exists for it (revoked or not): kept by triggers on `devices`
+     * (migration 0081, decision 138), never written by the app. The waiting-buyers rule reads the
+     * few without one from the partial index below instead of every usable subscription.
+     */
+    hasSlotOne: boolean().notNull().default(false),
   },
   (table) => [
     index("subscriptions_expires_at_idx").on(table.expiresAt),
+    // Subscriptions that never got slot 1 (decision 138): the waiting-buyers rule's candidates.
+    index("subscriptions_without_slot_one_idx")
+      .on(table.createdAt)
+      .where(sql`not ${table.hasSlotOne}`),
     // A signed-in customer's subscriptions (decision 067).
     index("subscriptions_customer_email_idx").on(sql`lower(${table.customerEmail})`),
     // The CSV export reads a date range a page at a time in this order (decision 106).
@@ -58,6 +68,8 @@ export const subscriptions = pgTable(
     index("subscriptions_status_expires_at_idx").on(table.status, table.expiresAt),
     // The console's search by Stripe customer.
     index("subscriptions_stripe_customer_id_idx").on(table.stripeCustomerId),
+    // The console's "contains" search of addresses (`ilike '%…%'`): trigrams (decision 138).
+    index("subscriptions_customer_email_trgm_idx").using("gin", table.customerEmail.op("gin_trgm_ops")),
   ],
 );
 

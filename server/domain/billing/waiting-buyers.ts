@@ -45,7 +45,14 @@ export async function awaitingConfiguration(executor: Executor, now: Date): Prom
     })
     .from(subscriptions)
     .where(
-      and(usableSubscription(now), lte(subscriptions.createdAt, paidBefore), sql`not exists (${slotOne})`),
+      and(
+        // The flag narrows to the few candidates (its partial index, decision 138); the device
+        // rows decide.
+        sql`not ${subscriptions.hasSlotOne}`,
+        usableSubscription(now),
+        lte(subscriptions.createdAt, paidBefore),
+        sql`not exists (${slotOne})`,
+      ),
     );
   const paidAt = sql<Date>`coalesce(${checkoutSessions.paidAt}, ${checkoutSessions.createdAt})`;
   const withoutSubscription = await executor
@@ -55,16 +62,21 @@ export async function awaitingConfiguration(executor: Executor, now: Date): Prom
       paidAt: paidAt.mapWith((value: Date | string) => new Date(value)),
     })
     .from(checkoutSessions)
-    .leftJoin(subscriptions, eq(subscriptions.checkoutSessionId, checkoutSessions.id))
     .where(
       and(
         eq(checkoutSessions.status, "paid"),
         isNull(checkoutSessions.renewsSubscriptionId),
+        // As above: the flag's partial index finds the candidates, the subscriptions decide (an
+        // anti-join probing their index for each candidate, not a hash of them all).
+        sql`not ${checkoutSessions.hasSubscription}`,
         or(
           lte(checkoutSessions.paidAt, paidBefore),
           and(isNull(checkoutSessions.paidAt), lte(checkoutSessions.createdAt, paidBefore)),
         ),
-        isNull(subscriptions.id),
+        sql`not exists (${executor
+          .select({ one: sql`1` })
+          .from(subscriptions)
+          .where(eq(subscriptions.checkoutSessionId, checkoutSessions.id))})`,
       ),
     );
   return [...withoutDevice, ...withoutSubscription.map((row) => ({ ...row, subscriptionId: null }))].sort(

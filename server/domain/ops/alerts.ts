@@ -4,7 +4,7 @@ import { staffAlerts } from "#server/db/schema/index.ts";
 import { outboxBacklog } from "#server/domain/mail/backlog.ts";
 import { LISTED_WAITING_BUYERS, type EmailData } from "#server/domain/mail/email-data.ts";
 import { awaitingConfiguration } from "#server/domain/billing/waiting-buyers.ts";
-import { listServerHealth } from "./server-health.ts";
+import { listServerOverviews } from "./server-health.ts";
 import { abroad, countryDatabase } from "#server/domain/vpn/exit-country.ts";
 import { failingRequiredChecks } from "#server/domain/vpn/streaming-checks.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
@@ -33,7 +33,8 @@ interface Condition {
 
 async function currentConditions(tx: Transaction, now: Date): Promise<Condition[]> {
   // One after another: a transaction runs one statement at a time.
-  const nodes = await listServerHealth(tx, now);
+  // The servers' states only: what each device did lately is the servers page's (decision 138).
+  const nodes = await listServerOverviews(tx, now);
   const backlog = await outboxBacklog(tx);
   const waiting = await awaitingConfiguration(tx, now);
   const selling = await anyServerCanTakeDevice(tx);

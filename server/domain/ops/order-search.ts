@@ -183,6 +183,9 @@ export async function findOrders(executor: Executor, input: OrderListQuery): Pro
     query.orderStatus ? eq(checkoutSessions.status, query.orderStatus) : undefined,
     query.subscriptionStatus ? eq(subscriptions.status, query.subscriptionStatus) : undefined,
     query.withSubscription ? sql`${subscriptions.id} is not null` : undefined,
+    // Only orders that became a subscription: the flag's partial index walks just those, newest
+    // first (decision 138), where the orders' own index passes every unpaid one; the join decides.
+    query.withSubscription || query.subscriptionStatus ? sql`${checkoutSessions.hasSubscription}` : undefined,
   ];
   const where = and(...conditions);
   const cursor = query.after ?? query.before;
@@ -196,16 +199,11 @@ export async function findOrders(executor: Executor, input: OrderListQuery): Pro
   const order = backwards
     ? [asc(checkoutSessions.createdAt), asc(checkoutSessions.id)]
     : [desc(checkoutSessions.createdAt), desc(checkoutSessions.id)];
-  const liveDevices = executor
-    .select({ value: count() })
-    .from(devices)
-    .where(and(eq(devices.subscriptionId, subscriptions.id), isNull(devices.revokedAt)));
   const [rows, [total]] = await Promise.all([
     executor
       .select({
         session: checkoutSessions,
         subscription: subscriptions,
-        liveDevices: sql<number>`(${liveDevices})`.mapWith(Number),
         position: sql<string>`${checkoutSessions.createdAt}::text || '|' || ${checkoutSessions.id}`,
       })
       .from(checkoutSessions)
@@ -231,6 +229,20 @@ export async function findOrders(executor: Executor, input: OrderListQuery): Pro
         .as("matching"),
     ),
   ]);
+  // Live devices of the page's subscriptions only (decision 138): counted in the page query, they
+  // were counted for every row a deep page's offset skips.
+  const pageSubscriptions = rows.flatMap((row) => (row.subscription ? [row.subscription.id] : []));
+  const liveDevices = new Map(
+    pageSubscriptions.length === 0
+      ? []
+      : (
+          await executor
+            .select({ subscriptionId: devices.subscriptionId, value: count() })
+            .from(devices)
+            .where(and(inArray(devices.subscriptionId, pageSubscriptions), isNull(devices.revokedAt)))
+            .groupBy(devices.subscriptionId)
+        ).map((row) => [row.subscriptionId, Number(row.value)]),
+  );
   const counted = Number(total?.value ?? 0);
   const totalCount = Math.min(counted, COUNT_LIMIT);
   // One row more than a page says whether there is a page beyond it (in the direction read).
@@ -239,7 +251,7 @@ export async function findOrders(executor: Executor, input: OrderListQuery): Pro
   const hasNext = backwards ? true : more;
   const hasPrevious = backwards ? more : query.page > 1;
   return {
-    results: shown.map(({ session, subscription, liveDevices: live }) => ({
+    results: shown.map(({ session, subscription }) => ({
       checkoutSessionId: session.id,
       orderStatus: session.status,
       provider: session.provider,
@@ -260,7 +272,7 @@ export async function findOrders(executor: Executor, input: OrderListQuery): Pro
         status: subscription.status,
         expiresAt: subscription.expiresAt.toISOString(),
         cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
-        liveDevices: live,
+        liveDevices: liveDevices.get(subscription.id) ?? 0,
       },
     })),
     total: totalCount,

@@ -18,13 +18,14 @@ import {
   type NodeSettingsState,
 } from "#server/domain/vpn/node-settings-state.ts";
 import { exitCountries, type ExitCountry } from "#server/domain/vpn/exit-country.ts";
-import { streamingResultsByServer, type ServiceResult } from "#server/domain/vpn/streaming-checks.ts";
 import { usableSubscription } from "#server/domain/vpn/usable.ts";
+import { streamingResultsByServer, type ServiceResult } from "#server/domain/vpn/streaming-checks.ts";
 
 // What the staff console's servers page shows of each VPN server (issue 15): its settings, what
 // its node must carry against what it last reported, and how full it is.
 
-export interface ServerHealth {
+/** What a server is and what its node must carry: the alerts read this much (decision 138). */
+export interface ServerOverview {
   id: string;
   name: string;
   region: string;
@@ -53,23 +54,14 @@ export interface ServerHealth {
   /** What the node reported last: the version applied and the peers its interface held. */
   appliedVersion: string | null;
   appliedPeers: number | null;
-  /** Live devices with a handshake inside `ACTIVE_HANDSHAKE_WINDOW_MS`. */
-  connectedPeers: number;
   liveDevices: number;
   /** How many devices its address pools hold. */
   capacity: number;
-  /**
-   * The latest handshake its agent reported for any device on it: proof that its UDP port is
-   * reachable from the internet; null while none has been seen.
-   */
-  lastHandshakeAt: string | null;
   /** What its configs say besides keys. */
   clientMtu: number;
   alternatePorts: number[];
   /** True: configs name the node's resolver; false: `dns`. */
   nodeResolver: boolean;
-  /** Live devices whose config was handed out before the server's last change of what configs say. */
-  outdatedConfigs: number;
   /** Desired against applied node settings (decision 129), and the words for them. */
   nodeSettings: NodeSettingsState;
   /** "1380", or "1380 (node still on 1280 since …)". */
@@ -79,7 +71,21 @@ export interface ServerHealth {
   streaming: ServiceResult[];
 }
 
-export async function listServerHealth(executor: Executor, now = new Date()): Promise<ServerHealth[]> {
+/** The servers page's figures besides the state: each reads every device of the shop (decision 138). */
+export interface ServerHealth extends ServerOverview {
+  /** Live devices with a handshake inside `ACTIVE_HANDSHAKE_WINDOW_MS`. */
+  connectedPeers: number;
+  /**
+   * The latest handshake its agent reported for any device on it: proof that its UDP port is
+   * reachable from the internet; null while none has been seen.
+   */
+  lastHandshakeAt: string | null;
+  /** Live devices whose config was handed out before the server's last change of what configs say. */
+  outdatedConfigs: number;
+}
+
+/** Every server oldest first, with its state and the peers its node must carry. */
+export async function listServerOverviews(executor: Executor, now = new Date()): Promise<ServerOverview[]> {
   const servers = await executor
     .select({ server: vpnServers, desiredVersion: vpnPeerVersions.version })
     .from(vpnServers)
@@ -92,34 +98,6 @@ export async function listServerHealth(executor: Executor, now = new Date()): Pr
       .innerJoin(subscriptions, eq(subscriptions.id, devices.subscriptionId))
       .where(and(isNull(devices.revokedAt), usableSubscription(now)))
       .groupBy(devices.vpnServerId),
-  );
-  const connected = await countsByServer(
-    executor
-      .select({ serverId: devices.vpnServerId, value: count() })
-      .from(devices)
-      .where(
-        and(
-          isNull(devices.revokedAt),
-          gte(devices.lastHandshakeAt, new Date(now.getTime() - ACTIVE_HANDSHAKE_WINDOW_MS)),
-        ),
-      )
-      .groupBy(devices.vpnServerId),
-  );
-  const outdated = await countsByServer(
-    executor
-      .select({ serverId: devices.vpnServerId, value: count() })
-      .from(devices)
-      .innerJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
-      .where(and(isNull(devices.revokedAt), lt(devices.configIssuedAt, vpnServers.clientConfigChangedAt)))
-      .groupBy(devices.vpnServerId),
-  );
-  const handshakes = new Map(
-    (
-      await executor
-        .select({ serverId: devices.vpnServerId, at: max(devices.lastHandshakeAt) })
-        .from(devices)
-        .groupBy(devices.vpnServerId)
-    ).map((row) => [row.serverId ?? "", row.at]),
   );
   const context = { now, realNodeRegistered: await realNodeRegistered(executor) };
   const countries = new Map<string, ExitCountry[]>();
@@ -148,20 +126,56 @@ export async function listServerHealth(executor: Executor, now = new Date()): Pr
       desiredVersion: String(desiredVersion ?? 0),
       appliedVersion: server.appliedPeerVersion,
       appliedPeers: server.appliedPeerCount,
-      connectedPeers: connected.get(server.id) ?? 0,
       liveDevices: server.liveDevices,
       capacity,
-      lastHandshakeAt: handshakes.get(server.id)?.toISOString() ?? null,
       clientMtu: server.clientMtu,
       alternatePorts: server.alternatePorts,
       nodeResolver: server.nodeResolver,
-      outdatedConfigs: outdated.get(server.id) ?? 0,
       nodeSettings,
       mtuText: describeMtu(server.clientMtu, nodeSettings).replace(/^MTU /, ""),
       nodeSettingsText: describeNodeSettings(nodeSettings),
       streaming: streaming.get(server.id) ?? [],
     };
   });
+}
+
+/** The servers page: each server's state, and how its devices connect and how current their configs are. */
+export async function listServerHealth(executor: Executor, now = new Date()): Promise<ServerHealth[]> {
+  const states = await listServerOverviews(executor, now);
+  const connected = await countsByServer(
+    executor
+      .select({ serverId: devices.vpnServerId, value: count() })
+      .from(devices)
+      .where(
+        and(
+          isNull(devices.revokedAt),
+          gte(devices.lastHandshakeAt, new Date(now.getTime() - ACTIVE_HANDSHAKE_WINDOW_MS)),
+        ),
+      )
+      .groupBy(devices.vpnServerId),
+  );
+  const outdated = await countsByServer(
+    executor
+      .select({ serverId: devices.vpnServerId, value: count() })
+      .from(devices)
+      .innerJoin(vpnServers, eq(vpnServers.id, devices.vpnServerId))
+      .where(and(isNull(devices.revokedAt), lt(devices.configIssuedAt, vpnServers.clientConfigChangedAt)))
+      .groupBy(devices.vpnServerId),
+  );
+  const handshakes = new Map(
+    (
+      await executor
+        .select({ serverId: devices.vpnServerId, at: max(devices.lastHandshakeAt) })
+        .from(devices)
+        .groupBy(devices.vpnServerId)
+    ).map((row) => [row.serverId ?? "", row.at]),
+  );
+  return states.map((state) => ({
+    ...state,
+    connectedPeers: connected.get(state.id) ?? 0,
+    lastHandshakeAt: handshakes.get(state.id)?.toISOString() ?? null,
+    outdatedConfigs: outdated.get(state.id) ?? 0,
+  }));
 }
 
 async function countsByServer(

@@ -4,10 +4,10 @@
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { afterAll, expect, it } from "vitest";
-import { queryRows, wrapPglite } from "#server/db/client.ts";
+import { PGLITE_EXTENSIONS, queryRows, wrapPglite } from "#server/db/client.ts";
 import { listMigrations } from "#server/db/migrate.ts";
 
-const client = new PGlite();
+const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
 const { db } = wrapPglite(client);
 afterAll(() => client.close());
 

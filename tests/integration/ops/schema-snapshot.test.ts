@@ -10,7 +10,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { generateDrizzleJson, generateMigration } from "drizzle-kit/api";
 import { afterAll, describe, expect, it } from "vitest";
-import { queryRows, wrapPglite, type DatabaseHandle } from "#server/db/client.ts";
+import { PGLITE_EXTENSIONS, queryRows, wrapPglite, type DatabaseHandle } from "#server/db/client.ts";
 import * as schema from "#server/db/schema/index.ts";
 import { createTestDatabase } from "../../support/database.ts";
 
@@ -154,8 +154,10 @@ describe("server/db/schema/", () => {
       generateDrizzleJson(schema, empty.id, undefined, "snake_case"),
     );
     expect(statements.length).toBeGreaterThan(50);
-    const fromSchema = wrapPglite(new PGlite());
+    const fromSchema = wrapPglite(new PGlite({ extensions: PGLITE_EXTENSIONS }));
     handles.push(fromSchema);
+    // Extensions are the migrations' to create (drizzle-kit does not track them): as 0081 does.
+    await fromSchema.db.execute(sql`create extension if not exists pg_trgm`);
     for (const statement of statements) await fromSchema.db.execute(sql.raw(statement));
 
     const [built, declared] = [await catalog(migrated), await catalog(fromSchema)];

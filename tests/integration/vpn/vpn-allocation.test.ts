@@ -1,7 +1,13 @@
 import { PGlite } from "@electric-sql/pglite";
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { queryRows, wrapPglite, type DatabaseHandle, type Executor } from "#server/db/client.ts";
+import {
+  PGLITE_EXTENSIONS,
+  queryRows,
+  wrapPglite,
+  type DatabaseHandle,
+  type Executor,
+} from "#server/db/client.ts";
 import { listMigrations } from "#server/db/migrate.ts";
 import { devices, subscriptions, vpnServers, type Subscription } from "#server/db/schema/index.ts";
 import {
@@ -196,7 +202,7 @@ describe.each(databaseKinds)("VPN address allocation state on %s", (kind) => {
 
 describe("the allocation-state migration", () => {
   it("backfills counters, high-water marks and free lists from existing devices", async () => {
-    const client = new PGlite();
+    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
     const { db } = wrapPglite(client);
     try {
       const migrations = listMigrations();
@@ -218,7 +224,13 @@ describe("the allocation-state migration", () => {
         sql`insert into vpn_servers (name, endpoint, public_key, ipv4_cidr, ipv6_cidr, dns, node_token_hash)
             values ('ng-empty-1', '203.0.113.8:51820', ${generateKeyPair().publicKey}, '10.61.0.0/16', 'fd61::/64', '1.1.1.1', 'hash2')`,
       );
-      const subscription = await newSubscription(db, 9);
+      // Written as SQL: the schema's subscriptions have columns later migrations add (has_slot_one, 0081).
+      const [subscription] = await queryRows<{ id: string }>(
+        db,
+        sql`insert into subscriptions (plan_id, plan_type, device_limit, expires_at, checkout_session_id)
+            values ('pro-monthly', 'pro_monthly', 9, now() + interval '30 days', ${`cs_test_${crypto.randomUUID()}`})
+            returning id`,
+      );
       // Live offsets 2, 4 and 7; offset 5 was revoked; offset 9 was revoked above the last live one.
       const rows: Array<[number, number, boolean]> = [
         [1, 2, false],
@@ -231,7 +243,7 @@ describe("the allocation-state migration", () => {
         await db.execute(
           sql`insert into devices (subscription_id, slot, vpn_server_id, public_key, private_key_sealed,
                 preshared_key_sealed, address_index, ipv4, ipv6, download_token_hash, download_token_sealed, revoked_at)
-              values (${subscription.id}, ${slot}, ${server!.id}, ${`key${slot}`}, 'x', 'x', ${offset},
+              values (${subscription!.id}, ${slot}, ${server!.id}, ${`key${slot}`}, 'x', 'x', ${offset},
                 ${`10.60.0.${offset}`}, ${`fd60::${offset}`}, ${`token${slot}`}, 'x', ${revoked ? sql`now()` : sql`null`})`,
         );
       }

@@ -4,7 +4,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows, wrapPglite } from "#server/db/client.ts";
+import { PGLITE_EXTENSIONS, queryRows, wrapPglite } from "#server/db/client.ts";
 import { listMigrations } from "#server/db/migrate.ts";
 import { listAccount } from "#server/domain/account/account.ts";
 import { CONFIG_NOTICE_SETTLE_MS, queueConfigUpdateNotices } from "#server/domain/vpn/config-notices.ts";
@@ -168,7 +168,7 @@ describe.each(databaseKinds)("out-of-date configs on %s", (kind) => {
   });
 
   it("marks configs handed out before the upgrade out of date, keeps existing servers on their resolver", async () => {
-    const client = new PGlite();
+    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
     const { db } = wrapPglite(client);
     try {
       const migrations = listMigrations();

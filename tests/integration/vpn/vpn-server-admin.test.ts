@@ -2,7 +2,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { eq, ne, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows, wrapPglite } from "#server/db/client.ts";
+import { PGLITE_EXTENSIONS, queryRows, wrapPglite } from "#server/db/client.ts";
 import { listMigrations } from "#server/db/migrate.ts";
 import { vpnServers } from "#server/db/schema/index.ts";
 import { NoVpnServerAvailable, revokeDevice } from "#server/domain/vpn/devices.ts";
@@ -241,7 +241,7 @@ describe.each(databaseKinds)("VPN server commands on %s", (kind) => {
 
 describe("the server-status migration (0021)", () => {
   it("turns active = false into draining, keeps the least-loaded index on active servers only", async () => {
-    const client = new PGlite();
+    const client = new PGlite({ extensions: PGLITE_EXTENSIONS });
     const { db } = wrapPglite(client);
     try {
       const migrations = listMigrations();

@@ -1,4 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
+import { PGLITE_EXTENSIONS } from "#server/db/client.ts";
 import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -40,7 +41,7 @@ async function dumpPglite(dataDir: string): Promise<Buffer> {
   const directory = pgliteDirectory(dataDir);
   if (await isEmptyDirectory(directory))
     throw new BackupArchiveError(`${directory} holds no database: is DATA_DIR (or DATABASE_URL) right?`);
-  const client = new PGlite(directory);
+  const client = new PGlite(directory, { extensions: PGLITE_EXTENSIONS });
   await client.waitReady;
   try {
     return Buffer.from(await (await client.dumpDataDir("gzip")).arrayBuffer());
@@ -153,7 +154,10 @@ export async function loadDatabase(config: DatabaseSettings, dump: Buffer, force
   const directory = pgliteDirectory(config.DATA_DIR);
   await fs.rm(directory, { recursive: true, force: true });
   await fs.mkdir(directory, { recursive: true, mode: 0o700 });
-  const client = new PGlite(directory, { loadDataDir: new Blob([new Uint8Array(dump)]) });
+  const client = new PGlite(directory, {
+    loadDataDir: new Blob([new Uint8Array(dump)]),
+    extensions: PGLITE_EXTENSIONS,
+  });
   await client.waitReady;
   await client.close();
 }
