@@ -1,7 +1,7 @@
 // What `npm run vpn` prints for each answer (scripts/vpn.ts).
 import { nodeSetupAdvice } from "#app/lib/node-setup-advice.ts";
 import { describePorts } from "#server/domain/vpn/client-settings.ts";
-import { describeMtu, describeNodeSettings } from "#server/domain/vpn/node-settings-state.ts";
+import { describeMtu, describeNodeSettings, minuteUtc } from "#server/domain/vpn/node-settings-state.ts";
 import type { ServerCommand, ServerCommandResult } from "#server/domain/vpn/server-admin.ts";
 import type { ServerSummary } from "#server/domain/vpn/server-edits.ts";
 
@@ -35,7 +35,20 @@ export function describeServer(server: ServerSummary): string {
     server.publicKey ? "key registered" : "waiting for its agent",
     plural(server.liveDevices, "live device"),
     `last seen ${server.lastSeenAt ? new Date(server.lastSeenAt).toISOString() : "never"}`,
+    ...(server.streaming.length ? [describeStreaming(server.streaming)] : []),
   ].join("  ");
+}
+
+/** Each listed service's last check through the server, as /admin/servers shows them (decision 133). */
+export function describeStreaming(results: ServerSummary["streaming"]): string {
+  const each = results.map((result) =>
+    result.ok === null
+      ? `${result.name}: not checked yet`
+      : result.ok
+        ? `✓ ${result.name} (${minuteUtc(result.checkedAt!)})`
+        : `✗ ${result.name}: ${result.reason} (${minuteUtc(result.checkedAt!)}${result.required ? "" : ", not required"})`,
+  );
+  return `streaming ${each.join("; ")}`;
 }
 
 /** What happens after set-mtu / set-ports / set-dns (decision 129): the running agent applies it. */

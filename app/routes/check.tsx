@@ -6,7 +6,9 @@ import { regionLabel } from "#core/locations.ts";
 import { pageMeta } from "#app/lib/meta.ts";
 import { usePublicConfig } from "#app/lib/public-config.ts";
 import type { PageHandle } from "#core/static-page.ts";
+import { formatDateTimeUtc } from "#core/format.ts";
 import { checkConnection } from "#server/domain/vpn/exit-addresses.ts";
+import { streamingResultsThrough, type BuyerStreamingResult } from "#server/domain/vpn/streaming-checks.ts";
 import type { Route } from "./+types/check";
 
 // "Am I connected through Nigeria?": the visitor's address against the exit
@@ -30,7 +32,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   return data(
     {
       address,
-      server: server && { name: server.name, location: regionLabel(server.region) },
+      server: server && {
+        name: server.name,
+        location: regionLabel(server.region),
+        streaming: await streamingResultsThrough(context.services.db, server.name),
+      },
       dnsCheckZone: context.services.config.VPN_DNS_CHECK_ZONE,
     },
     { headers: { "Cache-Control": "no-store" } },
@@ -64,7 +70,7 @@ function Connected({
   server,
 }: {
   address: string | null;
-  server: { name: string; location: string };
+  server: { name: string; location: string; streaming: BuyerStreamingResult[] };
 }) {
   const { brandName } = usePublicConfig();
   return (
@@ -84,11 +90,37 @@ function Connected({
           </p>
         ) : null}
       </div>
+      {server.streaming.length ? <StreamingResults results={server.streaming} /> : null}
       <p className="mt-6 text-center text-muted-foreground">
         Nigerian sites and prices are open to you. If an app still says it is not available in your region,
         close it completely and open it again.
       </p>
     </>
+  );
+}
+
+/** The last check of each listed streaming service through the buyer's server (decision 133). */
+function StreamingResults({ results }: { results: BuyerStreamingResult[] }) {
+  return (
+    <div className="mt-6">
+      <h2 className="text-xl font-semibold">Streaming services through this server</h2>
+      <p className="mt-1 text-muted-foreground">
+        What our last check from this server found. A service may also look at your account or app, so treat a
+        ✓ as a good sign rather than a promise.
+      </p>
+      <ul className="mt-3 grid gap-2" data-testid="streaming-results">
+        {results.map((result) => (
+          <li key={result.name} data-service={result.name} data-ok={String(result.ok)}>
+            {result.ok ? (
+              <span className="text-green-700">✓ {result.name} worked from this server</span>
+            ) : (
+              <span className="text-red-700">✗ {result.name} refused this server</span>
+            )}{" "}
+            <span className="text-muted-foreground">(checked {formatDateTimeUtc(result.checkedAt)})</span>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -12,6 +12,7 @@ import { checkAlternatePorts, defaultAlternatePorts } from "./client-settings.ts
 import { vpnServerFields } from "./server-fields.ts";
 import { nodeSettingsState } from "./node-settings-state.ts";
 import { serverCondition } from "./server-state.ts";
+import { streamingResultsByServer } from "./streaming-checks.ts";
 
 export interface NewVpnServer {
   name: string;
@@ -144,6 +145,7 @@ export async function listVpnServers(executor: Executor, id?: string, now = new 
     .where(id === undefined ? undefined : eq(vpnServers.id, id))
     .orderBy(asc(vpnServers.createdAt));
   const context = { now, realNodeRegistered: await realNodeRegistered(executor) };
+  const streamingByServer = await streamingResultsByServer(executor);
   return rows.map((row) => {
     const capacity = poolCapacity(row.ipv4Cidr, row.ipv6Cidr);
     const { state, takesDevices } = serverCondition(
@@ -168,6 +170,10 @@ export async function listVpnServers(executor: Executor, id?: string, now = new 
       appliedSettingsAt,
       settingsApplyError,
     });
-    return { ...rest, capacity, state, takesDevices, nodeSettings };
+    // Each listed service's last check through it (decision 133), as the console shows them.
+    const streaming = (streamingByServer.get(row.id) ?? []).map(
+      ({ name, required, ok, reason, checkedAt }) => ({ name, required, ok, reason, checkedAt }),
+    );
+    return { ...rest, capacity, state, takesDevices, nodeSettings, streaming };
   });
 }

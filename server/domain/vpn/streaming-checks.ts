@@ -263,3 +263,33 @@ export function failingRequiredChecks(executor: Executor) {
 export const failsRequiredCheck = sql`exists (
   select 1 from streaming_checks sc join streaming_services ss on ss.id = sc.service_id
   where sc.server_id = vpn_servers.id and not sc.ok and ss.required)`;
+
+/** One listed service's last check through a buyer's server, as /check shows it: no URL, no reason. */
+export interface BuyerStreamingResult {
+  name: string;
+  ok: boolean;
+  checkedAt: string;
+}
+
+/**
+ * What /check tells a buyer connected through `serverName` (decision 133): each listed service
+ * that server's node has checked, ✓ or ✗ and when. Nothing about other servers, nor the URLs staff
+ * check or why a check failed; services not checked yet through it are left out.
+ */
+export async function streamingResultsThrough(
+  executor: Executor,
+  serverName: string,
+): Promise<BuyerStreamingResult[]> {
+  const rows = await executor
+    .select({
+      name: streamingServices.name,
+      ok: streamingChecks.ok,
+      checkedAt: streamingChecks.checkedAt,
+    })
+    .from(streamingChecks)
+    .innerJoin(streamingServices, eq(streamingServices.id, streamingChecks.serviceId))
+    .innerJoin(vpnServers, eq(vpnServers.id, streamingChecks.serverId))
+    .where(eq(vpnServers.name, serverName))
+    .orderBy(asc(streamingServices.createdAt), asc(streamingServices.name));
+  return rows.map((row) => ({ ...row, checkedAt: row.checkedAt.toISOString() }));
+}

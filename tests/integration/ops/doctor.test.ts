@@ -12,6 +12,7 @@ import { recordBackup } from "#server/domain/ops/backup/last-backup.ts";
 import { formatCheck, verdict } from "#server/domain/ops/doctor/check.ts";
 import { runDoctor } from "#server/domain/ops/doctor/run.ts";
 import { storeChecks } from "#server/domain/ops/doctor/store.ts";
+import { addStreamingService, recordStreamingResults } from "#server/domain/vpn/streaming-checks.ts";
 import { WEBHOOK_EVENTS } from "#server/domain/billing/webhook.ts";
 import { createTestApp, startTestServer, type TestApp, type TestServer } from "../../support/app.ts";
 import { databaseKinds } from "../../support/database.ts";
@@ -91,6 +92,7 @@ describe.each(databaseKinds)("npm run doctor's checks on %s", (kind) => {
         `✓ PUBLIC_URL: ${site.url} serves this app (plain http: fine for a demo; live needs https)`,
         "✓ sales: a VPN server can take a device: checkout is open",
         "✓ node ng-lagos-dev: the demo's development placeholder sells until a real node registers (its configs cannot connect)",
+        "✓ streaming: no services listed (npm run vpn -- add-service NAME URL lists one)",
         "✓ staff: 1 admin account(s), 0 with two-factor (TOTP)",
         "✓ backups: the last backup was 60 min ago",
       ]);
@@ -145,6 +147,84 @@ describe.each(databaseKinds)("npm run doctor's checks on %s", (kind) => {
         /^✗ node ng-lagos-1 exit addresses: 197\.210\.64\.1 \(appears in NG\), 8\.8\.8\.8 \(appears in US, not NG\); country database of 2026-06-17: .* — fix: .*set-exit ng-lagos-1 IP/,
       );
       expect(abroad.exitCode).toBe(0);
+    });
+  });
+
+  it("streaming: ✗ until every required service passed through a server that takes devices; no ✓ leans on a silent node (decision 133)", async () => {
+    await withApp(async (app) => {
+      const now = new Date();
+      const db = app.services.db;
+      const seen = async (name: string, at: Date) =>
+        db.update(vpnServers).set({ lastSeenAt: at }).where(eq(vpnServers.name, name));
+      const one = await addTestVpnServer(db, { name: "ng-lagos-1", octet: 93 });
+      const two = await addTestVpnServer(db, { name: "ng-lagos-2", octet: 94 });
+      await seen("ng-lagos-1", now);
+      await seen("ng-lagos-2", now);
+      const optional = await db.transaction((tx) =>
+        addStreamingService(tx, {
+          name: "Geo TV",
+          url: "https://tv.example.com/",
+          expectStatus: 200,
+          required: false,
+        }),
+      );
+      expect(line((await doctor(app, {}, now)).lines, "streaming")).toBe(
+        "✓ streaming: no required services listed (1 shown only: npm run vpn -- list-servers)",
+      );
+      const dstv = await db.transaction((tx) =>
+        addStreamingService(tx, {
+          name: "DStv",
+          url: "https://dstv.example.com/",
+          expectStatus: 200,
+          required: true,
+        }),
+      );
+      const report = (serverId: string, ok: boolean) =>
+        recordStreamingResults(
+          db,
+          serverId,
+          [
+            {
+              id: dstv.id,
+              ok,
+              status: ok ? 200 : 403,
+              ...(ok ? {} : { reason: "status 403" }),
+              checkedAt: Date.UTC(2026, 10, 29, 4, 5) / 1000,
+            },
+            {
+              id: optional.id,
+              ok: false,
+              status: 451,
+              reason: "status 451",
+              checkedAt: Date.UTC(2026, 10, 29, 4, 5) / 1000,
+            },
+          ],
+          now,
+        );
+      const unchecked = await doctor(app, {}, now);
+      expect(line(unchecked.lines, "streaming")).toMatch(
+        /^✗ streaming: a required service passes through no server that takes new devices: ng-lagos-1\/DStv: not checked yet, ng-lagos-2\/DStv: not checked yet; .* — fix: check the exit's address with the service .*move-devices .*remove-service NAME/,
+      );
+      expect(unchecked.exitCode).toBe(0);
+
+      await report(one.id, false);
+      const refused = await doctor(app, {}, now);
+      expect(line(refused.lines, "streaming")).toMatch(
+        /^✗ streaming: .*ng-lagos-1\/DStv: ✗ status 403 \(2026-11-29 04:05 UTC\), ng-lagos-2\/DStv: not checked yet; /,
+      );
+      // The optional service failing everywhere is no ✗; one server passing DStv is enough.
+      await report(two.id, true);
+      expect(line((await doctor(app, {}, now)).lines, "streaming")).toBe(
+        "✓ streaming: every required service passed its last check through a server that takes new devices: DStv through ng-lagos-2",
+      );
+
+      // ng-lagos-2 silent: its node line blocks selling, so the streaming line cannot be ✓ on its strength.
+      await seen("ng-lagos-1", new Date(now.getTime() + 10 * 60_000));
+      const silent = await doctor(app, {}, new Date(now.getTime() + 10 * 60_000));
+      expect(line(silent.lines, "node ng-lagos-2")).toMatch(/^✗ node ng-lagos-2: silent/);
+      expect(silent.exitCode).toBe(1);
+      expect(line(silent.lines, "streaming")).toMatch(/^✗ streaming: .*ng-lagos-1\/DStv: ✗ status 403/);
+      expect(line(silent.lines, "streaming")).not.toContain("ng-lagos-2");
     });
   });
 

@@ -5,6 +5,12 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setServerExitAddresses } from "#server/domain/vpn/server-edits.ts";
 import { rotateNodeToken } from "#server/domain/vpn/servers.ts";
+import {
+  addStreamingService,
+  listStreamingServices,
+  recordStreamingResults,
+  removeStreamingService,
+} from "#server/domain/vpn/streaming-checks.ts";
 import { staticPagePaths } from "#server/http/static-pages.ts";
 import { createTestApp, startTestServer, type TestApp, type TestServer } from "../../support/app.ts";
 import { databaseKinds } from "../../support/database.ts";
@@ -153,6 +159,65 @@ describe.each(databaseKinds)("the connection check on %s", (kind) => {
     const no = await app.request("/api/check", { clientIp: "198.51.100.44" });
     expect(await no.json()).toEqual({ connected: false, address: "198.51.100.44", server: null });
     expect((await app.request("/api/check", { method: "POST" })).status).toBe(405);
+  });
+
+  it("tells a connected buyer what their server's last streaming checks found, and nothing of other servers (decision 133)", async () => {
+    const db = app.services.db;
+    const mine = await addTestVpnServer(db, { name: "ng-streams", octet: 96 });
+    const other = await addTestVpnServer(db, { name: "ng-other", octet: 97 });
+    await setExit("ng-streams", ["203.0.113.96"]);
+    await setExit("ng-other", ["203.0.113.97"]);
+    const add = (name: string, url: string) =>
+      db.transaction((tx) => addStreamingService(tx, { name, url, expectStatus: 200, required: true }));
+    const dstv = await add("DStv", "https://dstv.example.com/secret-check-path");
+    const star = await add("StarTV", "https://star.example.com/");
+    await add("ShowTV", "https://show.example.com/");
+    const at = Date.UTC(2026, 10, 29, 4, 5) / 1000;
+    const now = new Date(Date.UTC(2026, 10, 29, 5, 0));
+    await recordStreamingResults(
+      db,
+      mine.id,
+      [
+        { id: dstv.id, ok: true, status: 200, checkedAt: at },
+        { id: star.id, ok: false, status: 403, reason: "status 403 from the geo fence", checkedAt: at },
+      ],
+      now,
+    );
+    // The other server's results differ: none of them may show to a buyer on ng-streams.
+    await recordStreamingResults(
+      db,
+      other.id,
+      [
+        { id: dstv.id, ok: false, status: 451, reason: "status 451", checkedAt: at },
+        { id: star.id, ok: true, status: 200, checkedAt: at },
+      ],
+      now,
+    );
+
+    const response = await app.request("/check", { clientIp: "203.0.113.96" });
+    const html = await response.text();
+    const text = visibleText(html);
+    expect(text).toContain(YES);
+    expect(text).toContain("✓ DStv worked from this server (checked Nov 29, 2026, 4:05 AM UTC");
+    expect(text).toContain("✗ StarTV refused this server (checked Nov 29, 2026, 4:05 AM UTC");
+    expect(text).not.toContain("✗ DStv");
+    expect(text).not.toContain("✓ StarTV");
+    // Not checked through this server yet: not shown. Never the URLs, the reasons or another server.
+    expect(text).not.toContain("ShowTV");
+    for (const hidden of ["example.com", "secret-check-path", "geo fence", "451", "ng-other"])
+      expect(html).not.toContain(hidden);
+
+    // The other server's buyer sees that server's results.
+    const theirs = await check("203.0.113.97");
+    expect(theirs).toContain("✗ DStv refused this server");
+    expect(theirs).toContain("✓ StarTV worked from this server");
+
+    // Not connected: no streaming results at all.
+    const outside = await check("198.51.100.45");
+    expect(outside).toContain(NO);
+    for (const name of ["DStv", "StarTV", "Streaming services"]) expect(outside).not.toContain(name);
+    for (const service of await listStreamingServices(db))
+      await db.transaction((tx) => removeStreamingService(tx, service.id));
   });
 
   it("is linked from step 3 of the tutorial", async () => {

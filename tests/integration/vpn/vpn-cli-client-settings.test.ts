@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { streamingServices, vpnServers } from "#server/db/schema/index.ts";
 import { startTestServer, type TestServer } from "../../support/app.ts";
+import { recordStreamingResults } from "#server/domain/vpn/streaming-checks.ts";
 import { addTestVpnServer } from "../../support/vpn.ts";
 
 describe("the `npm run vpn` client-settings commands", () => {
@@ -103,6 +104,32 @@ describe("the `npm run vpn` client-settings commands", () => {
     expect((await vpn("list-services")).stdout).toContain(
       'Geo TV  https://tv.example.com/ng/  works when: status 200, without "not available in your region"  shown only',
     );
+    // list-servers prints each server's results as the console shows them: not checked yet, ✓, ✗ and why.
+    const serverLine = async () =>
+      (await vpn("list-servers")).stdout.split("\n").find((line) => line.startsWith("ng-cli-settings "));
+    expect(await serverLine()).toMatch(/ {2}streaming Geo TV: not checked yet$/);
+    expect((await vpn("add-service", "Star TV", "https://star.example.com/")).code).toBe(0);
+    const [geo, star] = await services();
+    const serverId = (await row()).id;
+    await recordStreamingResults(
+      server.services.db,
+      serverId,
+      [
+        { id: geo!.id, ok: true, status: 200, checkedAt: Date.UTC(2026, 10, 29, 4, 0) / 1000 },
+        {
+          id: star!.id,
+          ok: false,
+          status: 403,
+          reason: "status 403",
+          checkedAt: Date.UTC(2026, 10, 29, 4, 5) / 1000,
+        },
+      ],
+      new Date(Date.UTC(2026, 10, 29, 5, 0)),
+    );
+    expect(await serverLine()).toMatch(
+      / {2}streaming ✓ Geo TV \(2026-11-29 04:00 UTC\); ✗ Star TV: status 403 \(2026-11-29 04:05 UTC\)$/,
+    );
+    expect((await vpn("remove-service", "Star TV")).code).toBe(0);
     for (const args of [
       ["add-service", "Bad", "ftp://tv.example.com/"],
       ["add-service", "Bad", "https://tv.example.com/", "--status", "700"],

@@ -11,6 +11,7 @@ import { orderNumberOf } from "#server/domain/billing/self-service.ts";
 import { readLastBackup } from "#server/domain/ops/backup/last-backup.ts";
 import { listServerHealth, type ServerHealth } from "#server/domain/ops/server-health.ts";
 import { abroad, countryDatabase, describeExit, HOME_COUNTRY } from "#server/domain/vpn/exit-country.ts";
+import { minuteUtc } from "#server/domain/vpn/node-settings-state.ts";
 import { anyServerCanTakeDevice } from "#server/domain/vpn/servers.ts";
 import { ago, fail, pass, type DoctorCheck } from "./check.ts";
 
@@ -45,8 +46,9 @@ export async function storeChecks(
 ): Promise<DoctorCheck[]> {
   const checks = [await migrationsCheck(db, kind), await salesCheck(db)];
   const countriesOf = `country database of ${(await countryDatabase()).builtAt.toISOString().slice(0, 10)}`;
-  for (const server of await listServerHealth(db, now))
-    checks.push(...nodeChecks(server, config, now, countriesOf));
+  const servers = await listServerHealth(db, now);
+  for (const server of servers) checks.push(...nodeChecks(server, config, now, countriesOf));
+  checks.push(streamingCheck(servers));
   checks.push(await staffCheck(db, config), await backupCheck(config, now));
   const demo = await demoPurchasesCheck(db, config, now);
   if (demo) checks.push(demo);
@@ -194,6 +196,65 @@ function nodeChecks(
         ),
   );
   return checks;
+}
+
+/**
+ * The streaming checks (decision 133): ✓ when every required service passed its last check through
+ * at least one server that takes new devices and whose node is not silent (a silent node's line
+ * blocks selling, so no ✓ leans on it), else ✗ naming each such server's result for each service
+ * that fails there. Not blocking: placement still sells on a server that fails.
+ */
+export function streamingCheck(servers: readonly ServerHealth[]): DoctorCheck {
+  const name = "streaming";
+  const listed = servers[0]?.streaming ?? [];
+  if (listed.length === 0)
+    return pass(name, "no services listed (npm run vpn -- add-service NAME URL lists one)");
+  const required = listed.filter((service) => service.required).map((service) => service.serviceId);
+  if (required.length === 0)
+    return pass(
+      name,
+      `no required services listed (${listed.length} shown only: npm run vpn -- list-servers)`,
+    );
+  const usable = servers.filter(
+    (server) => server.takesDevices && !server.development && server.state !== "silent",
+  );
+  const passing = new Map<string, string[]>();
+  const failing: string[] = [];
+  for (const serviceId of required) {
+    const results = usable.map((server) => ({
+      server: server.name,
+      result: server.streaming.find((entry) => entry.serviceId === serviceId)!,
+    }));
+    const serviceName = listed.find((service) => service.serviceId === serviceId)!.name;
+    const through = results.filter(({ result }) => result.ok === true).map(({ server }) => server);
+    if (through.length) {
+      passing.set(serviceName, through);
+      continue;
+    }
+    failing.push(
+      results.length === 0
+        ? `${serviceName}: no server that takes new devices reports (see the node lines)`
+        : results
+            .map(({ server, result }) =>
+              result.ok === null
+                ? `${server}/${serviceName}: not checked yet`
+                : `${server}/${serviceName}: ✗ ${result.reason} (${minuteUtc(result.checkedAt!)})`,
+            )
+            .join(", "),
+    );
+  }
+  if (failing.length === 0)
+    return pass(
+      name,
+      `every required service passed its last check through a server that takes new devices: ${[...passing]
+        .map(([service, through]) => `${service} through ${through.join(", ")}`)
+        .join("; ")}`,
+    );
+  return fail(
+    name,
+    `a required service passes through no server that takes new devices: ${failing.join("; ")}; buyers who come for it may find it refused`,
+    "check the exit's address with the service (or ask the node's provider for an address it accepts), move devices to a server that passes (npm run vpn -- move-devices SERVER --to OTHER), or stop checking it (npm run vpn -- remove-service NAME); a node checks every 15 minutes",
+  );
 }
 
 /** The exit addresses, each with where the shipped country database places it (decision 130). */
