@@ -114,7 +114,7 @@ function StreamingResults({ results }: { results: BuyerStreamingResult[] }) {
             {result.ok ? (
               <span className="text-green-700">✓ {result.name} worked from this server</span>
             ) : (
-              <span className="text-red-700">✗ {result.name} refused this server</span>
+              <span className="text-red-800">✗ {result.name} refused this server</span>
             )}{" "}
             <span className="text-muted-foreground">(checked {formatDateTimeUtc(result.checkedAt)})</span>
           </li>

@@ -36,7 +36,7 @@ export function GuaranteePanel({
   if (!confirming) {
     return (
       <div className="flex basis-full flex-col gap-1" data-testid="guarantee-offer">
-        <StepButton fields={{ refund: subscription.id }} className="self-start">
+        <StepButton fields={{ refund: subscription.id }} className="w-fit">
           <Undo2 aria-hidden="true" />
           Refund this purchase
         </StepButton>

@@ -29,7 +29,7 @@ export function BooksPanel({ books }: { books: ReconciliationStatus }) {
         </p>
       ) : (
         <>
-          <p className="mt-2 text-sm text-amber-800">
+          <p className="mt-2 text-sm text-yellow-800">
             ✗ {books.open.length} difference(s) between the books and Stripe, last reconciled{" "}
             {formatDateTimeUtc(books.lastRun.ranAt)}.
           </p>
@@ -37,7 +37,7 @@ export function BooksPanel({ books }: { books: ReconciliationStatus }) {
             {books.open.map((finding) => (
               <li key={finding.key} className="rounded-lg border border-amber-500 bg-amber-50 p-3 text-sm">
                 <p className="font-medium">{finding.detail}</p>
-                <dl className="mt-1 grid grid-cols-2 gap-x-4 text-xs sm:grid-cols-4">
+                <dl className="mt-1 grid grid-cols-2 gap-x-4 text-xs">
                   <dt className="text-muted-foreground">Order</dt>
                   <dd>{finding.orderNumber ?? "—"}</dd>
                   <dt className="text-muted-foreground">Stripe</dt>

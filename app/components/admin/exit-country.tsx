@@ -24,7 +24,7 @@ export function ExitCountryFacts({ server }: { server: Pick<ServerHealth, "exitC
                 ) : country === HOME_COUNTRY ? (
                   <span className="text-green-700">appears in {country}</span>
                 ) : (
-                  <strong className="text-red-700" role="alert">
+                  <strong className="text-red-800" role="alert">
                     appears in {country}, not {HOME_COUNTRY}: buyers are promised a Nigerian address
                   </strong>
                 )}

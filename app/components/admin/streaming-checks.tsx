@@ -26,7 +26,7 @@ export function StreamingFacts({ server }: { server: Pick<ServerHealth, "streami
                   <span className="text-muted-foreground">({formatDateTimeUtc(result.checkedAt)})</span>
                 </span>
               ) : (
-                <strong className={result.required ? "text-red-700" : "text-yellow-700"}>
+                <strong className={result.required ? "text-red-800" : "text-yellow-700"}>
                   ✗ {result.name}: {result.reason}{" "}
                   <span className="font-normal text-muted-foreground">
                     ({formatDateTimeUtc(result.checkedAt)}
