@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Form, Link } from "react-router";
 import { FormRefusalNote } from "#app/components/purchase/form-refusal-note.tsx";
 import { OrdersPaused } from "#app/components/purchase/orders-paused.tsx";
@@ -61,9 +61,27 @@ export default function GetStartedDetails({ loaderData, actionData }: Route.Comp
   const cookiePlan = findPlan(loaderData.chosenPlanId) ?? null;
   const plan = stored.ready ? (stored.plan ?? cookiePlan) : cookiePlan;
   const ready = stored.ready || cookiePlan !== null;
-  const [form, setForm] = useState<SubscriberDetails>(loaderData.details ?? EMPTY);
+  const [serverForm] = useState<SubscriberDetails>(loaderData.details ?? EMPTY);
+  const [form, setForm] = useState<SubscriberDetails>(serverForm);
+  // The inputs are controlled: the first render after hydration would clear what the buyer typed
+  // before the script loaded, so that is read from the page first and wins over localStorage.
+  const formElement = useRef<HTMLFormElement>(null);
+  const typedBeforeHydration = useRef(false);
   useEffect(() => {
-    if (stored.details) setForm(stored.details);
+    const fields = formElement.current?.elements;
+    if (!fields) return;
+    const typed = { ...serverForm };
+    for (const field of FIELDS) {
+      const input = fields.namedItem(field.name);
+      if (input instanceof HTMLInputElement) typed[field.name] = input.value;
+    }
+    if (FIELDS.some((field) => typed[field.name] !== serverForm[field.name])) {
+      typedBeforeHydration.current = true;
+      setForm(typed);
+    }
+  }, [serverForm]);
+  useEffect(() => {
+    if (stored.details && !typedBeforeHydration.current) setForm(stored.details);
   }, [stored.details]);
 
   // With JavaScript the page's alert speaks first; a complete form is also kept in localStorage,
@@ -94,6 +112,7 @@ export default function GetStartedDetails({ loaderData, actionData }: Route.Comp
           </CardHeader>
           <CardContent>
             <Form
+              ref={formElement}
               method="post"
               onSubmit={submit}
               className="grid gap-4 sm:grid-cols-2"

@@ -465,4 +465,37 @@ describe("every page as plain HTML first, enhanced by JavaScript", () => {
     await page.getByRole("button", { name: "Complete Payment" }).click();
     await page.waitForURL(/\/checkout\/cs_test_/);
   });
+
+  it("keeps the details a buyer typed before the script loaded, and carries them to the payment step", async () => {
+    const context = await app.browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    await page.goto(`${app.server.url}/get-started`);
+    await waitForHydration(page);
+    await page.getByRole("radio", { name: "Pro Monthly", exact: true }).check();
+    await page.getByRole("button", { name: "Continue to Details" }).click();
+    await page.waitForURL(`${app.server.url}/get-started/details`);
+
+    // The details step's document again, its scripts held back while the buyer types.
+    let releaseScripts!: () => void;
+    const scriptsReleased = new Promise<void>((resolve) => (releaseScripts = resolve));
+    await page.route(/\/assets\/.*\.js$/, async (route) => {
+      await scriptsReleased;
+      await route.continue();
+    });
+    await page.goto(`${app.server.url}/get-started/details`, { waitUntil: "commit" });
+    await page.getByLabel("First Name").fill("Early");
+    await page.getByLabel("Last Name").fill("Typist");
+    await page.getByLabel("Email Address").fill("early-typist@example.com");
+    releaseScripts();
+    await waitForHydration(page);
+    expect(await page.getByLabel("First Name").inputValue()).toBe("Early");
+    expect(await page.getByLabel("Email Address").inputValue()).toBe("early-typist@example.com");
+    await page.getByRole("button", { name: "Continue to Payment" }).click();
+    await page.waitForURL(`${app.server.url}/get-started/payment`);
+    await page.getByRole("checkbox").check();
+    await page.getByRole("button", { name: "Complete Payment" }).click();
+    await page.waitForURL(/\/checkout\/cs_test_/);
+    expect(await page.getByText("early-typist@example.com").count()).toBeGreaterThan(0);
+  });
 });
