@@ -69,7 +69,8 @@ describe.skipIf(reason !== null && !mustRun)("node settings applied by the runni
     waitFor(what, () => buyer.echo(3).then((body) => body ?? undefined), 30_000, 200);
 
   it("set-mtu: the interface takes the new MTU, the version is reported, then configs carry it", async () => {
-    const before = await listed();
+    // The agent's first report may still be on its way: wait for the version it runs now.
+    const before = await appliedBy((await listed()).nodeSettings.desiredVersion);
     expect(await interfaceMtu()).toBe(1280);
     expect(before.nodeSettings).toMatchObject({ state: "applied", nodeMtu: 1280 });
     const version = await change({ command: "set-mtu", mtu: 1380 });
